@@ -1,0 +1,71 @@
+/**
+ * Data shapes that flow from corpus readers into the store.
+ *
+ * A reader yields RawDocuments (text may be unsplit); `prepareDocument` turns one into a Document with a
+ * fixed sentence list; `chunkPassages` groups those sentences into ~100-word Passages that remember the
+ * sentence range they cover, so evidence found in a passage maps back to sentence ids.
+ */
+
+/** Where a record came from, so errors and provenance can name file and line. */
+export interface RecordLocation {
+  file: string;
+  /** 1-based line number for line-oriented formats; 0 for whole-file formats (txt/md/html). */
+  line: number;
+}
+
+export interface RawDocument {
+  id: string;
+  title: string;
+  url?: string;
+  /** Unsplit text. Exactly one of `text` / `sentences` is normally set; `sentences` wins when both are. */
+  text?: string;
+  /** Sentence list given by the source (FEVER lines, SciFact abstracts): kept exactly as given. */
+  sentences?: string[];
+  /** Outgoing links (e.g. FEVER/Wikipedia hyperlinks), used by the evidence hop stage. */
+  links?: string[];
+}
+
+export interface Document {
+  id: string;
+  title: string;
+  url?: string;
+  sentences: string[];
+  links?: string[];
+}
+
+export interface Passage {
+  /** `${docId}#${index}` */
+  id: string;
+  docId: string;
+  title: string;
+  /** 0-based position of the passage in its document. */
+  index: number;
+  /** Sentences [sentenceStart, sentenceEnd) of the document. */
+  sentenceStart: number;
+  sentenceEnd: number;
+  text: string;
+}
+
+/** A malformed record: names the file, the line and the field so the user can fix the input. */
+export class RecordError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly field: string | undefined,
+    readonly problem: string,
+  ) {
+    super(`${file}:${line}${field ? ` field "${field}"` : ''}: ${problem}`);
+    this.name = 'RecordError';
+  }
+}
+
+export type ReadResult =
+  | { ok: true; doc: RawDocument; loc: RecordLocation }
+  | { ok: false; error: RecordError };
+
+export type CorpusFormat = 'jsonl' | 'scifact' | 'fever' | 'kilt' | 'wice' | 'folder';
+
+export interface ReadOptions {
+  /** Skip this many leading records (used to resume an interrupted ingest). */
+  skip?: number;
+}

