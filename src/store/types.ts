@@ -8,6 +8,8 @@ import type { Document, Passage } from '../corpus/types.js';
 export interface DocumentWithPassages {
   doc: Document;
   passages: Passage[];
+  /** One vector per passage (same order) when dense retrieval is on. */
+  vectors?: Float32Array[];
 }
 
 export interface PassageHit {
@@ -31,6 +33,10 @@ export interface IngestCheckpoint {
   records: number;
   /** Last update, ISO time. */
   updatedAt: string;
+  /** Size and mtime of the source when the checkpoint was written: a changed source restarts from 0. */
+  fingerprint: string;
+  /** Passage size used: resuming with another size would mix two chunkings. */
+  maxWords: number;
 }
 
 export interface Store {
@@ -45,6 +51,12 @@ export interface Store {
   buildTextIndex(): Promise<void>;
   /** BM25 search over passages (title + text). */
   searchText(query: string, k: number): Promise<PassageHit[]>;
+  /** Cosine nearest passages; [] when the store has no vectors. */
+  searchVector(vector: Float32Array, k: number): Promise<PassageHit[]>;
+  /** Build or refresh the vector index (or keep exact search when the table is small). */
+  buildVectorIndex(): Promise<string>;
+  /** Dimension of stored vectors, undefined when the store has none. */
+  vectorDimension(): Promise<number | undefined>;
   getDocuments(ids: string[]): Promise<Document[]>;
   /** Passages of one document in order. */
   getPassages(docId: string): Promise<Passage[]>;
@@ -53,5 +65,6 @@ export interface Store {
   snapshot(): Promise<string>;
   getCheckpoint(source: string): Promise<IngestCheckpoint | undefined>;
   setCheckpoint(cp: IngestCheckpoint): Promise<void>;
+  clearCheckpoint(source: string): Promise<void>;
   close(): Promise<void>;
 }

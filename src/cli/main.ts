@@ -1,0 +1,33 @@
+/**
+ * The `veracite` command. Each sub-command lives in its own file and registers itself here.
+ */
+import { Command, CommanderError } from 'commander';
+import { registerIndexCommand } from './command-index.js';
+import { registerSearchCommand } from './command-search.js';
+import { registerEvalCommand } from './command-eval.js';
+import { registerDemoCommand } from './command-demo.js';
+
+export function buildProgram(): Command {
+  const program = new Command();
+  program.name('veracite').description('check claims against evidence: index, search, verify, audit').version('0.1.0');
+  registerIndexCommand(program);
+  registerSearchCommand(program);
+  registerEvalCommand(program);
+  registerDemoCommand(program);
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const program = buildProgram();
+  program.exitOverride();
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      process.exitCode = e.exitCode;
+      return;
+    }
+    console.error(`veracite: ${(e as Error).message}`);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * The retrieval front door: a query (plain text or a claim in its article context) -> ranked passages
+ * and documents, by BM25, dense vectors, or both fused. Every result carries its provenance.
+ */
+import type { Embedder } from '../models/types.js';
+import { configHash } from '../provenance/config-hash.js';
+import type { Store } from '../store/types.js';
+import { fuse, type FusionConfig } from './fusion.js';
+import { groupByDocument } from './group-documents.js';
+import { buildQueries, DENSE_QUERY_WORDS, type ClaimInContext } from './query-building.js';
+import { densePassages } from './search-dense.js';
+import type { RankedPassage, SearchResult } from './types.js';
+
+export const SEARCH_MODES = ['bm25', 'dense', 'hybrid'] as const;
+export type SearchMode = (typeof SEARCH_MODES)[number];
+
+export interface RetrieverConfig {
+  mode: SearchMode;
+  fusion: FusionConfig;
+  /** Passages taken from each first-stage list (SIDE's k). */
+  sparseK: number;
+  denseK: number;
+  denseQueryWords: number;
+}
+
+export const DEFAULT_RETRIEVER_CONFIG: RetrieverConfig = {
+  mode: 'bm25',
+  fusion: { method: 'rrf', rrfK: 60 },
+  sparseK: 100,
+  denseK: 100,
+  denseQueryWords: DENSE_QUERY_WORDS,
+};
+
+export interface RetrieverSearchOptions {
+  /** Documents wanted. */
+  k: number;
+  mode?: SearchMode;
+}
+
+export interface RetrieverResult extends SearchResult {
+  queries: { sparse: string; dense: string };
+  configHash: string;
+  config: RetrieverConfig;
+  embedder?: string;
+}
+
+export class Retriever {
+  readonly config: RetrieverConfig;
+  constructor(
+    readonly store: Store,
+    readonly embedder: Embedder | undefined,
+    config: Partial<RetrieverConfig> = {},
+  ) {
+    this.config = { ...DEFAULT_RETRIEVER_CONFIG, ...config, fusion: { ...DEFAULT_RETRIEVER_CONFIG.fusion, ...config.fusion } };
+  }
+
+  private requireEmbedder(mode: SearchMode): Embedder {
+    if (!this.embedder) throw new Error(`--mode ${mode} needs an embedder (none loaded)`);
+    return this.embedder;
+  }
+
+  /** The passages of one first-stage list, deep enough to rank `k` documents. */
+  async sparse(query: string, depth: number): Promise<RankedPassage[]> {
+    const hits = await this.store.searchText(query, depth);
+    return hits.map((h, i) => ({ passage: h.passage, score: h.score, rank: i + 1 }));
+  }
+
+  async search(input: string | ClaimInContext, opts: RetrieverSearchOptions): Promise<RetrieverResult> {
+    const t = performance.now();
+    const mode = opts.mode ?? this.config.mode;
+    const queries = buildQueries(input, this.config.denseQueryWords);
+    // Documents have several passages: fetch enough passages to fill k documents.
+    const sparseDepth = Math.max(this.config.sparseK, 3 * opts.k);
+    const denseDepth = Math.max(this.config.denseK, 3 * opts.k);
+    let passages: RankedPassage[];
+    if (mode === 'bm25') passages = await this.sparse(queries.sparse, sparseDepth);
+    else if (mode === 'dense') passages = await densePassages(this.store, this.requireEmbedder(mode), queries.dense, denseDepth);
+    else {
+      const [s, d] = await Promise.all([
+        this.sparse(queries.sparse, sparseDepth),
+        densePassages(this.store, this.requireEmbedder(mode), queries.dense, denseDepth),
+      ]);
+      passages = fuse(s, d, this.config.fusion);
+    }
+    const config = { ...this.config, mode };
+    return {
+      query: typeof input === 'string' ? input : input.claim,
+      mode,
+      queries,
+      passages: passages.slice(0, Math.max(opts.k, 10)),
+      documents: groupByDocument(passages).slice(0, opts.k),
+      snapshot: await this.store.snapshot(),
+      tookMs: performance.now() - t,
+      config,
+      configHash: configHash({ ...config, embedder: mode === 'bm25' ? undefined : this.embedder?.info }),
+      embedder: mode === 'bm25' ? undefined : this.embedder?.info.id,
+    };
+  }
+}

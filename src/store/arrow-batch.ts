@@ -1,0 +1,127 @@
+/**
+ * Column-wise Arrow batches for the LanceDB tables. Building columns directly (instead of handing row
+ * objects to LanceDB's generic converter) keeps the ingest hot path cheap.
+ */
+import {
+  Field,
+  FixedSizeList,
+  Float32,
+  Int32,
+  List,
+  Schema,
+  Table,
+  Utf8,
+  makeData,
+  makeVector,
+  vectorFromArray,
+  type Vector,
+} from 'apache-arrow';
+import type { Document, Passage } from '../corpus/types.js';
+
+export const PASSAGE_FIELDS = ['id', 'doc_id', 'title', 'idx', 'sent_start', 'sent_end', 'text', 'search_text'] as const;
+
+export function passageSchema(dimension?: number): Schema {
+  const fields: Field[] = [
+    new Field('id', new Utf8(), false),
+    new Field('doc_id', new Utf8(), false),
+    new Field('title', new Utf8(), false),
+    new Field('idx', new Int32(), false),
+    new Field('sent_start', new Int32(), false),
+    new Field('sent_end', new Int32(), false),
+    new Field('text', new Utf8(), false),
+    // Title + text: what BM25 indexes, so a passage matches on its document's title too (as BEIR does).
+    new Field('search_text', new Utf8(), false),
+  ];
+  if (dimension) {
+    fields.push(new Field('vector', new FixedSizeList(dimension, new Field('item', new Float32(), true)), true));
+  }
+  return new Schema(fields);
+}
+
+export function documentSchema(): Schema {
+  return new Schema([
+    new Field('id', new Utf8(), false),
+    new Field('title', new Utf8(), false),
+    new Field('url', new Utf8(), true),
+    new Field('norm_url', new Utf8(), true),
+    new Field('sentences', new List(new Field('item', new Utf8(), true)), false),
+    new Field('links', new List(new Field('item', new Utf8(), true)), false),
+  ]);
+}
+
+export function searchTextOf(title: string, text: string): string {
+  return title ? `${title}\n${text}` : text;
+}
+
+function int32(values: number[]): Vector {
+  return makeVector(Int32Array.from(values));
+}
+
+export function passagesToArrow(passages: Passage[], schema: Schema, vectors?: (Float32Array | undefined)[]): Table {
+  const n = passages.length;
+  const ids = new Array<string>(n);
+  const docIds = new Array<string>(n);
+  const titles = new Array<string>(n);
+  const idx = new Array<number>(n);
+  const start = new Array<number>(n);
+  const end = new Array<number>(n);
+  const texts = new Array<string>(n);
+  const search = new Array<string>(n);
+  for (let i = 0; i < n; i++) {
+    const p = passages[i]!;
+    ids[i] = p.id;
+    docIds[i] = p.docId;
+    titles[i] = p.title;
+    idx[i] = p.index;
+    start[i] = p.sentenceStart;
+    end[i] = p.sentenceEnd;
+    texts[i] = p.text;
+    search[i] = searchTextOf(p.title, p.text);
+  }
+  const columns: Record<string, Vector> = {
+    id: vectorFromArray(ids, new Utf8()),
+    doc_id: vectorFromArray(docIds, new Utf8()),
+    title: vectorFromArray(titles, new Utf8()),
+    idx: int32(idx),
+    sent_start: int32(start),
+    sent_end: int32(end),
+    text: vectorFromArray(texts, new Utf8()),
+    search_text: vectorFromArray(search, new Utf8()),
+  };
+  const vectorField = schema.fields.find((f) => f.name === 'vector');
+  if (vectorField) columns.vector = fixedSizeVectors(vectorField.type as FixedSizeList<Float32>, n, vectors);
+  return new Table(schema, columns as never);
+}
+
+/**
+ * A FixedSizeList<Float32> column from one flat buffer (copying 512 floats per row through JS arrays
+ * would dominate the ingest); rows without a vector are null.
+ */
+export function fixedSizeVectors(type: FixedSizeList<Float32>, n: number, vectors?: (Float32Array | undefined)[]): Vector {
+  const dim = type.listSize;
+  const flat = new Float32Array(n * dim);
+  const valid = new Uint8Array(Math.ceil(n / 8));
+  let nullCount = 0;
+  for (let i = 0; i < n; i++) {
+    const v = vectors?.[i];
+    if (v) {
+      if (v.length !== dim) throw new Error(`vector ${i} has ${v.length} dimensions, the index expects ${dim}`);
+      flat.set(v, i * dim);
+      valid[i >> 3]! |= 1 << (i & 7);
+    } else nullCount++;
+  }
+  const child = makeData({ type: type.children[0]!.type, length: n * dim, data: flat });
+  return makeVector(makeData({ type, length: n, nullCount, nullBitmap: nullCount ? valid : undefined, child }));
+}
+
+export function documentsToArrow(docs: Document[], normUrl: (u: string) => string): Table {
+  const schema = documentSchema();
+  return new Table(schema, {
+    id: vectorFromArray(docs.map((d) => d.id), new Utf8()),
+    title: vectorFromArray(docs.map((d) => d.title), new Utf8()),
+    url: vectorFromArray(docs.map((d) => d.url ?? null), new Utf8()),
+    norm_url: vectorFromArray(docs.map((d) => (d.url ? normUrl(d.url) : null)), new Utf8()),
+    sentences: vectorFromArray(docs.map((d) => d.sentences), schema.fields[4]!.type),
+    links: vectorFromArray(docs.map((d) => d.links ?? []), schema.fields[5]!.type),
+  } as never);
+}

@@ -1,0 +1,92 @@
+/**
+ * Embedding cache: vectors keyed by (model id + version, text hash), kept in a LanceDB table of the
+ * index directory, one table per model. Re-indexing a corpus (or re-ingesting after a crash) never
+ * re-embeds text it has embedded before with the same model.
+ */
+import { createHash } from 'node:crypto';
+import * as lancedb from '@lancedb/lancedb';
+import { Field, FixedSizeList, Float32, Schema, Table, Utf8, vectorFromArray } from 'apache-arrow';
+import type { Embedder, ModelInfo } from '../models/types.js';
+
+export function textKey(text: string): string {
+  return createHash('sha1').update(text).digest('hex');
+}
+
+function tableName(info: ModelInfo): string {
+  return `embcache_${createHash('sha1').update(`${info.id}@${info.version}`).digest('hex').slice(0, 16)}`;
+}
+
+export class EmbeddingCache {
+  hits = 0;
+  misses = 0;
+  private constructor(
+    private readonly db: lancedb.Connection,
+    private readonly name: string,
+    private readonly dimension: number,
+    private table: lancedb.Table | undefined,
+  ) {}
+
+  static async open(dir: string, embedder: Embedder): Promise<EmbeddingCache> {
+    const db = await lancedb.connect(dir);
+    const name = tableName(embedder.info);
+    const table = (await db.tableNames()).includes(name) ? await db.openTable(name) : undefined;
+    return new EmbeddingCache(db, name, embedder.dimension, table);
+  }
+
+  private async lookup(keys: string[]): Promise<Map<string, Float32Array>> {
+    const found = new Map<string, Float32Array>();
+    if (!this.table || keys.length === 0) return found;
+    for (let i = 0; i < keys.length; i += 1000) {
+      const list = keys.slice(i, i + 1000).map((k) => `'${k}'`).join(',');
+      const t = await this.table.query().where(`key IN (${list})`).select(['key', 'vector']).toArrow();
+      const kc = t.getChild('key')!;
+      const vc = t.getChild('vector')!;
+      for (let r = 0; r < t.numRows; r++) {
+        const v = vc.get(r) as { toArray(): Float32Array } | null;
+        if (v) found.set(kc.get(r) as string, Float32Array.from(v.toArray()));
+      }
+    }
+    return found;
+  }
+
+  private async store(keys: string[], vectors: Float32Array[]): Promise<void> {
+    if (keys.length === 0) return;
+    const type = new FixedSizeList(this.dimension, new Field('item', new Float32(), true));
+    const schema = new Schema([new Field('key', new Utf8(), false), new Field('vector', type, false)]);
+    const data = new Table(schema, {
+      key: vectorFromArray(keys, new Utf8()),
+      vector: vectorFromArray(vectors.map((v) => Array.from(v)), type),
+    } as never);
+    if (!this.table) this.table = await this.db.createTable(this.name, data, { mode: 'create', existOk: false });
+    else await this.table.add(data);
+  }
+
+  /** Vectors for `texts`, embedding only those not cached (duplicates within the call embedded once). */
+  async embed(embedder: Embedder, texts: string[]): Promise<Float32Array[]> {
+    const keys = texts.map(textKey);
+    const cached = await this.lookup([...new Set(keys)]);
+    const missingKeys: string[] = [];
+    const missingTexts: string[] = [];
+    const pending = new Set<string>();
+    keys.forEach((k, i) => {
+      if (!cached.has(k) && !pending.has(k)) {
+        pending.add(k);
+        missingKeys.push(k);
+        missingTexts.push(texts[i]!);
+      }
+    });
+    this.hits += texts.length - missingTexts.length;
+    this.misses += missingTexts.length;
+    if (missingTexts.length) {
+      const vectors = await embedder.embed(missingTexts);
+      missingKeys.forEach((k, i) => cached.set(k, vectors[i]!));
+      await this.store(missingKeys, vectors);
+    }
+    return keys.map((k) => cached.get(k)!);
+  }
+
+  close(): void {
+    this.table?.close();
+    this.db.close();
+  }
+}

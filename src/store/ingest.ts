@@ -1,0 +1,174 @@
+/**
+ * Ingest: read a source, fix its sentences, chunk passages and write them to a store in batches.
+ *
+ * Safety: a batch is committed before the checkpoint that covers it is written, so a crash or kill -9
+ * loses at most the batch in flight, and the next run resumes from the checkpoint (re-writing that batch
+ * is harmless because writes are upserts). SIGINT (via `signal`) stops after the batch in flight.
+ * Speed: while LanceDB commits batch N on its native threads, the JS thread prepares batch N+1.
+ */
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { chunkPassages } from '../corpus/passages.js';
+import { prepareDocument } from '../corpus/prepare.js';
+import { readCorpus, detectFormat } from '../corpus/read-corpus.js';
+import { RecordError, type CorpusFormat } from '../corpus/types.js';
+import type { Embedder } from '../models/types.js';
+import { searchTextOf } from './arrow-batch.js';
+import type { EmbeddingCache } from './embedding-cache.js';
+import type { DocumentWithPassages, Store } from './types.js';
+
+export interface IngestOptions {
+  format?: CorpusFormat | 'auto';
+  /** Passage size in words (default 100). */
+  maxWords?: number;
+  /** Documents per committed batch (default 2000). */
+  batchSize?: number;
+  onError?: 'skip' | 'stop';
+  /** Resume from the checkpoint of an interrupted run of the same unchanged source (default true). */
+  resume?: boolean;
+  /** Build the BM25 index at the end (default true). */
+  buildIndex?: boolean;
+  signal?: AbortSignal;
+  /** Dense retrieval: embed every passage (title + text) with this embedder and store the vectors. */
+  embedder?: Embedder;
+  /** Skips re-embedding text seen before with the same model. */
+  embeddingCache?: EmbeddingCache;
+  onProgress?: (p: IngestProgress) => void;
+  /** Receives each skipped bad record (for logging). */
+  onRecordError?: (e: RecordError) => void;
+}
+
+export interface IngestProgress {
+  records: number;
+  documents: number;
+  passages: number;
+  skipped: number;
+  phase: 'reading' | 'indexing' | 'done';
+}
+
+export interface IngestSummary {
+  source: string;
+  format: CorpusFormat;
+  /** Records read in this run (including skipped ones). */
+  records: number;
+  documents: number;
+  passages: number;
+  sentences: number;
+  skipped: number;
+  /** The first bad records (at most 20), for the summary. */
+  errors: string[];
+  resumedFrom: number;
+  interrupted: boolean;
+  seconds: number;
+  indexSeconds: number;
+  docsPerSecond: number;
+  passagesPerSecond: number;
+  /** What happened to the vector index: built, refreshed, or exact search (small table). */
+  vectorIndex?: string;
+}
+
+async function fingerprint(path: string): Promise<string> {
+  const s = await stat(path);
+  return `${s.size}:${Math.floor(s.mtimeMs)}`;
+}
+
+export async function ingestSource(store: Store, path: string, opts: IngestOptions = {}): Promise<IngestSummary> {
+  const started = performance.now();
+  const abs = resolve(path);
+  const format = !opts.format || opts.format === 'auto' ? await detectFormat(abs) : opts.format;
+  const maxWords = opts.maxWords ?? 100;
+  const batchSize = opts.batchSize ?? 2000;
+  const onError = opts.onError ?? 'skip';
+  const key = `${format}:${abs}`;
+  const print = await fingerprint(abs);
+
+  let resumedFrom = 0;
+  const cp = await store.getCheckpoint(key);
+  if (cp && opts.resume !== false && cp.fingerprint === print && cp.maxWords === maxWords) resumedFrom = cp.records;
+
+  const summary: IngestSummary = {
+    source: abs, format, records: 0, documents: 0, passages: 0, sentences: 0, skipped: 0, errors: [],
+    resumedFrom, interrupted: false, seconds: 0, indexSeconds: 0, docsPerSecond: 0, passagesPerSecond: 0,
+  };
+  const progress = (phase: IngestProgress['phase']) =>
+    opts.onProgress?.({ records: resumedFrom + summary.records, documents: summary.documents, passages: summary.passages, skipped: summary.skipped, phase });
+
+  let batch: DocumentWithPassages[] = [];
+  let inFlight: Promise<void> | undefined;
+  const embed = async (items: DocumentWithPassages[]) => {
+    if (!opts.embedder) return;
+    const texts = items.flatMap((i) => i.passages.map((p) => searchTextOf(p.title, p.text)));
+    const vectors = opts.embeddingCache ? await opts.embeddingCache.embed(opts.embedder, texts) : await opts.embedder.embed(texts);
+    let at = 0;
+    for (const item of items) {
+      item.vectors = vectors.slice(at, at + item.passages.length);
+      at += item.passages.length;
+    }
+  };
+  const commit = async (items: DocumentWithPassages[], recordsDone: number) => {
+    await embed(items);
+    await store.upsert(items);
+    await store.setCheckpoint({ source: key, records: recordsDone, updatedAt: new Date().toISOString(), fingerprint: print, maxWords });
+  };
+  const flush = async () => {
+    if (inFlight) await inFlight;
+    inFlight = undefined;
+    if (batch.length === 0) return;
+    const items = batch;
+    batch = [];
+    inFlight = commit(items, resumedFrom + summary.records);
+  };
+
+  try {
+    for await (const r of readCorpus(abs, format, { skip: resumedFrom })) {
+      summary.records++;
+      if (!r.ok) {
+        summary.skipped++;
+        if (summary.errors.length < 20) summary.errors.push(r.error.message);
+        opts.onRecordError?.(r.error);
+        if (onError === 'stop') throw r.error;
+        continue;
+      }
+      const doc = prepareDocument(r.doc);
+      const passages = chunkPassages(doc, { maxWords });
+      batch.push({ doc, passages });
+      summary.documents++;
+      summary.passages += passages.length;
+      summary.sentences += doc.sentences.length;
+      if (batch.length >= batchSize) {
+        await flush();
+        progress('reading');
+        if (opts.signal?.aborted) {
+          summary.interrupted = true;
+          break;
+        }
+      }
+    }
+    await flush();
+    if (inFlight) await inFlight;
+  } catch (e) {
+    // Keep what was read before the bad record or failure: commit it, then report.
+    if (inFlight) await inFlight.catch(() => undefined);
+    inFlight = undefined;
+    if (e instanceof RecordError && batch.length) {
+      await commit(batch, resumedFrom + summary.records - 1);
+      batch = [];
+    }
+    throw e;
+  }
+  if (!summary.interrupted) {
+    await store.clearCheckpoint(key);
+    if (opts.buildIndex !== false) {
+      progress('indexing');
+      const t = performance.now();
+      await store.buildTextIndex();
+      if (opts.embedder) summary.vectorIndex = await store.buildVectorIndex();
+      summary.indexSeconds = (performance.now() - t) / 1000;
+    }
+  }
+  progress('done');
+  summary.seconds = (performance.now() - started) / 1000;
+  summary.docsPerSecond = summary.documents / summary.seconds;
+  summary.passagesPerSecond = summary.passages / summary.seconds;
+  return summary;
+}

@@ -1,0 +1,330 @@
+/**
+ * The embedded store: LanceDB tables in a directory (no server). Passages carry a BM25 full-text index
+ * over title + text (and, with dense retrieval, a vector column); documents carry their sentence lists so
+ * evidence maps back to sentence ids. Every LanceDB write is an atomic commit of a new table version, which
+ * is what makes an interrupted ingest safe: a kill leaves the last committed version, and the manifest's
+ * checkpoint (written after the commit) tells the next run where to resume.
+ */
+import { createRequire } from 'node:module';
+import { mkdir } from 'node:fs/promises';
+import * as lancedb from '@lancedb/lancedb';
+import { Field, FixedSizeList, Float32 } from 'apache-arrow';
+import type { Document, Passage } from '../corpus/types.js';
+import { documentsToArrow, passageSchema, passagesToArrow } from './arrow-batch.js';
+import { loadManifest, newManifest, saveManifest, type Manifest } from './manifest.js';
+import type { DocumentWithPassages, IngestCheckpoint, PassageHit, Store, StoreStats } from './types.js';
+import { normalizeUrl } from './url.js';
+
+const PASSAGES = 'passages';
+const DOCUMENTS = 'documents';
+const TEXT_COLUMN = 'search_text';
+const PASSAGE_COLUMNS = ['id', 'doc_id', 'title', 'idx', 'sent_start', 'sent_end', 'text'];
+// Asking for _score explicitly keeps LanceDB's future-behaviour warning quiet and the score in the rows.
+const SCORED_COLUMNS = [...PASSAGE_COLUMNS, '_score'];
+
+const lanceVersion: string = (() => {
+  try {
+    const req = createRequire(import.meta.url);
+    return (req('@lancedb/lancedb/package.json') as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+})();
+
+/** Tokenisation for BM25: English stemming and stop words, like the Lucene analyzer BEIR's baseline used. */
+export const FTS_SETTINGS = {
+  baseTokenizer: 'simple',
+  language: 'English',
+  lowercase: true,
+  stem: true,
+  removeStopWords: true,
+  asciiFolding: true,
+  withPosition: false,
+} as const;
+
+/** Below this many vectors, exact search beats an ANN index. */
+export const ANN_MIN_ROWS = 50_000;
+
+export interface VectorSearchOptions {
+  nprobes?: number;
+  refineFactor?: number;
+  ef?: number;
+  /** Ignore the ANN index (ground truth for recall measurements). */
+  exact?: boolean;
+}
+
+export interface LanceStoreOptions {
+  /** Create the directory and an empty store when missing (default true). */
+  create?: boolean;
+}
+
+function sqlString(s: string): string {
+  return `'${s.replace(/'/g, "''")}'`;
+}
+
+function inList(ids: string[]): string {
+  return ids.map(sqlString).join(',');
+}
+
+export function rowToPassage(r: Record<string, unknown>): Passage {
+  return {
+    id: r.id as string,
+    docId: r.doc_id as string,
+    title: r.title as string,
+    index: r.idx as number,
+    sentenceStart: r.sent_start as number,
+    sentenceEnd: r.sent_end as number,
+    text: r.text as string,
+  };
+}
+
+function listToArray(v: unknown): string[] {
+  if (!v) return [];
+  if (Array.isArray(v)) return v as string[];
+  const maybe = v as { toArray?: () => unknown[] };
+  return maybe.toArray ? (maybe.toArray() as string[]) : [...(v as Iterable<string>)];
+}
+
+export class LanceStore implements Store {
+  readonly engine = `lancedb@${lanceVersion}`;
+  /** Ids written in this session; used to skip deletes on a first, append-only ingest. */
+  private readonly written = new Set<string>();
+  private startedNonEmpty = false;
+  /** Cached snapshot id, refreshed after every write this process makes (queries don't pay for it). */
+  private snapshotId: string | undefined;
+
+  private constructor(
+    readonly dir: string,
+    private readonly db: lancedb.Connection,
+    private manifest: Manifest,
+    private passages: lancedb.Table | undefined,
+    private documents: lancedb.Table | undefined,
+  ) {}
+
+  static async open(dir: string, opts: LanceStoreOptions = {}): Promise<LanceStore> {
+    let manifest = await loadManifest(dir);
+    if (!manifest) {
+      if (opts.create === false) throw new Error(`${dir}: no veracite index here (create one with "veracite index <paths> --index ${dir}")`);
+      await mkdir(dir, { recursive: true });
+      manifest = newManifest({ fts: FTS_SETTINGS });
+      await saveManifest(dir, manifest);
+    }
+    const db = await lancedb.connect(dir);
+    const names = new Set(await db.tableNames());
+    const passages = names.has(PASSAGES) ? await db.openTable(PASSAGES) : undefined;
+    const documents = names.has(DOCUMENTS) ? await db.openTable(DOCUMENTS) : undefined;
+    const store = new LanceStore(dir, db, manifest, passages, documents);
+    store.startedNonEmpty = (documents ? await documents.countRows() : 0) > 0 || (passages ? await passages.countRows() : 0) > 0;
+    return store;
+  }
+
+  get storeId(): string {
+    return this.manifest.storeId;
+  }
+
+  /** The vector dimension of the passages table, or undefined when it has no vector column. */
+  async vectorDimension(): Promise<number | undefined> {
+    if (!this.passages) return undefined;
+    const schema = await this.passages.schema();
+    const f = schema.fields.find((x) => x.name === 'vector');
+    return f ? (f.type as { listSize: number }).listSize : undefined;
+  }
+
+  async upsert(batch: DocumentWithPassages[]): Promise<void> {
+    if (batch.length === 0) return;
+    // Last occurrence of an id within a batch wins, as it would across batches.
+    const byId = new Map<string, DocumentWithPassages>();
+    for (const item of batch) byId.set(item.doc.id, item);
+    const items = [...byId.values()];
+    const ids = items.map((i) => i.doc.id);
+    const needsDelete = this.startedNonEmpty || ids.some((id) => this.written.has(id)) || byId.size !== batch.length;
+    const passages = items.flatMap((i) => i.passages);
+    const withVectors = items.some((i) => i.vectors);
+    const vectors = withVectors ? items.flatMap((i) => i.vectors ?? i.passages.map(() => undefined)) : undefined;
+    if (needsDelete) await this.deleteIds(ids);
+    const first = vectors?.find((v) => v);
+    if (first) await this.ensureVectorColumn(first.length);
+    const dim = (await this.vectorDimension()) ?? first?.length;
+    const pTable = passagesToArrow(passages, passageSchema(dim), vectors);
+    // Passages first, documents second: a document row exists only once its passages are committed.
+    if (!this.passages) this.passages = await this.db.createTable(PASSAGES, pTable, { mode: 'create', existOk: false });
+    else await this.passages.add(pTable);
+    const dTable = documentsToArrow(items.map((i) => i.doc), normalizeUrl);
+    if (!this.documents) this.documents = await this.db.createTable(DOCUMENTS, dTable, { mode: 'create', existOk: false });
+    else await this.documents.add(dTable);
+    for (const id of ids) this.written.add(id);
+    this.snapshotId = undefined;
+  }
+
+  private async deleteIds(ids: string[]): Promise<void> {
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = inList(ids.slice(i, i + 500));
+      if (this.passages) await this.passages.delete(`doc_id IN (${chunk})`);
+      if (this.documents) await this.documents.delete(`id IN (${chunk})`);
+    }
+  }
+
+  /** Adds an (empty) vector column to a store created without one, so dense vectors can be written. */
+  async ensureVectorColumn(dimension: number): Promise<void> {
+    const current = await this.vectorDimension();
+    if (current === dimension) return;
+    if (current !== undefined) throw new Error(`${this.dir}: the index holds ${current}-d vectors; a ${dimension}-d embedder cannot share it (use another --index)`);
+    if (!this.passages) return;
+    await this.passages.addColumns(new Field('vector', new FixedSizeList(dimension, new Field('item', new Float32(), true)), true));
+    this.snapshotId = undefined;
+  }
+
+  /** Passages with a vector, and passages covered by the vector index (for progress and ANN decisions). */
+  async vectorCounts(): Promise<{ withVector: number; total: number }> {
+    if (!this.passages || !(await this.vectorDimension())) return { withVector: 0, total: this.passages ? await this.passages.countRows() : 0 };
+    return { withVector: await this.passages.countRows('vector IS NOT NULL'), total: await this.passages.countRows() };
+  }
+
+  /**
+   * Nearest passages by cosine similarity (vectors are L2-normalised). Exact search until an ANN index
+   * exists; with one, rows written after the index was built are still searched exactly (LanceDB scans
+   * unindexed fragments), so new documents are found before the index is refreshed.
+   */
+  async searchVector(vector: Float32Array, k: number, opts: VectorSearchOptions = {}): Promise<PassageHit[]> {
+    if (!this.passages || !(await this.vectorDimension())) return [];
+    let q = this.passages.vectorSearch(vector).column('vector').distanceType('cosine').select([...PASSAGE_COLUMNS, '_distance']).limit(k);
+    if (opts.nprobes) q = q.nprobes(opts.nprobes);
+    if (opts.refineFactor) q = q.refineFactor(opts.refineFactor);
+    if (opts.ef) q = q.ef(opts.ef);
+    if (opts.exact) q = q.bypassVectorIndex();
+    const rows = await q.toArray();
+    return rows.map((r: Record<string, unknown>) => ({ passage: rowToPassage(r), score: 1 - (r._distance as number) }));
+  }
+
+  async hasVectorIndex(): Promise<boolean> {
+    if (!this.passages) return false;
+    return (await this.passages.listIndices()).some((i) => i.columns.includes('vector'));
+  }
+
+  /**
+   * Build (or refresh) the ANN index when the table is large enough for one to pay off; below that,
+   * exact search is both faster and perfectly accurate. Returns what was done.
+   */
+  async buildVectorIndex(opts: { minRows?: number; force?: boolean } = {}): Promise<'built' | 'refreshed' | 'exact'> {
+    const { withVector } = await this.vectorCounts();
+    if (!this.passages || withVector === 0) return 'exact';
+    if (!opts.force && withVector < (opts.minRows ?? ANN_MIN_ROWS)) return 'exact';
+    if ((await this.hasVectorIndex()) && !opts.force) {
+      // Incremental: fold new rows into the existing index instead of retraining it.
+      await this.passages.optimize();
+      this.snapshotId = undefined;
+      return 'refreshed';
+    }
+    const numPartitions = Math.max(16, Math.round(Math.sqrt(withVector)));
+    await this.passages.createIndex('vector', { config: lancedb.Index.ivfPq({ distanceType: 'cosine', numPartitions, numSubVectors: 64 }), replace: true });
+    this.snapshotId = undefined;
+    return 'built';
+  }
+
+  async buildTextIndex(): Promise<void> {
+    if (!this.passages) return;
+    await this.passages.createIndex(TEXT_COLUMN, { config: lancedb.Index.fts(FTS_SETTINGS), replace: true });
+    this.snapshotId = undefined;
+  }
+
+  /** Raw table handle, for benchmarks that compare our layer against LanceDB itself. */
+  get passagesTable(): lancedb.Table | undefined {
+    return this.passages;
+  }
+
+  async hasTextIndex(): Promise<boolean> {
+    if (!this.passages) return false;
+    const indices = await this.passages.listIndices();
+    return indices.some((i) => i.columns.includes(TEXT_COLUMN));
+  }
+
+  async searchText(query: string, k: number): Promise<PassageHit[]> {
+    if (!this.passages || !query.trim()) return [];
+    const rows = await this.passages
+      .query()
+      .fullTextSearch(query, { columns: TEXT_COLUMN })
+      .select(SCORED_COLUMNS)
+      .limit(k)
+      .toArray();
+    return rows.map((r: Record<string, unknown>) => ({ passage: rowToPassage(r), score: r._score as number }));
+  }
+
+  async getDocuments(ids: string[]): Promise<Document[]> {
+    if (!this.documents || ids.length === 0) return [];
+    const out = new Map<string, Document>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const rows = await this.documents.query().where(`id IN (${inList(ids.slice(i, i + 500))})`).toArray();
+      for (const r of rows) {
+        const doc: Document = { id: r.id, title: r.title, sentences: listToArray(r.sentences) };
+        if (r.url) doc.url = r.url;
+        const links = listToArray(r.links);
+        if (links.length) doc.links = links;
+        out.set(doc.id, doc);
+      }
+    }
+    return ids.map((id) => out.get(id)).filter((d): d is Document => !!d);
+  }
+
+  async findDocumentsByUrl(url: string): Promise<Document[]> {
+    if (!this.documents) return [];
+    const rows = await this.documents.query().where(`norm_url = ${sqlString(normalizeUrl(url))}`).select(['id']).toArray();
+    return this.getDocuments(rows.map((r: { id: string }) => r.id));
+  }
+
+  async getPassages(docId: string): Promise<Passage[]> {
+    if (!this.passages) return [];
+    const rows = await this.passages.query().where(`doc_id = ${sqlString(docId)}`).select(PASSAGE_COLUMNS).toArray();
+    return rows.map(rowToPassage).sort((a: Passage, b: Passage) => a.index - b.index);
+  }
+
+  async stats(): Promise<StoreStats> {
+    const documents = this.documents ? await this.documents.countRows() : 0;
+    const passages = this.passages ? await this.passages.countRows() : 0;
+    let sentences = 0;
+    if (this.documents && documents > 0) {
+      // Sum of sentence counts: scan one list column rather than materialising documents.
+      const t = await this.documents.query().select({ n: 'array_length(sentences, 1)' }).toArrow();
+      const col = t.getChild('n');
+      if (col) for (const v of col) sentences += Number(v ?? 0);
+    }
+    return { documents, passages, sentences, textIndexed: await this.hasTextIndex() };
+  }
+
+  async snapshot(): Promise<string> {
+    if (!this.snapshotId) {
+      const p = this.passages ? await this.passages.version() : 0;
+      const d = this.documents ? await this.documents.version() : 0;
+      this.snapshotId = `${this.manifest.storeId}@p${p}.d${d}`;
+    }
+    return this.snapshotId;
+  }
+
+  async getCheckpoint(source: string): Promise<IngestCheckpoint | undefined> {
+    return this.manifest.checkpoints[source];
+  }
+
+  async setCheckpoint(cp: IngestCheckpoint): Promise<void> {
+    this.manifest.checkpoints[cp.source] = cp;
+    await saveManifest(this.dir, this.manifest);
+  }
+
+  async clearCheckpoint(source: string): Promise<void> {
+    delete this.manifest.checkpoints[source];
+    await saveManifest(this.dir, this.manifest);
+  }
+
+  get settings(): Record<string, unknown> {
+    return this.manifest.settings;
+  }
+
+  async setSetting(key: string, value: unknown): Promise<void> {
+    this.manifest.settings[key] = value;
+    await saveManifest(this.dir, this.manifest);
+  }
+
+  async close(): Promise<void> {
+    this.passages?.close();
+    this.documents?.close();
+    this.db.close();
+  }
+}
