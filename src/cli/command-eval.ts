@@ -7,11 +7,15 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { beirTask, readQrels, readQueries, scifactTask, wiceTask, type EvalTask } from '../eval/retrieval-data.js';
 import { runRetrievalEval, saveResult } from '../eval/run-retrieval.js';
-import { searchBm25 } from '../retrieve/search-bm25.js';
-import { LanceStore } from '../store/lancedb-store.js';
-import { DEFAULT_INDEX, oneOf, positiveInt } from './options.js';
+import type { EvalQuery } from '../eval/retrieval-data.js';
+import type { ClaimInContext } from '../retrieve/query-building.js';
+import { oneOf, positiveInt } from './options.js';
+import { addRetrievalOptions, addVerifyOptions, openRetriever, openVerifier, type RetrievalFlags, type VerifyFlags } from './pipeline.js';
 import { createProgress } from './progress.js';
-import { SEARCH_MODES } from './command-search.js';
+import { readSciFactClaims, runSciFactEval } from '../eval/run-scifact.js';
+import { readFeverClaims, runFeverEval } from '../eval/run-fever.js';
+import { writeFile, mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
 
 const TASKS = ['scifact', 'wice', 'beir', 'files'] as const;
 
@@ -26,15 +30,13 @@ function cutoffList(value: string): number[] {
   return list;
 }
 
-interface EvalFlags {
-  index: string;
+interface EvalFlags extends RetrievalFlags {
   task: (typeof TASKS)[number];
   queries?: string;
   qrels?: string;
   dir?: string;
   k: number;
   cutoffs: number[];
-  mode: string;
   out?: string;
   quiet?: boolean;
   json?: boolean;
@@ -55,25 +57,34 @@ async function loadTask(flags: EvalFlags): Promise<EvalTask> {
   }
 }
 
+/** Claims with article context (WiCE) are searched as SIDE does: claim + context, title, section. */
+export function evalQueryInput(q: EvalQuery): string | ClaimInContext {
+  if (q.context === undefined && q.title === undefined && q.section === undefined) return q.text;
+  return { claim: q.text, context: q.context, title: q.title, section: q.section };
+}
+
+async function saveJson(path: string, value: unknown): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, JSON.stringify(value, null, 2) + '\n');
+}
+
 export function registerEvalCommand(program: Command): void {
   const evalCmd = program.command('eval').description('evaluation runners');
-  evalCmd
+  addRetrievalOptions(evalCmd
     .command('retrieval')
     .description('document-level retrieval metrics (nDCG@10, Recall@k, MRR, P@1, SR@k)')
-    .option('--index <dir>', 'index directory', DEFAULT_INDEX)
     .option('--task <task>', `${TASKS.join('|')}`, oneOf('--task', TASKS), 'scifact')
     .option('--queries <file>', 'queries / claims file (default: the shipped sample for the task)')
     .option('--qrels <file>', 'qrels file (TSV query-id corpus-id score, or JSONL) for --task files')
     .option('--dir <dir>', 'BEIR dataset folder for --task beir')
     .option('-k, --k <n>', 'retrieval depth in documents', positiveInt('-k'), 100)
     .option('--cutoffs <list>', 'metric cutoffs', cutoffList, [1, 10, 100])
-    .option('--mode <mode>', `retrieval mode: ${SEARCH_MODES.join('|')}`, oneOf('--mode', SEARCH_MODES), 'bm25')
     .option('--out <file>', 'save the result JSON here (default eval-results/<task>-<mode>.json)')
     .option('--quiet', 'no progress output')
-    .option('--json', 'print the full result JSON')
+    .option('--json', 'print the full result JSON'))
     .action(async (flags: EvalFlags) => {
       const task = await loadTask(flags);
-      const store = await LanceStore.open(flags.index, { create: false });
+      const { store, retriever } = await openRetriever(flags);
       try {
         const bar = createProgress(`eval ${task.name}`, task.queries.length, 'queries', { quiet: flags.quiet });
         const result = await runRetrievalEval({
@@ -82,11 +93,11 @@ export function registerEvalCommand(program: Command): void {
           qrels: task.qrels,
           k: flags.k,
           cutoffs: flags.cutoffs.filter((c) => c <= flags.k),
-          search: async (q, k) => (await searchBm25(store, q.text, { k })).documents.map((d) => ({ docId: d.docId, score: d.score })),
+          search: async (q, k) => (await retriever.search(evalQueryInput(q), { k })).documents.map((d) => ({ docId: d.docId, score: d.score })),
           onProgress: (done) => bar.update(done),
         });
         bar.stop();
-        const provenance = { index: flags.index, snapshot: await store.snapshot(), engine: store.engine, mode: flags.mode, settings: store.settings };
+        const provenance = { index: flags.index, snapshot: await store.snapshot(), engine: store.engine, mode: flags.mode, retriever: retriever.config, embedder: retriever.embedder?.info, settings: store.settings };
         const full = { ...result, provenance };
         const out = flags.out ?? `eval-results/${flags.task}-${flags.mode}.json`;
         await saveResult(full, out);
@@ -100,4 +111,67 @@ export function registerEvalCommand(program: Command): void {
         await store.close();
       }
     });
+  registerVerdictEvals(evalCmd);
+}
+
+export function registerVerdictEvals(evalCmd: Command): void {
+  addVerifyOptions(
+    evalCmd
+      .command('scifact')
+      .description('SciFact abstract- and sentence-level P/R/F1 (official metrics), oracle and open settings')
+      .option('--claims <file>', 'SciFact claims with labels', 'data/samples/scifact/claims_dev.jsonl')
+      .option('--setting <s>', 'oracle|open|both', oneOf('--setting', ['oracle', 'open', 'both'] as const), 'both')
+      .option('--open-docs <n>', 'abstracts retrieved per claim in the open setting', positiveInt('--open-docs'), 3)
+      .option('--limit <n>', 'first n claims only', positiveInt('--limit'))
+      .option('--out <file>', 'result JSON', 'eval-results/scifact.json')
+      .option('--quiet', 'no progress output'),
+  ).action(async (flags: VerifyFlags & { claims: string; setting: 'oracle' | 'open' | 'both'; openDocs: number; limit?: number; out: string; quiet?: boolean }) => {
+    const claims = (await readSciFactClaims(flags.claims)).slice(0, flags.limit);
+    const { store, retriever, verifier } = await openVerifier(flags);
+    try {
+      const settings = flags.setting === 'both' ? (['oracle', 'open'] as const) : [flags.setting];
+      const results: Record<string, unknown> = {};
+      for (const setting of settings) {
+        const bar = createProgress(`scifact ${setting}`, claims.length, 'claims', { quiet: flags.quiet });
+        const r = await runSciFactEval(verifier, claims, { setting, retriever, openDocs: flags.openDocs, onProgress: (d) => bar.update(d) });
+        bar.stop();
+        results[setting] = r;
+        const m = r.metrics;
+        console.log(`${setting}: abstract label-only F1 ${m.abstract_label_only.f1.toFixed(3)} (P ${m.abstract_label_only.precision.toFixed(3)} R ${m.abstract_label_only.recall.toFixed(3)}), ` +
+          `label+rationale F1 ${m.abstract_rationalized.f1.toFixed(3)}; sentence selection F1 ${m.sentence_selection.f1.toFixed(3)}, selection+label F1 ${m.sentence_label.f1.toFixed(3)}; ` +
+          `${r.claimsPerSecond.toFixed(2)} claims/s, p50 ${r.latencyMs.p50.toFixed(0)} ms, p95 ${r.latencyMs.p95.toFixed(0)} ms`);
+        if (r.labelAccuracy) console.log(`  oracle label accuracy ${(100 * r.labelAccuracy.accuracy).toFixed(1)}% vs majority (${r.labelAccuracy.majorityLabel}) ${(100 * r.labelAccuracy.majorityBaseline).toFixed(1)}% over ${r.labelAccuracy.pairs} (claim, abstract) pairs`);
+      }
+      await saveJson(flags.out, { claims: flags.claims, nClaims: claims.length, results, provenance: await verifier.provenance() });
+      console.log(`saved ${flags.out}`);
+    } finally {
+      await store.close();
+    }
+  });
+
+  addVerifyOptions(
+    evalCmd
+      .command('fever')
+      .description('FEVER score, label accuracy and evidence P/R/F1 (official scorer) against an index of FEVER wiki-pages')
+      .option('--claims <file>', 'FEVER claims with gold labels and evidence', 'data/samples/fever/paper_dev.jsonl')
+      .option('--limit <n>', 'first n claims only', positiveInt('--limit'))
+      .option('--out <file>', 'result JSON', 'eval-results/fever.json')
+      .option('--predictions <file>', 'also write predictions in the official submission format')
+      .option('--quiet', 'no progress output'),
+  ).action(async (flags: VerifyFlags & { claims: string; limit?: number; out: string; predictions?: string; quiet?: boolean }) => {
+    const claims = await readFeverClaims(flags.claims, flags.limit);
+    const { store, verifier } = await openVerifier(flags);
+    try {
+      const bar = createProgress('fever', claims.length, 'claims', { quiet: flags.quiet });
+      const r = await runFeverEval(verifier, claims, (d) => bar.update(d));
+      bar.stop();
+      const s = r.score;
+      console.log(`FEVER score ${s.strict_score.toFixed(4)}, label accuracy ${s.acc_score.toFixed(4)}, evidence P ${s.precision.toFixed(4)} R ${s.recall.toFixed(4)} F1 ${s.f1.toFixed(4)} over ${s.n} claims (${r.claimsPerSecond.toFixed(2)} claims/s)`);
+      await saveJson(flags.out, { claims: flags.claims, score: s, claimsPerSecond: r.claimsPerSecond, provenance: await verifier.provenance() });
+      if (flags.predictions) await writeFile(flags.predictions, r.predictions.map((p) => JSON.stringify(p)).join('\n') + '\n');
+      console.log(`saved ${flags.out}`);
+    } finally {
+      await store.close();
+    }
+  });
 }

@@ -6,6 +6,8 @@ import { ingestSource, type IngestSummary } from '../store/ingest.js';
 import { LanceStore } from '../store/lancedb-store.js';
 import type { CorpusFormat } from '../corpus/types.js';
 import { countRecords } from './count-records.js';
+import { loadEmbedder } from '../models/registry.js';
+import { EmbeddingCache } from '../store/embedding-cache.js';
 import { DEFAULT_INDEX, oneOf, positiveInt } from './options.js';
 import { createProgress } from './progress.js';
 
@@ -20,13 +22,15 @@ interface IndexFlags {
   resume: boolean;
   quiet?: boolean;
   json?: boolean;
+  dense?: boolean;
+  embedder: string;
 }
 
 function printSummary(s: IngestSummary): void {
   const lines = [
     `${s.source} (${s.format})${s.resumedFrom ? ` resumed after ${s.resumedFrom} records` : ''}${s.interrupted ? ' INTERRUPTED (run again to resume)' : ''}`,
     `  ${s.documents} documents, ${s.passages} passages, ${s.sentences} sentences in ${s.seconds.toFixed(1)} s ` +
-      `(${s.docsPerSecond.toFixed(0)} docs/s, ${s.passagesPerSecond.toFixed(0)} passages/s; BM25 index ${s.indexSeconds.toFixed(1)} s)`,
+      `(${s.docsPerSecond.toFixed(0)} docs/s, ${s.passagesPerSecond.toFixed(0)} passages/s; indexes ${s.indexSeconds.toFixed(1)} s${s.vectorIndex ? `, vectors: ${s.vectorIndex}` : ''})`,
     `  skipped records: ${s.skipped}`,
     ...s.errors.map((e) => `    ${e}`),
   ];
@@ -44,10 +48,15 @@ export function registerIndexCommand(program: Command): void {
     .option('--batch-size <n>', 'documents per committed batch', positiveInt('--batch-size'), 2000)
     .option('--on-error <mode>', 'bad record: skip it (and count it) or stop', oneOf('--on-error', ['skip', 'stop'] as const), 'skip')
     .option('--no-resume', 'start over instead of resuming an interrupted ingest')
+    .option('--dense', 'also embed passages and store vectors (dense / hybrid search)')
+    .option('--embedder <spec>', "embedder for --dense: 'use' (offline default) or an ONNX model folder / hub id", 'use')
     .option('--quiet', 'no progress output')
     .option('--json', 'print the summary as JSON on stdout')
     .action(async (paths: string[], flags: IndexFlags) => {
       const store = await LanceStore.open(flags.index);
+      const embedder = flags.dense ? await loadEmbedder(flags.embedder) : undefined;
+      const embeddingCache = embedder ? await EmbeddingCache.open(flags.index, embedder) : undefined;
+      if (embedder) await store.setSetting('embedder', embedder.info);
       const controller = new AbortController();
       const onSigint = () => {
         if (controller.signal.aborted) process.exit(130);
@@ -69,6 +78,8 @@ export function registerIndexCommand(program: Command): void {
               onError: flags.onError,
               resume: flags.resume,
               signal: controller.signal,
+              embedder,
+              embeddingCache,
               onProgress: (p) => bar.update(p.records, { passages: p.passages }),
             });
           } finally {
@@ -85,6 +96,8 @@ export function registerIndexCommand(program: Command): void {
         if (summaries.some((s) => s.interrupted)) process.exitCode = 130;
       } finally {
         process.off('SIGINT', onSigint);
+        if (embeddingCache) console.error(`embedding cache: ${embeddingCache.hits} hits, ${embeddingCache.misses} embedded`);
+        embeddingCache?.close();
         await store.close();
       }
     });

@@ -1,13 +1,11 @@
 /**
- * `veracite search "text"`: ranked documents (score = best passage) and their best passages.
+ * `veracite search "text"`: ranked documents (score = best passage) and their best passages, by BM25,
+ * dense vectors or both fused.
  */
 import type { Command } from 'commander';
-import { searchBm25 } from '../retrieve/search-bm25.js';
-import { LanceStore } from '../store/lancedb-store.js';
 import type { SearchResult } from '../retrieve/types.js';
-import { DEFAULT_INDEX, oneOf, positiveInt } from './options.js';
-
-export const SEARCH_MODES = ['bm25'] as const;
+import { positiveInt } from './options.js';
+import { addRetrievalOptions, openRetriever, type RetrievalFlags } from './pipeline.js';
 
 function snippet(text: string, max = 220): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
@@ -23,22 +21,21 @@ export function printSearchResult(r: SearchResult): void {
 }
 
 export function registerSearchCommand(program: Command): void {
-  program
-    .command('search')
-    .description('search an index; documents are ranked by their best passage')
-    .argument('<text>', 'query text')
-    .option('--index <dir>', 'index directory', DEFAULT_INDEX)
-    .option('-k, --k <n>', 'documents to return', positiveInt('-k'), 10)
-    .option('--mode <mode>', `retrieval mode: ${SEARCH_MODES.join('|')}`, oneOf('--mode', SEARCH_MODES), 'bm25')
-    .option('--json', 'JSON output')
-    .action(async (text: string, flags: { index: string; k: number; mode: string; json?: boolean }) => {
-      const store = await LanceStore.open(flags.index, { create: false });
-      try {
-        const result = await searchBm25(store, text, { k: flags.k });
-        if (flags.json) console.log(JSON.stringify(result, null, 2));
-        else printSearchResult(result);
-      } finally {
-        await store.close();
-      }
-    });
+  addRetrievalOptions(
+    program
+      .command('search')
+      .description('search an index; documents are ranked by their best passage')
+      .argument('<text>', 'query text')
+      .option('-k, --k <n>', 'documents to return', positiveInt('-k'), 10)
+      .option('--json', 'JSON output'),
+  ).action(async (text: string, flags: RetrievalFlags & { k: number; json?: boolean }) => {
+    const { store, retriever } = await openRetriever(flags);
+    try {
+      const result = await retriever.search(text, { k: flags.k });
+      if (flags.json) console.log(JSON.stringify(result, null, 2));
+      else printSearchResult(result);
+    } finally {
+      await store.close();
+    }
+  });
 }

@@ -6,12 +6,14 @@ import { registerIndexCommand } from './command-index.js';
 import { registerSearchCommand } from './command-search.js';
 import { registerEvalCommand } from './command-eval.js';
 import { registerDemoCommand } from './command-demo.js';
+import { registerVerifyCommand } from './command-verify.js';
 
 export function buildProgram(): Command {
   const program = new Command();
   program.name('veracite').description('check claims against evidence: index, search, verify, audit').version('0.1.0');
   registerIndexCommand(program);
   registerSearchCommand(program);
+  registerVerifyCommand(program);
   registerEvalCommand(program);
   registerDemoCommand(program);
   return program;

@@ -17,6 +17,7 @@ import {
   type Vector,
 } from 'apache-arrow';
 import type { Document, Passage } from '../corpus/types.js';
+import { titleKey } from './title-key.js';
 
 export const PASSAGE_FIELDS = ['id', 'doc_id', 'title', 'idx', 'sent_start', 'sent_end', 'text', 'search_text'] as const;
 
@@ -42,6 +43,8 @@ export function documentSchema(): Schema {
   return new Schema([
     new Field('id', new Utf8(), false),
     new Field('title', new Utf8(), false),
+    // Normalised base title, for entity/title matching of claim mentions.
+    new Field('title_key', new Utf8(), false),
     new Field('url', new Utf8(), true),
     new Field('norm_url', new Utf8(), true),
     new Field('sentences', new List(new Field('item', new Utf8(), true)), false),
@@ -119,9 +122,10 @@ export function documentsToArrow(docs: Document[], normUrl: (u: string) => strin
   return new Table(schema, {
     id: vectorFromArray(docs.map((d) => d.id), new Utf8()),
     title: vectorFromArray(docs.map((d) => d.title), new Utf8()),
+    title_key: vectorFromArray(docs.map((d) => titleKey(d.title)), new Utf8()),
     url: vectorFromArray(docs.map((d) => d.url ?? null), new Utf8()),
     norm_url: vectorFromArray(docs.map((d) => (d.url ? normUrl(d.url) : null)), new Utf8()),
-    sentences: vectorFromArray(docs.map((d) => d.sentences), schema.fields[4]!.type),
-    links: vectorFromArray(docs.map((d) => d.links ?? []), schema.fields[5]!.type),
+    sentences: vectorFromArray(docs.map((d) => d.sentences), schema.fields[5]!.type),
+    links: vectorFromArray(docs.map((d) => d.links ?? []), schema.fields[6]!.type),
   } as never);
 }

@@ -265,6 +265,13 @@ export class LanceStore implements Store {
     return ids.map((id) => out.get(id)).filter((d): d is Document => !!d);
   }
 
+  /** Documents whose normalised base title is one of `keys` (see title-key.ts), with their titles. */
+  async findTitles(keys: string[]): Promise<{ id: string; title: string; key: string }[]> {
+    if (!this.documents || keys.length === 0) return [];
+    const rows = await this.documents.query().where(`title_key IN (${inList([...new Set(keys)])})`).select(['id', 'title', 'title_key']).toArray();
+    return rows.map((r: Record<string, string>) => ({ id: r.id!, title: r.title!, key: r.title_key! }));
+  }
+
   async findDocumentsByUrl(url: string): Promise<Document[]> {
     if (!this.documents) return [];
     const rows = await this.documents.query().where(`norm_url = ${sqlString(normalizeUrl(url))}`).select(['id']).toArray();

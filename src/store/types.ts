@@ -58,6 +58,10 @@ export interface Store {
   /** Dimension of stored vectors, undefined when the store has none. */
   vectorDimension(): Promise<number | undefined>;
   getDocuments(ids: string[]): Promise<Document[]>;
+  /** Documents whose normalised base title (title-key.ts) is one of `keys`. */
+  findTitles(keys: string[]): Promise<{ id: string; title: string; key: string }[]>;
+  /** Documents whose normalised URL equals the normalised `url`. */
+  findDocumentsByUrl(url: string): Promise<Document[]>;
   /** Passages of one document in order. */
   getPassages(docId: string): Promise<Passage[]>;
   stats(): Promise<StoreStats>;

@@ -10,7 +10,8 @@ export async function classifyPairs(loaded: LoadedOnnxModel, pairs: Array<[strin
     const out = (await loaded.model(loaded.encoder.batch(batch))) as Record<string, Tensor>;
     const logits = out.logits;
     if (logits === undefined || logits.dims.length !== 2 || logits.dims[0] !== batch.length) {
-      throw new Error(`${loaded.where}: expected a 'logits' output of shape [batch, labels], got ${logits === undefined ? 'none' : `[${logits.dims.join(', ')}]`}`);
+      const got = logits === undefined ? 'none' : `[${logits.dims.join(', ')}]`;
+      throw new Error(`${loaded.where}: expected a 'logits' output of shape [batch, labels], got ${got}`);
     }
     const width = logits.dims[1];
     const data = logits.data as Float32Array;

@@ -26,7 +26,7 @@ const CUDA_PROVIDER_LIBRARIES = ['libonnxruntime_providers_shared.so', 'libonnxr
  * Resolve the onnxruntime-node copy that transformers.js itself loads (it may be nested under
  * @huggingface/transformers), so we inspect the binding that will actually run the model.
  */
-function resolveOrtPackageDir(): string | undefined {
+function resolveOrt(): { dir: string; require: NodeJS.Require } | undefined {
   const here = createRequire(import.meta.url);
   let fromTransformers: NodeJS.Require = here;
   try {
@@ -37,7 +37,7 @@ function resolveOrtPackageDir(): string | undefined {
   for (const req of [fromTransformers, here]) {
     try {
       // The package's main is dist/index.js; the package root is one level up.
-      return path.dirname(path.dirname(req.resolve('onnxruntime-node')));
+      return { dir: path.dirname(path.dirname(req.resolve('onnxruntime-node'))), require: req };
     } catch {
       // try next
     }
@@ -45,15 +45,31 @@ function resolveOrtPackageDir(): string | undefined {
   return undefined;
 }
 
-export function cudaAvailability(
-  platform: NodeJS.Platform = process.platform,
-  arch: string = process.arch,
-): CudaAvailability {
-  const ortDir = resolveOrtPackageDir();
-  if (ortDir === undefined) {
+/** The binding's own list; a build without 'cuda' in it can never run CUDA, whatever files exist. */
+function bindingListsCuda(req: NodeJS.Require): boolean {
+  try {
+    const ort = req('onnxruntime-node') as { listSupportedBackends?: () => Array<{ name: string }> };
+    return ort.listSupportedBackends?.().some((b) => b.name === 'cuda') ?? false;
+  } catch {
+    return false;
+  }
+}
+
+export interface CudaProbe {
+  platform?: NodeJS.Platform;
+  arch?: string;
+  /** Look for the provider libraries here instead of next to the installed binding (tests). */
+  bindingDir?: string;
+}
+
+export function cudaAvailability(probe: CudaProbe = {}): CudaAvailability {
+  const platform = probe.platform ?? process.platform;
+  const arch = probe.arch ?? process.arch;
+  const ort = resolveOrt();
+  if (ort === undefined) {
     return { available: false, bindingDir: undefined, missing: [], reason: 'onnxruntime-node is not installed' };
   }
-  const bindingDir = path.join(ortDir, 'bin', 'napi-v6', platform, arch);
+  const bindingDir = probe.bindingDir ?? path.join(ort.dir, 'bin', 'napi-v6', platform, arch);
   // onnxruntime-node ships CUDA only for linux/x64, and transformers.js only maps device 'cuda' there.
   if (!(platform === 'linux' && arch === 'x64')) {
     return {
@@ -71,6 +87,9 @@ export function cudaAvailability(
       missing,
       reason: `CUDA execution provider libraries not found in ${bindingDir} (missing: ${missing.join(', ')})`,
     };
+  }
+  if (platform === process.platform && arch === process.arch && !bindingListsCuda(ort.require)) {
+    return { available: false, bindingDir, missing: [], reason: 'this onnxruntime-node build lists no CUDA backend' };
   }
   return { available: true, bindingDir, missing: [] };
 }

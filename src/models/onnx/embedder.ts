@@ -63,7 +63,8 @@ export class OnnxEmbedder implements Embedder {
     const hidden = out[this.output];
     const [n, seq, dim] = hidden.dims;
     if (dim !== this.dimension || n !== batch.length) {
-      throw new Error(`${this.loaded.where}: ${this.output} has shape [${hidden.dims.join(', ')}], expected [${batch.length}, ${seq}, ${this.dimension}]`);
+      const expected = `[${batch.length}, ${seq}, ${this.dimension}]`;
+      throw new Error(`${this.loaded.where}: ${this.output} has shape [${hidden.dims.join(', ')}], expected ${expected}`);
     }
     const data = hidden.data as Float32Array;
     const mask = inputs.attention_mask.data as BigInt64Array;

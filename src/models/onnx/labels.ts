@@ -57,9 +57,8 @@ export function entailmentIndices(id2label: Id2Label, where: string, override?: 
   if (override !== undefined) {
     for (const [role, idx] of Object.entries(override)) {
       if (!id2label.has(idx) && id2label.size > 0) {
-        throw new ModelLoadError('labels-unmapped', `labelIndices.${role}=${idx} is not a label index of ${where} (id2label ${describe(id2label)})`, {
-          path: where,
-        });
+        const msg = `labelIndices.${role}=${idx} is not a label index of ${where} (id2label ${describe(id2label)})`;
+        throw new ModelLoadError('labels-unmapped', msg, { path: where });
       }
     }
     return override;

@@ -6,12 +6,13 @@ import {
   type PreTrainedModel,
   type PreTrainedTokenizer,
 } from '@huggingface/transformers';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { BatchOptions, ModelInfo } from '../types.js';
 import { CUDA_FIX, cudaAvailability } from './cuda.js';
 import { InputEncoder } from './encode.js';
 import { describeError, ModelLoadError } from './errors.js';
 import { fileVersion, hubCachePath, onnxFileFor, resolveSource, type ModelSource, type OnnxDtype } from './resolve.js';
-import { existsSync } from 'node:fs';
 
 /** Options common to every ONNX-backed role. */
 export interface OnnxLoadOptions extends BatchOptions {
@@ -89,7 +90,7 @@ async function loadTokenizer(source: ModelSource, where: string, pretrained: obj
       `could not load the tokenizer of ${where}: ${describeError(e)}. ` +
         (source.kind === 'local'
           ? 'Replace tokenizer.json / tokenizer_config.json with the files from the model repository.'
-          : 'Check the hub id and your network, or pass a local folder.'),
+          : `Check the hub id and your network; if you meant a local folder, nothing exists at ${path.resolve(source.ref)}.`),
       { path: where, cause: e },
     );
   }
@@ -114,7 +115,9 @@ async function loadSession(
         { path: where, cause: e },
       );
     }
-    if (source.kind === 'local') {
+    // onnxruntime's own load failures ("Load model from X failed: Protobuf parsing failed", "invalid
+    // model", unsupported opset...) mean the file itself is bad; anything else is reported as is.
+    if (source.kind === 'local' && /load model|protobuf|onnx|graph|opset|initializer/i.test(text)) {
       throw new ModelLoadError(
         'onnx-invalid',
         `onnxruntime could not load ${source.onnxPath}: ${text}. The file is corrupt, truncated or not an ONNX model; ` +
@@ -122,7 +125,8 @@ async function loadSession(
         { path: source.onnxPath, cause: e },
       );
     }
-    throw new ModelLoadError('load-failed', `could not load ${where} from the hub: ${text}`, { path: where, cause: e });
+    const from = source.kind === 'local' ? `from ${where}` : `${where} from the hub`;
+    throw new ModelLoadError('load-failed', `could not load ${from}: ${text}`, { path: where, cause: e });
   }
 }
 

@@ -59,7 +59,8 @@ export class OnnxPairScorer implements PairScorer {
     if (logits.length === 1) return this.scoreAs === 'probability' ? sigmoid(logits[0]) : logits[0];
     if (this.positive === undefined || logits.length !== this.labelCount || this.positive >= logits.length) {
       throw new Error(
-        `${this.loaded.where}: model returns ${logits.length} logits but config.json id2label has ${this.labelCount} labels; fix id2label or pass positiveLabel`,
+        `${this.loaded.where}: model returns ${logits.length} logits but config.json id2label has ` +
+          `${this.labelCount} labels; fix id2label or pass positiveLabel`,
       );
     }
     return this.scoreAs === 'logit' ? logits[this.positive] : softmax(logits)[this.positive];

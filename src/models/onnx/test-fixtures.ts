@@ -22,7 +22,8 @@ export class TempModels {
 }
 
 /** Words that are single tokens in the tiny vocabulary, so token counts are predictable. */
-export const ONE_TOKEN_WORDS = 'the claim evidence study report data result patients trial vaccine drug water earth moon sun city'.split(' ');
+export const ONE_TOKEN_WORDS =
+  'the claim evidence study report data result patients trial vaccine drug water earth moon sun city'.split(' ');
 
 export function words(n: number, offset = 0): string {
   return Array.from({ length: n }, (_, i) => ONE_TOKEN_WORDS[(i + offset) % ONE_TOKEN_WORDS.length]).join(' ');

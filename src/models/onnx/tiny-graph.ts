@@ -55,6 +55,9 @@ function bytes(view: ArrayBufferView): Uint8Array {
   return new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
 }
 
+/** Attributes ONNX types as float; every other scalar attribute used here is an int. */
+const FLOAT_ATTRIBUTES = new Set(['epsilon']);
+
 class GraphBuilder {
   readonly nodes: onnxProto.onnx.INodeProto[] = [];
   readonly initializers: onnxProto.onnx.ITensorProto[] = [];
@@ -128,7 +131,7 @@ class GraphBuilder {
   ): string {
     const attribute = Object.entries(attrs).map(([attrName, v]) => {
       if (Array.isArray(v)) return { name: attrName, type: onnx.AttributeProto.AttributeType.INTS, ints: v };
-      if (Number.isInteger(v) && attrName !== 'epsilon' && attrName !== 'alpha') {
+      if (!FLOAT_ATTRIBUTES.has(attrName)) {
         return { name: attrName, type: onnx.AttributeProto.AttributeType.INT, i: v };
       }
       return { name: attrName, type: onnx.AttributeProto.AttributeType.FLOAT, f: v };
@@ -170,24 +173,26 @@ function encoderLayer(g: GraphBuilder, x: string, mask: string, l: number, s: Ti
   const p = `encoder.layer.${l}`;
   const headShape = g.int64Init(`${p}.head_shape`, [0, 0, s.heads, headDim]);
   const mergedShape = g.int64Init(`${p}.merged_shape`, [0, 0, s.hidden]);
-  const split = (name: string, perm: number[]): string =>
-    g.op('Transpose', [g.op('Reshape', [g.linear(x, `${p}.attention.self.${name}`, s.hidden, s.hidden, 0.02), headShape])], {
-      perm,
-    });
+  const split = (name: string, perm: number[]): string => {
+    const projected = g.linear(x, `${p}.attention.self.${name}`, s.hidden, s.hidden, 0.02);
+    return g.op('Transpose', [g.op('Reshape', [projected, headShape])], { perm });
+  };
   const q = split('query', [0, 2, 1, 3]); // [B, h, S, d]
   const k = split('key', [0, 2, 3, 1]); // [B, h, d, S]
   const v = split('value', [0, 2, 1, 3]); // [B, h, S, d]
   const scale = g.scalarFloat(`${p}.scale`, 1 / Math.sqrt(headDim));
   const scores = g.op('Add', [g.op('Mul', [g.op('MatMul', [q, k]), scale]), mask]);
   const probs = g.op('Softmax', [scores], { axis: -1 });
-  const context = g.op('Reshape', [g.op('Transpose', [g.op('MatMul', [probs, v])], { perm: [0, 2, 1, 3] }), mergedShape]);
+  const merged = g.op('Transpose', [g.op('MatMul', [probs, v])], { perm: [0, 2, 1, 3] }); // [B, S, h, d]
+  const context = g.op('Reshape', [merged, mergedShape]);
   const attnOut = g.linear(context, `${p}.attention.output.dense`, s.hidden, s.hidden, 0.02);
   const h1 = g.layerNorm(g.op('Add', [attnOut, x]), `${p}.attention.output.LayerNorm`, s.hidden, s.layerNormEps);
 
   // GELU (erf form, as in BERT): 0.5 * x * (1 + erf(x / sqrt(2))). Spelled out because Gelu is opset 20.
   const inter = g.linear(h1, `${p}.intermediate.dense`, s.hidden, s.intermediate, 0.02);
   const erf = g.op('Erf', [g.op('Mul', [inter, g.scalarFloat(`${p}.inv_sqrt2`, Math.SQRT1_2)])]);
-  const gelu = g.op('Mul', [g.op('Mul', [inter, g.op('Add', [erf, g.scalarFloat(`${p}.one`, 1)])]), g.scalarFloat(`${p}.half`, 0.5)]);
+  const onePlusErf = g.op('Add', [erf, g.scalarFloat(`${p}.one`, 1)]);
+  const gelu = g.op('Mul', [g.op('Mul', [inter, onePlusErf]), g.scalarFloat(`${p}.half`, 0.5)]);
   const out = g.linear(gelu, `${p}.output.dense`, s.intermediate, s.hidden, 0.02);
   return g.layerNorm(g.op('Add', [out, h1]), `${p}.output.LayerNorm`, s.hidden, s.layerNormEps);
 }
@@ -197,9 +202,11 @@ export function buildTinyBertGraph(s: TinyGraphSpec): Uint8Array {
   const g = new GraphBuilder(s.seed, s.quantize);
 
   // Embeddings: word + position + token type, then LayerNorm.
-  const wordEmb = g.floatInit('embeddings.word_embeddings.weight', [s.vocabSize, s.hidden], g.random(s.vocabSize * s.hidden, 0.02));
-  const posEmb = g.floatInit('embeddings.position_embeddings.weight', [s.maxPositions, s.hidden], g.random(s.maxPositions * s.hidden, 0.02));
-  const typeEmb = g.floatInit('embeddings.token_type_embeddings.weight', [s.typeVocabSize, s.hidden], g.random(s.typeVocabSize * s.hidden, 0.02));
+  const table = (name: string, rows: number): string =>
+    g.floatInit(`embeddings.${name}.weight`, [rows, s.hidden], g.random(rows * s.hidden, 0.02));
+  const wordEmb = table('word_embeddings', s.vocabSize);
+  const posEmb = table('position_embeddings', s.maxPositions);
+  const typeEmb = table('token_type_embeddings', s.typeVocabSize);
   // position_ids = range(0, seq_len): computed in-graph, as the exported BERT graphs do.
   const seqLen = g.op('Gather', [g.op('Shape', ['input_ids']), g.scalarInt64('seq_axis', 1)], { axis: 0 });
   const positions = g.op('Range', [g.scalarInt64('range_start', 0), seqLen, g.scalarInt64('range_step', 1)]);

@@ -44,6 +44,7 @@ export function buildUseOnnx(w: UseWeights): Uint8Array {
     return name;
   };
   const initI64 = (name: string, values: number[]): string => {
+    if (inits.some((t) => t.name === name)) return name; // shape constants are shared
     inits.push({ name, dims: [values.length], dataType: DT_INT64, data: BigInt64Array.from(values.map(BigInt)) });
     return name;
   };
@@ -60,12 +61,19 @@ export function buildUseOnnx(w: UseWeights): Uint8Array {
   const layerNorm = (x: string, prefix: string, path: string): string =>
     op('LayerNormalization', [x, fromGraph(`${prefix}.g`, `${path}layer_norm_scale/ConcatPartitions/concat`), fromGraph(`${prefix}.b`, `${path}layer_norm_bias/ConcatPartitions/concat`)], prefix, { axis: -1, epsilon: { float: LN_EPSILON } });
 
+  // Linear layers work on 2-D [B*L, D] rows so onnxruntime fuses MatMul + bias (+ Relu) into one Gemm;
+  // only attention and pooling need the [B, L, D] view (reshapes are free).
+  const shape = op('Shape', ['ids'], 'ids_shape');
+  const len = op('Slice', [shape, initI64('one', [1]), initI64('two', [2])], 'len');
+  const as3d = (x: string, width: number): string =>
+    op('Reshape', [x, op('Concat', [shape, initI64(`w${width}`, [width])], `shape3d.${x}`, { axis: 0 })], `${x}.3d`);
+  const as2d = (x: string, width: number): string => op('Reshape', [x, initI64(`rows${width}`, [-1, width])], `${x}.2d`);
+
   // Embedding + timing signal, sliced to the batch's padded length L.
   const emb = op('Gather', [fromGraph('emb', 'module/Embeddings_en'), 'ids'], 'emb_ids', { axis: 0 });
   const timing = init('timing', [MAX_TOKENS, 256], timingTable(weight(w, 'AddTimingSignal/TimingSignal/ExpandDims_1').data));
-  const len = op('Slice', [op('Shape', ['ids'], 'ids_shape'), initI64('one', [1]), initI64('two', [2])], 'len');
   const tm = op('Slice', [timing, initI64('zero', [0]), len, initI64('axis0', [0])], 'timing_l');
-  const x0 = op('Add', ['emb_ids', op('Add', [emb, tm], 'emb_timing')], 'x0');
+  const x0 = as2d(op('Add', [emb, op('Add', [emb, tm], 'emb_timing')], 'x0'), 256);
 
   const hidden = (layer: number, input: string, width: number, residual: string): string => {
     const enc = `Encode/Layer_${layer}/TransformerLayer/`;
@@ -73,8 +81,8 @@ export function buildUseOnnx(w: UseWeights): Uint8Array {
     const ln = layerNorm(input, `l${layer}.ln`, `${enc}layer_prepostprocess/layer_norm/`);
     const qkv = weight(w, `${enc}MultiheadAttention/qkv_transform_single/kernel/part_0`);
     const scale = weight(w, `${stack}MultiheadAttention/mul/y`).data[0];
-    const att = op('Attention', [ln, init(`l${layer}.qkv.w`, [width, 3 * width], qkv.data), fromGraph(`l${layer}.qkv.b`, `${enc}MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat`), 'lengths'], `l${layer}.att`, { num_heads: HEADS, scale: { float: scale } }, 'com.microsoft');
-    const out = linear(att, `l${layer}.out`, `${enc}MultiheadAttention/output_transform_single/kernel/part_0`, `${enc}MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat`, [width, 512]);
+    const att = op('Attention', [as3d(ln, width), init(`l${layer}.qkv.w`, [width, 3 * width], qkv.data), fromGraph(`l${layer}.qkv.b`, `${enc}MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat`), 'lengths'], `l${layer}.att`, { num_heads: HEADS, scale: { float: scale } }, 'com.microsoft');
+    const out = linear(as2d(att, width), `l${layer}.out`, `${enc}MultiheadAttention/output_transform_single/kernel/part_0`, `${enc}MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat`, [width, 512]);
     return op('Add', [out, residual], `l${layer}.h`);
   };
   const ffnHidden = (layer: number, input: string): string => {
@@ -92,9 +100,9 @@ export function buildUseOnnx(w: UseWeights): Uint8Array {
   const h2 = op('Add', [conv2(0, ffnHidden(0, h1)), h1], 'l0.ffn.h');
   const h3 = hidden(1, h2, 512, h2);
   // Masked mean: poolw is [B,1,L] with 1/n on the n valid positions.
-  const pooled = op('Add', [op('MatMul', ['poolw', h3], 'pool.h3'), conv2(1, op('MatMul', ['poolw', ffnHidden(1, h3)], 'pool.ffn'))], 'pooled');
-  const tanhIn = op('Add', [op('MatMul', [pooled, fromGraph('tanh.w', 'hidden_layers/tanh_layer_0/weights')], 'tanh.mm'), fromGraph('tanh.b', 'hidden_layers/tanh_layer_0/bias')], 'tanh.in');
-  op('Tanh', [tanhIn], 'embedding');
+  const poolFfn = as2d(op('MatMul', ['poolw', as3d(ffnHidden(1, h3), 1536)], 'pool.ffn'), 1536);
+  const pooled = op('Add', [as2d(op('MatMul', ['poolw', as3d(h3, 512)], 'pool.h3'), 512), conv2(1, poolFfn)], 'pooled');
+  op('Tanh', [linear(pooled, 'tanh', 'hidden_layers/tanh_layer_0/weights', 'hidden_layers/tanh_layer_0/bias', [512, 512])], 'embedding');
 
   return encodeModel({
     nodes,
@@ -104,7 +112,7 @@ export function buildUseOnnx(w: UseWeights): Uint8Array {
       { name: 'lengths', elemType: 6, shape: ['B'] },
       { name: 'poolw', elemType: DT_FLOAT, shape: ['B', 1, 'L'] },
     ],
-    outputs: [{ name: 'embedding', elemType: DT_FLOAT, shape: ['B', 1, 512] }],
+    outputs: [{ name: 'embedding', elemType: DT_FLOAT, shape: ['B', 512] }],
     opsets: { '': 17, 'com.microsoft': 1 },
   });
 }

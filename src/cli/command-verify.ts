@@ -1,0 +1,119 @@
+/**
+ * `veracite verify "claim"` or `veracite verify --claims file.jsonl --out results.jsonl`:
+ * verdict, confidence, top-5 evidence, candidate documents and provenance. Batch mode appends one JSON
+ * line per claim and resumes where an interrupted run stopped (claims already in --out are skipped;
+ * a half-written last line is dropped).
+ */
+import { createReadStream } from 'node:fs';
+import { appendFile, mkdir, readFile, truncate } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Command } from 'commander';
+import type { Verdict } from '../verify/types.js';
+import { countRecords } from './count-records.js';
+import { addVerifyOptions, openVerifier, type VerifyFlags } from './pipeline.js';
+import { createProgress } from './progress.js';
+
+export function printVerdict(v: Verdict): void {
+  console.log(`${v.label} (confidence ${v.confidence.toFixed(2)}): ${v.claim}`);
+  console.log(`  evidence:`);
+  for (const e of v.evidence) console.log(`   [${e.score.toFixed(3)}] ${e.title} (${e.docId}) s${e.sentenceIndex}: ${e.text}`);
+  if (v.evidence.length === 0) console.log('   (none found)');
+  console.log(`  documents: ${v.documents.map((d) => `${d.title} (${d.docId}; ${d.via.join('+')})`).slice(0, 5).join('; ')}`);
+  console.log(`  provenance: snapshot ${v.provenance.snapshot}, config ${v.provenance.configHash}, models ${v.provenance.models.map((m) => m.id).join(', ')}`);
+  console.log(`  ${v.timings.totalMs!.toFixed(0)} ms`);
+}
+
+interface ClaimLine {
+  id: string;
+  claim: string;
+}
+
+async function* readClaims(path: string): AsyncGenerator<ClaimLine> {
+  const rl = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
+  let line = 0;
+  for await (const raw of rl) {
+    line++;
+    if (!raw.trim()) continue;
+    let v: Record<string, unknown>;
+    try {
+      v = JSON.parse(raw) as Record<string, unknown>;
+    } catch (e) {
+      throw new Error(`${path}:${line}: invalid JSON (${(e as Error).message})`);
+    }
+    const claim = v.claim ?? v.text ?? v.input;
+    if (typeof claim !== 'string' || !claim.trim()) throw new Error(`${path}:${line} field "claim": missing or empty`);
+    yield { id: String(v.id ?? v._id ?? line), claim };
+  }
+}
+
+/** Ids already written to `out`; drops a half-written last line left by a crash. */
+export async function completedIds(out: string): Promise<Set<string>> {
+  let text: string;
+  try {
+    text = await readFile(out, 'utf8');
+  } catch {
+    return new Set();
+  }
+  const done = new Set<string>();
+  let goodBytes = 0;
+  for (const line of text.split('\n')) {
+    if (!line.trim()) {
+      goodBytes += line.length + 1;
+      continue;
+    }
+    try {
+      done.add(String((JSON.parse(line) as { id: unknown }).id));
+      goodBytes += Buffer.byteLength(line) + 1;
+    } catch {
+      break;
+    }
+  }
+  if (goodBytes < Buffer.byteLength(text)) await truncate(out, Math.min(goodBytes, Buffer.byteLength(text)));
+  return done;
+}
+
+export function registerVerifyCommand(program: Command): void {
+  addVerifyOptions(
+    program
+      .command('verify')
+      .description('verify a claim (or a JSONL file of claims) against an index')
+      .argument('[claim]', 'the claim to verify')
+      .option('--claims <file>', 'batch mode: JSONL with "claim" (and "id")')
+      .option('--out <file>', 'batch mode: JSONL output, resumed if it exists', 'verdicts.jsonl')
+      .option('--json', 'JSON output (single claim)')
+      .option('--quiet', 'no progress output'),
+  ).action(async (claim: string | undefined, flags: VerifyFlags & { claims?: string; out: string; json?: boolean; quiet?: boolean }) => {
+    if (!claim && !flags.claims) throw new Error('give a claim, or --claims <file.jsonl>');
+    const { store, verifier } = await openVerifier(flags);
+    try {
+      if (claim) {
+        const v = await verifier.verify(claim);
+        if (flags.json) console.log(JSON.stringify(v, null, 2));
+        else printVerdict(v);
+        return;
+      }
+      await mkdir(dirname(flags.out), { recursive: true });
+      const done = await completedIds(flags.out);
+      const total = await countRecords(flags.claims!);
+      const bar = createProgress('verify', total, 'claims', { quiet: flags.quiet });
+      let n = 0;
+      let written = 0;
+      for await (const c of readClaims(flags.claims!)) {
+        n++;
+        if (done.has(c.id)) {
+          bar.update(n);
+          continue;
+        }
+        const v = await verifier.verify(c.claim);
+        await appendFile(flags.out, `${JSON.stringify({ id: c.id, ...v })}\n`);
+        written++;
+        bar.update(n);
+      }
+      bar.stop();
+      console.error(`verified ${written} claims (${done.size} already in ${flags.out}) -> ${flags.out}`);
+    } finally {
+      await store.close();
+    }
+  });
+}

@@ -1,0 +1,81 @@
+/**
+ * A folder of .txt, .md and .html files, read recursively in path order (so `skip` resumes at the same
+ * file). One file is one record: id = path relative to the folder ("/"-separated), title = first heading
+ * (Markdown) or <title> (HTML) or the file name. Hidden files and folders (".git") and symlinks are
+ * skipped. A path to a single file reads just that file.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { basename, dirname, extname, join, relative, sep } from 'node:path';
+import { htmlToText } from './html-text.js';
+import { markdownToText } from './markdown-text.js';
+import { byCodePoint, statOrThrow } from './read-lines.js';
+import { RecordError, type RawDocument, type ReadOptions, type ReadResult } from './types.js';
+
+export const FOLDER_FILE = /\.(txt|md|markdown|html?)$/i;
+
+export async function* readFolder(path: string, opts: ReadOptions = {}): AsyncGenerator<ReadResult> {
+  const info = await statOrThrow(path);
+  const root = info.isDirectory() ? path : dirname(path);
+  const files = info.isDirectory() ? await listFiles(root) : [basename(path)];
+  let toSkip = opts.skip ?? 0;
+  for (const rel of files) {
+    if (toSkip > 0) {
+      toSkip--;
+      continue;
+    }
+    const file = join(root, rel);
+    let content: string;
+    try {
+      content = stripBom(await readFile(file, 'utf8'));
+    } catch (e) {
+      yield { ok: false, error: new RecordError(file, 0, undefined, `cannot read file: ${(e as Error).message}`) };
+      continue;
+    }
+    let result: ReadResult;
+    try {
+      result = { ok: true, doc: fileToDocument(rel.split(sep).join('/'), content), loc: { file, line: 0 } };
+    } catch (e) {
+      result = { ok: false, error: new RecordError(file, 0, undefined, `cannot extract text: ${(e as Error).message}`) };
+    }
+    yield result;
+  }
+}
+
+/** Turn one file's content into a document; `id` is its "/"-separated relative path. */
+export function fileToDocument(id: string, content: string): RawDocument {
+  const ext = extname(id).toLowerCase();
+  const fileTitle = basename(id, extname(id));
+  if (ext === '.html' || ext === '.htm') {
+    const page = htmlToText(content);
+    const doc: RawDocument = { id, title: page.title || fileTitle, text: page.text };
+    if (page.url) doc.url = page.url;
+    if (page.links.length) doc.links = page.links;
+    return doc;
+  }
+  if (ext === '.md' || ext === '.markdown') {
+    const md = markdownToText(content);
+    const doc: RawDocument = { id, title: md.title || fileTitle, text: md.text };
+    if (md.links.length) doc.links = md.links;
+    return doc;
+  }
+  return { id, title: fileTitle, text: content };
+}
+
+/** Relative paths of the readable files under `root`, sorted by code point. */
+async function listFiles(root: string): Promise<string[]> {
+  const found: string[] = [];
+  const visit = async (dir: string) => {
+    for (const e of await readdir(dir, { withFileTypes: true })) {
+      if (e.name.startsWith('.')) continue;
+      const full = join(dir, e.name);
+      if (e.isDirectory()) await visit(full);
+      else if (e.isFile() && FOLDER_FILE.test(e.name)) found.push(relative(root, full));
+    }
+  };
+  await visit(root);
+  return found.sort(byCodePoint);
+}
+
+function stripBom(s: string): string {
+  return s.charCodeAt(0) === 0xfeff ? s.slice(1) : s;
+}

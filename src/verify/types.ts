@@ -1,0 +1,56 @@
+import type { Document } from '../corpus/types.js';
+import type { EntailmentProbs } from '../models/types.js';
+import type { Provenance } from '../provenance/types.js';
+
+export const LABELS = ['SUPPORTS', 'REFUTES', 'NOT ENOUGH INFO'] as const;
+export type Label = (typeof LABELS)[number];
+
+export interface EvidenceSentence {
+  docId: string;
+  title: string;
+  /** Index of the sentence in its document (FEVER line number, SciFact abstract sentence). */
+  sentenceIndex: number;
+  text: string;
+  /** Evidence-selection score (higher = more likely evidence). */
+  score: number;
+  /** Entailment of the claim by this sentence, when the per-pair verdict rule ran. */
+  entailment?: EntailmentProbs;
+}
+
+export interface CandidateDocument {
+  docId: string;
+  title: string;
+  /** Best passage score from retrieval (0 for documents found only by title). */
+  score: number;
+  /** How the document was found. */
+  via: ('retrieval' | 'title')[];
+}
+
+export interface EvidenceSelectOptions {
+  /** Sentences to return across all documents (the FEVER/Stammbach top 5). */
+  k: number;
+  /** Drop sentences scoring below this. */
+  threshold?: number;
+}
+
+/** Scores the sentences of candidate documents as evidence for a claim. */
+export interface EvidenceSelector {
+  readonly name: string;
+  select(claim: string, docs: Document[], opts: EvidenceSelectOptions): Promise<EvidenceSentence[]>;
+}
+
+export type LabelProbs = Record<Label, number>;
+
+export interface Verdict {
+  claim: string;
+  label: Label;
+  /** Probability of `label` after calibration. */
+  confidence: number;
+  probs: LabelProbs;
+  evidence: EvidenceSentence[];
+  documents: CandidateDocument[];
+  provenance: Provenance;
+  timings: Record<string, number>;
+}
+
+export type { Document };

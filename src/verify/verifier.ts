@@ -1,0 +1,161 @@
+/**
+ * Claim verification: candidate documents -> top-k evidence sentences -> verdict, with provenance.
+ *
+ *   retrieveDocuments (hybrid passages ∪ title matches)
+ *     -> EvidenceSelector (sentence-level pairs, or document-level in context), optional link hop
+ *     -> EntailmentModel per (evidence, claim) pair + ColumbiaNLP rule, or once on the concatenation
+ */
+import type { EntailmentModel, Embedder, PairScorer, ModelInfo } from '../models/types.js';
+import { configHash } from '../provenance/config-hash.js';
+import type { Provenance } from '../provenance/types.js';
+import { VERACITE_VERSION } from '../provenance/version.js';
+import type { Retriever } from '../retrieve/retriever.js';
+import type { Store } from '../store/types.js';
+import { aggregateColumbia, aggregateConcat, DEFAULT_AGGREGATE, type AggregateConfig, type VerdictRule } from './aggregate.js';
+import { DEFAULT_DOCUMENT_RETRIEVAL, retrieveDocuments, type DocumentRetrievalConfig } from './document-retrieval.js';
+import { DocumentLevelSelector } from './evidence-document-level.js';
+import { SentenceLevelSelector } from './evidence-sentence-level.js';
+import { hopEvidence, type HopConfig } from './hop.js';
+import type { CandidateDocument, EvidenceSelector, EvidenceSentence, Label, LabelProbs, Verdict } from './types.js';
+
+export interface DocumentVerdict {
+  docId: string;
+  title: string;
+  label: Label;
+  confidence: number;
+  probs: LabelProbs;
+  evidence: EvidenceSentence[];
+}
+
+export interface VerifierModels {
+  embedder?: Embedder;
+  scorer: PairScorer;
+  entailment: EntailmentModel;
+}
+
+export interface VerifierConfig {
+  documents: DocumentRetrievalConfig;
+  evidence: { mode: 'sentence' | 'document'; k: number; threshold?: number; prefilter: number };
+  hop: HopConfig;
+  verdict: { rule: VerdictRule } & AggregateConfig;
+}
+
+export const DEFAULT_VERIFIER_CONFIG: VerifierConfig = {
+  documents: DEFAULT_DOCUMENT_RETRIEVAL,
+  evidence: { mode: 'sentence', k: 5, prefilter: 40 },
+  hop: { enabled: false, weight: 0.5, maxDocs: 3 },
+  verdict: { rule: 'columbia', ...DEFAULT_AGGREGATE },
+};
+
+export function mergeVerifierConfig(base: VerifierConfig, over: DeepPartial<VerifierConfig> = {}): VerifierConfig {
+  return {
+    documents: { ...base.documents, ...over.documents },
+    evidence: { ...base.evidence, ...over.evidence },
+    hop: { ...base.hop, ...over.hop },
+    verdict: { ...base.verdict, ...over.verdict },
+  } as VerifierConfig;
+}
+
+export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? Partial<T[K]> : T[K] };
+
+export class Verifier {
+  readonly config: VerifierConfig;
+  private readonly selector: EvidenceSelector;
+  constructor(
+    readonly store: Store,
+    readonly retriever: Retriever,
+    readonly models: VerifierModels,
+    config: DeepPartial<VerifierConfig> = {},
+  ) {
+    this.config = mergeVerifierConfig(DEFAULT_VERIFIER_CONFIG, config);
+    this.selector =
+      this.config.evidence.mode === 'document'
+        ? new DocumentLevelSelector(models.scorer)
+        : new SentenceLevelSelector(models.scorer, this.config.evidence.prefilter);
+  }
+
+  modelInfos(): ModelInfo[] {
+    const infos = [this.models.scorer.info, this.models.entailment.info];
+    if (this.models.embedder && this.config.documents.mode !== 'bm25') infos.unshift(this.models.embedder.info);
+    return infos;
+  }
+
+  async provenance(): Promise<Provenance> {
+    const models = this.modelInfos();
+    const config = { ...this.config, retriever: this.retriever.config } as unknown as Record<string, unknown>;
+    return {
+      snapshot: await this.store.snapshot(),
+      engine: this.store.engine,
+      models,
+      config,
+      configHash: configHash({ config, models }),
+      veraciteVersion: VERACITE_VERSION,
+      createdAt: new Date().toISOString(),
+    };
+  }
+
+  /** Open setting: find the documents, then the evidence, then the verdict. */
+  async verify(claim: string): Promise<Verdict> {
+    const t0 = performance.now();
+    const documents = await retrieveDocuments(this.store, this.retriever, claim, this.config.documents);
+    const t1 = performance.now();
+    return this.finish(claim, documents, { retrievalMs: t1 - t0 }, t0);
+  }
+
+  /** Oracle setting: the candidate documents are given (e.g. SciFact's cited abstracts). */
+  async verifyAgainst(claim: string, docIds: string[]): Promise<Verdict> {
+    const t0 = performance.now();
+    const docs = await this.store.getDocuments(docIds);
+    const documents: CandidateDocument[] = docs.map((d) => ({ docId: d.id, title: d.title, score: 0, via: [] }));
+    return this.finish(claim, documents, { retrievalMs: 0 }, t0);
+  }
+
+  /**
+   * One verdict per document (SciFact's abstract-level task): evidence is selected within each document
+   * and the verdict decided from that document's evidence alone.
+   */
+  async verifyEachDocument(claim: string, docIds: string[], k = 3): Promise<DocumentVerdict[]> {
+    const docs = await this.store.getDocuments(docIds);
+    const out: DocumentVerdict[] = [];
+    for (const doc of docs) {
+      const evidence = await this.selector.select(claim, [doc], { k, threshold: this.config.evidence.threshold });
+      const { label, probs } = await this.decide(claim, evidence);
+      out.push({ docId: doc.id, title: doc.title, label, confidence: probs[label], probs, evidence });
+    }
+    return out;
+  }
+
+  private async finish(claim: string, documents: CandidateDocument[], timings: Record<string, number>, t0: number): Promise<Verdict> {
+    const t1 = performance.now();
+    const docs = await this.store.getDocuments(documents.map((d) => d.docId));
+    const { k, threshold } = this.config.evidence;
+    let evidence = await this.selector.select(claim, docs, { k, threshold });
+    if (this.config.hop.enabled) evidence = await hopEvidence(this.store, this.selector, claim, evidence, docs, this.config.hop, { k, threshold });
+    const t2 = performance.now();
+    const { label, probs } = await this.decide(claim, evidence);
+    const t3 = performance.now();
+    return {
+      claim,
+      label,
+      confidence: probs[label],
+      probs,
+      evidence,
+      documents,
+      provenance: await this.provenance(),
+      timings: { ...timings, evidenceMs: t2 - t1, verdictMs: t3 - t2, totalMs: t3 - t0 },
+    };
+  }
+
+  private async decide(claim: string, evidence: EvidenceSentence[]) {
+    const cfg = this.config.verdict;
+    if (evidence.length === 0) return aggregateColumbia([], cfg);
+    if (cfg.rule === 'concat') {
+      const premise = evidence.map((e) => e.text).join(' ');
+      const [probs] = await this.models.entailment.predict([{ premise, hypothesis: claim }]);
+      return aggregateConcat(probs!, cfg);
+    }
+    const probs = await this.models.entailment.predict(evidence.map((e) => ({ premise: e.text, hypothesis: claim })));
+    probs.forEach((p, i) => (evidence[i]!.entailment = p));
+    return aggregateColumbia(probs, cfg);
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * Shapes of an article read for citation checking (SIDE): every citation becomes a Citation whose claim is
+ * the sentence, or the clause, just before its marker, with the sentences before it as context.
+ *
+ * Offsets (`charStart`, `charEnd`, section `start`/`end`) index `Article.text`, the plain text we build,
+ * so `article.text.slice(c.charStart, c.charEnd) === c.claim` always holds.
+ */
+
+/** Where the cited material is, as far as the reference tells us. */
+export interface CitationSource {
+  url?: string;
+  title?: string;
+  /** Newspaper, website, journal, magazine... (cite templates' work/website/newspaper/journal). */
+  work?: string;
+  publisher?: string;
+  date?: string;
+  accessDate?: string;
+  archiveUrl?: string;
+  archiveDate?: string;
+  /** From `url-status=dead|unfit|usurped` or `deadurl=yes` (true), `url-status=live` / `deadurl=no` (false). */
+  deadUrl?: boolean;
+  /**
+   * The reference as written: the `<ref>...</ref>` wikitext (for a reuse `<ref name="a"/>`, the defining
+   * ref's wikitext, since that is where the fields come from), the `{{sfn}}` template, or, for HTML input,
+   * the `<li>` of the reference list.
+   */
+  raw: string;
+  /** The ref name (`<ref name="a">`), when it has one. */
+  name?: string;
+}
+
+/** Inline maintenance templates attached to the citation (right after the ref, or inside it for dead links). */
+export interface CitationTags {
+  failedVerification: boolean;
+  citationNeeded: boolean;
+  deadLink: boolean;
+}
+
+/**
+ * How the citation appears in the article: a ref with its own content, the reuse of a named ref
+ * (`<ref name="a"/>`, or a second footnote link to the same note in HTML), or a short citation template
+ * (`{{sfn}}`, `{{harvnb}}`) outside any ref.
+ */
+export type CitationKind = 'ref' | 'reuse' | 'short';
+
+export interface Citation {
+  /** `${articleTitle}#${index}`: stable as long as the article text does not change. */
+  id: string;
+  /** 0-based position among the article's citations, in reading order. */
+  index: number;
+  /** The sentence up to the citation marker: the whole sentence, or the clause before a mid-sentence ref. */
+  claim: string;
+  /** Preceding sentences of the same section, oldest first, at most `contextSentences` of them. */
+  context: string[];
+  /** Headings from the top-level section down, e.g. ["History", "Early years"]; [] for the lead. */
+  sectionPath: string[];
+  articleTitle: string;
+  /** `Article.text.slice(charStart, charEnd) === claim`. */
+  charStart: number;
+  charEnd: number;
+  source: CitationSource;
+  tags: CitationTags;
+  kind: CitationKind;
+  /** Offsets of the ref (or reuse tag, or sfn template) in the input wikitext; absent for other inputs. */
+  wikitextStart?: number;
+  wikitextEnd?: number;
+}
+
+/** A sentence (or clause) tagged {{citation needed}} without any ref before the tag. */
+export interface UncitedClaim {
+  claim: string;
+  context: string[];
+  sectionPath: string[];
+  charStart: number;
+  charEnd: number;
+}
+
+/**
+ * A reference that produced no citation, and why. Refs in infoboxes, tables, image captions, galleries and
+ * notes ({{efn}}) have no sentence of prose before them, so they are reported here rather than given an
+ * invented claim.
+ */
+export interface SkippedRef {
+  /** e.g. "template:Infobox UK place", "table", "file", "gallery", "heading", "no-claim", "dropped". */
+  reason: string;
+  source: CitationSource;
+  wikitextStart?: number;
+  wikitextEnd?: number;
+}
+
+export interface ArticleSection {
+  path: string[];
+  /** [start, end) in Article.text; start === end for a section without prose. */
+  start: number;
+  end: number;
+}
+
+export interface Article {
+  title: string;
+  /** Plain text of the prose: paragraphs separated by a blank line, list items by a newline. */
+  text: string;
+  sections: ArticleSection[];
+  citations: Citation[];
+  uncitedClaims: UncitedClaim[];
+  skipped: SkippedRef[];
+}
+
+export interface ParseOptions {
+  /** Article title; defaults to "" (wikitext has no title of its own). */
+  title?: string;
+  /** How many preceding sentences of the same section go into `context` (default 5). */
+  contextSentences?: number;
+}
+
+export const DEFAULT_CONTEXT_SENTENCES = 5;
