@@ -67,7 +67,7 @@ export function registerIndexCommand(program: Command): void {
       const summaries: IngestSummary[] = [];
       try {
         for (const path of paths) {
-          const total = await countRecords(path);
+          const total = await countRecords(path, flags.format);
           const bar = createProgress(`index ${path}`, total, 'docs', { quiet: flags.quiet, rates: ['passages'] });
           let summary: IngestSummary;
           try {

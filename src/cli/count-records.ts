@@ -1,27 +1,19 @@
 /**
- * A fast pre-pass that counts records (non-empty lines, or files of a folder) so progress can show an
- * ETA. It reads raw bytes without parsing, which costs a small fraction of the ingest itself.
+ * A fast pre-pass that counts records (non-empty lines of JSONL files, or files of a text folder) so
+ * progress can show an ETA. It scans raw bytes without parsing, a small fraction of the ingest's cost.
  */
 import { createReadStream } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { createGunzip } from 'node:zlib';
+import { detectFormat } from '../corpus/read-corpus.js';
+import { sourceFiles } from '../corpus/source-files.js';
+import type { CorpusFormat } from '../corpus/types.js';
 
-const TEXT_FILE = /\.(txt|md|markdown|html?)$/i;
-
-async function countFiles(dir: string): Promise<number> {
-  let n = 0;
-  for (const e of await readdir(dir, { withFileTypes: true })) {
-    if (e.isDirectory()) n += await countFiles(join(dir, e.name));
-    else if (TEXT_FILE.test(e.name)) n++;
-  }
-  return n;
-}
-
-export async function countRecords(path: string): Promise<number> {
-  if ((await stat(path)).isDirectory()) return countFiles(path);
+async function countLines(file: string): Promise<number> {
   let n = 0;
   let lineHasContent = false;
-  for await (const chunk of createReadStream(path) as AsyncIterable<Buffer>) {
+  const raw = createReadStream(file);
+  const stream = file.toLowerCase().endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
     for (let i = 0; i < chunk.length; i++) {
       const c = chunk[i]!;
       if (c === 10) {
@@ -31,4 +23,13 @@ export async function countRecords(path: string): Promise<number> {
     }
   }
   return lineHasContent ? n + 1 : n;
+}
+
+export async function countRecords(path: string, format: CorpusFormat | 'auto' = 'auto'): Promise<number> {
+  const f = format === 'auto' ? await detectFormat(path) : format;
+  const files = await sourceFiles(path, f);
+  if (f === 'folder') return files.length;
+  let n = 0;
+  for (const file of files) n += await countLines(file);
+  return n;
 }

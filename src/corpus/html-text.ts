@@ -34,7 +34,8 @@ const BLOCK = new Set([
   'FIGCAPTION', 'HR', 'ADDRESS', 'DETAILS', 'SUMMARY', 'CAPTION',
 ]);
 
-export function htmlToText(html: string): PageText {
+export function htmlToText(source: string): PageText {
+  const html = withDocumentStructure(source);
   const { document } = parseHTML(html);
   const docTitle = (document.title ?? '').trim();
   const firstH1 = document.querySelector('h1')?.textContent?.trim() ?? '';
@@ -58,6 +59,21 @@ export function htmlToText(html: string): PageText {
   const page: PageText = { title, text, links: [...new Set(links)] };
   if (url) page.url = url;
   return page;
+}
+
+/**
+ * linkedom builds the tree as written and does not add the <html>/<head>/<body> an HTML5 parser would, so a
+ * fragment ("<p>One.</p>") or a page without <body> would have no body and no text. Supply them.
+ */
+function withDocumentStructure(html: string): string {
+  if (/<html[\s>]/i.test(html) && /<body[\s>]/i.test(html)) return html;
+  const head = /<head(?:\s[^>]*)?>([\s\S]*?)<\/head>/i.exec(html)?.[1] ?? /<title[^>]*>[\s\S]*?<\/title>/i.exec(html)?.[0] ?? '';
+  const body = html
+    .replace(/<!doctype[^>]*>/i, '')
+    .replace(/<head(?:\s[^>]*)?>[\s\S]*?<\/head>/i, '')
+    .replace(/<title[^>]*>[\s\S]*?<\/title>/i, '')
+    .replace(/<\/?(?:html|body)(?:\s[^>]*)?>/gi, '');
+  return `<!DOCTYPE html><html><head>${head}</head><body>${body}</body></html>`;
 }
 
 function blockText(root: DomNode, dropBoilerplate: boolean, links: string[]): string {

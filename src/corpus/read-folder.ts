@@ -62,7 +62,7 @@ export function fileToDocument(id: string, content: string): RawDocument {
 }
 
 /** Relative paths of the readable files under `root`, sorted by code point. */
-async function listFiles(root: string): Promise<string[]> {
+export async function listFiles(root: string): Promise<string[]> {
   const found: string[] = [];
   const visit = async (dir: string) => {
     for (const e of await readdir(dir, { withFileTypes: true })) {

@@ -6,11 +6,11 @@
  * is harmless because writes are upserts). SIGINT (via `signal`) stops after the batch in flight.
  * Speed: while LanceDB commits batch N on its native threads, the JS thread prepares batch N+1.
  */
-import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { chunkPassages } from '../corpus/passages.js';
 import { prepareDocument } from '../corpus/prepare.js';
 import { readCorpus, detectFormat } from '../corpus/read-corpus.js';
+import { sourceFingerprint } from '../corpus/source-files.js';
 import { RecordError, type CorpusFormat } from '../corpus/types.js';
 import type { Embedder } from '../models/types.js';
 import { searchTextOf } from './arrow-batch.js';
@@ -67,11 +67,6 @@ export interface IngestSummary {
   vectorIndex?: string;
 }
 
-async function fingerprint(path: string): Promise<string> {
-  const s = await stat(path);
-  return `${s.size}:${Math.floor(s.mtimeMs)}`;
-}
-
 export async function ingestSource(store: Store, path: string, opts: IngestOptions = {}): Promise<IngestSummary> {
   const started = performance.now();
   const abs = resolve(path);
@@ -80,7 +75,7 @@ export async function ingestSource(store: Store, path: string, opts: IngestOptio
   const batchSize = opts.batchSize ?? 2000;
   const onError = opts.onError ?? 'skip';
   const key = `${format}:${abs}`;
-  const print = await fingerprint(abs);
+  const print = await sourceFingerprint(abs, format);
 
   let resumedFrom = 0;
   const cp = await store.getCheckpoint(key);

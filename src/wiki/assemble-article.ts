@@ -43,6 +43,8 @@ export interface AssembleInput {
   title: string;
   sections: MarkedSection[];
   citations: CitationInput[];
+  /** Wikitext offsets of the {{citation needed}} behind `u` marker number i, when known. */
+  uncited?: { start: number; end: number }[];
   contextSentences: number;
 }
 
@@ -90,9 +92,16 @@ export function assembleArticle(input: AssembleInput): Article {
             continue;
           }
           const claim = text.slice(at.claim.start, at.claim.end);
-          const common = { claim, context: contextOf(at.contextEnd), sectionPath: section.path, charStart: at.claim.start, charEnd: at.claim.end };
+          const common = {
+            claim,
+            context: contextOf(at.contextEnd),
+            sectionPath: [...section.path],
+            charStart: at.claim.start,
+            charEnd: at.claim.end,
+          };
           if (mark.kind === 'u') {
-            uncitedClaims.push(common);
+            const tag = input.uncited?.[mark.id];
+            uncitedClaims.push(tag ? { ...common, wikitextStart: tag.start, wikitextEnd: tag.end } : common);
             continue;
           }
           const info = input.citations[mark.id];

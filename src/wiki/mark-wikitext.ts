@@ -65,6 +65,9 @@ export function definitionKey(group: string | undefined, name: string): string {
   return `${group ?? ''}\u0000${name}`;
 }
 
+/** Characters where markup we care about can start; everything else is copied through in runs. */
+const SPECIAL = new Set(['<', '{', '}', '[', ']', '\n', ':', '|']);
+const PLAIN_RUN = /[<{}[\]\n:|]/g;
 const REF_OPEN = /^<ref(\s[^>]*?)?(\/?)>/i;
 const REF_CLOSE = /<\/ref\s*>/gi;
 const REFERENCES_OPEN = /^<references\b([^>]*?)(\/?)>/i;
@@ -98,6 +101,14 @@ export function markWikitext(raw: string): MarkedWikitext {
   let i = 0;
   while (i < raw.length) {
     const ch = raw[i]!;
+    if (!SPECIAL.has(ch)) {
+      // copy plain text up to the next character that can start markup in one go
+      PLAIN_RUN.lastIndex = i;
+      const next = PLAIN_RUN.exec(raw)?.index ?? raw.length;
+      out += raw.slice(i, next);
+      i = next;
+      continue;
+    }
 
     if (ch === '<') {
       if (raw.startsWith('<!--', i)) {
@@ -226,7 +237,13 @@ export function markWikitext(raw: string): MarkedWikitext {
       i += 2;
       continue;
     }
-    if (atLineStart(raw, lineStart, i)) {
+    if ((ch === ':' || ch === '{' || ch === '|') && atLineStart(raw, lineStart, i)) {
+      // an indented table (":{|") is still a table, but wtf_wikipedia reads it as an indented list and
+      // puts its cells into the prose; without the colons it recognises it
+      if (ch === ':' && /^:+\s*\{\|/.test(raw.slice(i, i + 20))) {
+        i++;
+        continue;
+      }
       if (ch === '{' && raw[i + 1] === '|') stack.push({ type: 'table' });
       else if (ch === '|' && raw[i + 1] === '}' && stack.at(-1)?.type === 'table') stack.pop();
     }

@@ -13,14 +13,22 @@
  */
 import { assembleArticle, type CitationInput } from './assemble-article.js';
 import { definitionKey, markWikitext, type RefOccurrence } from './mark-wikitext.js';
-import { readRefSource } from './read-ref-source.js';
+import { readRefSource, type RefSourceFields } from './read-ref-source.js';
 import { renderSections } from './render-sections.js';
 import { DEFAULT_CONTEXT_SENTENCES, type Article, type ParseOptions } from './types.js';
 
 export function parseWikitext(wikitext: string, opts: ParseOptions = {}): Article {
-  const { refs, definitions, marked } = markWikitext(wikitext);
+  const { refs, definitions, marked, uncited } = markWikitext(wikitext);
+  // a named ref reused n times is read once (wtf_wikipedia costs ~0.5 ms a ref)
+  const read = new Map<string, RefSourceFields>();
+  const readOnce = (content: string, raw: string, name?: string): RefSourceFields => {
+    let fields = read.get(raw);
+    if (!fields) read.set(raw, (fields = readRefSource(content, raw, name)));
+    // each citation gets its own copy: callers may annotate one citation's source
+    return { source: { ...fields.source }, deadLinkTag: fields.deadLinkTag };
+  };
   const citations = refs.map((occ): CitationInput => {
-    const { source, deadLinkTag } = sourceOf(occ, definitions);
+    const { source, deadLinkTag } = sourceOf(occ, definitions, readOnce);
     return {
       source,
       tags: { ...occ.tags, deadLink: occ.tags.deadLink || deadLinkTag },
@@ -34,17 +42,22 @@ export function parseWikitext(wikitext: string, opts: ParseOptions = {}): Articl
     title: opts.title ?? '',
     sections: renderSections(marked),
     citations,
+    uncited,
     contextSentences: opts.contextSentences ?? DEFAULT_CONTEXT_SENTENCES,
   });
 }
 
-function sourceOf(occ: RefOccurrence, definitions: ReturnType<typeof markWikitext>['definitions']) {
+function sourceOf(
+  occ: RefOccurrence,
+  definitions: ReturnType<typeof markWikitext>['definitions'],
+  read: (content: string, raw: string, name?: string) => RefSourceFields,
+): RefSourceFields {
   if (occ.kind === 'short') return { source: { raw: occ.raw }, deadLinkTag: false };
   if (occ.kind === 'reuse') {
     const def = occ.name ? definitions.get(definitionKey(occ.group, occ.name)) : undefined;
     // a reuse of a name defined nowhere: MediaWiki shows an error; we keep the bare tag as the source
     if (!def) return { source: { raw: occ.raw, ...(occ.name ? { name: occ.name } : {}) }, deadLinkTag: false };
-    return readRefSource(def.content, def.raw, occ.name);
+    return read(def.content, def.raw, occ.name);
   }
-  return readRefSource(occ.content, occ.raw, occ.name);
+  return read(occ.content, occ.raw, occ.name);
 }

@@ -20,6 +20,7 @@ interface WtfDoc {
 type Params = Record<string, string>;
 
 const WORK_KEYS = ['work', 'website', 'newspaper', 'journal', 'magazine', 'periodical', 'encyclopedia', 'encyclopaedia', 'agency'];
+const ARCHIVE_TEMPLATES = /^(webarchive|wayback|web archive|archive\.is|webcite|cbignore)$/i;
 const BARE_URL = /(?:https?:)?\/\/[^\s|\]\[<>{}"]+/i;
 
 export interface RefSourceFields {
@@ -35,7 +36,11 @@ export function readRefSource(content: string, raw: string, name?: string): RefS
   const cites = doc.references().map((r) => params(r.json()));
   const templates = doc.templates().map((t) => params(t.json()));
 
-  const cite = cites.find((c) => c['url']) ?? cites.find((c) => c['title']);
+  // wtf_wikipedia knows the English cite templates; other wikis' ({{Internetquelle}}, {{Literatur}} on
+  // de.wikipedia) come out as plain templates, with their parameters just the same
+  const isArchive = (t: Params) => ARCHIVE_TEMPLATES.test(t['template'] ?? '');
+  const candidates = [...cites, ...templates.filter((t) => t['url'] && !isArchive(t))];
+  const cite = candidates.find((c) => c['url']) ?? cites.find((c) => c['title']);
   if (cite) fillFromCite(source, cite);
 
   if (!source.url) {
@@ -48,10 +53,12 @@ export function readRefSource(content: string, raw: string, name?: string): RefS
   }
   if (!source.url) {
     // wtf_wikipedia only sees bracketed links; a plain URL in the ref is the cited URL too
-    const m = BARE_URL.exec(content.replace(/\{\{[^{}]*\}\}/g, ''));
+    const m = BARE_URL.exec(content);
     if (m) source.url = m[0].replace(/[.,;:)]+$/, '');
   }
-  const archive = templates.find((t) => /^(webarchive|wayback|web archive|archive\.is|webcite)$/.test(t['template'] ?? ''));
+  // protocol-relative links ("[//www.x.org ...]") are https on Wikipedia
+  if (source.url?.startsWith('//')) source.url = `https:${source.url}`;
+  const archive = templates.find(isArchive);
   if (archive) {
     source.archiveUrl ??= archive['url'];
     source.archiveDate ??= archive['date'];
@@ -100,6 +107,18 @@ const ALIASES: Record<string, string> = {
   urlstatus: 'url-status',
   chapterurl: 'chapter-url',
   publicationdate: 'publication-date',
+  // de.wikipedia's {{Internetquelle}} / {{Literatur}}
+  titel: 'title',
+  werk: 'work',
+  sammelwerk: 'work',
+  hrsg: 'publisher',
+  verlag: 'publisher',
+  datum: 'date',
+  jahr: 'year',
+  zugriff: 'access-date',
+  'archiv-url': 'archive-url',
+  'archiv-datum': 'archive-date',
+  online: 'url',
 };
 
 function plain(s: string): string {

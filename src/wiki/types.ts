@@ -73,6 +73,9 @@ export interface UncitedClaim {
   sectionPath: string[];
   charStart: number;
   charEnd: number;
+  /** Offsets of the {{citation needed}} template in the input wikitext; absent for other inputs. */
+  wikitextStart?: number;
+  wikitextEnd?: number;
 }
 
 /**

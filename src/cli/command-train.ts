@@ -1,0 +1,74 @@
+/**
+ * `veracite train`: trains the offline NLI head and evidence scorer (src/models/trained/) on frozen USE
+ * embeddings and writes weights + reports to --out. Same data + seed -> byte-identical weights.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { InvalidArgumentError, type Command } from 'commander';
+import { createUseEmbedder } from '../models/use/index.js';
+import { runTraining } from '../models/trained/train.js';
+import { pct } from '../models/trained/train-nli.js';
+import { oneOf, positiveInt } from './options.js';
+
+export const TRAIN_HEADS = ['nli', 'evidence'] as const;
+
+function seedArg(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 0xffffffff) throw new InvalidArgumentError(`--seed must be an integer in [0, 2^32) (got "${value}")`);
+  return n;
+}
+
+interface TrainFlags {
+  data: string;
+  out: string;
+  seed: number;
+  only?: (typeof TRAIN_HEADS)[number];
+  cache: string | false;
+  ablation: boolean;
+  threads: number;
+  quiet?: boolean;
+}
+
+export function registerTrainCommand(program: Command): void {
+  program
+    .command('train')
+    .description('train the offline entailment head and evidence scorer on USE embeddings (SNLI, RTE, SciFact)')
+    .option('--data <dir>', 'shared data folder holding nli/ and scifact/', '../shared/data')
+    .option('--out <dir>', 'output folder for weights and reports', 'models')
+    .option('--seed <n>', 'random seed (splits, sampling, init, shuffling)', seedArg, 13)
+    .option('--only <head>', `train one head: ${TRAIN_HEADS.join('|')}`, oneOf('--only', TRAIN_HEADS))
+    .option('--cache <dir>', 'embedding cache folder', 'tmp/train-cache')
+    .option('--no-cache', 'embed everything again, without reading or writing the cache')
+    .option('--no-ablation', 'skip the NLI source ablation (6 extra linear fits) in the report')
+    // One thread by default: the committed weights are reproduced bit for bit only if the embedding
+    // arithmetic is, and onnxruntime's reductions can split differently across thread counts.
+    .option('--threads <n>', 'embedder threads (1 reproduces the committed weights exactly)', positiveInt('--threads'), 1)
+    .option('-q, --quiet', 'only print the summary')
+    .action(async (flags: TrainFlags) => {
+      for (const sub of ['nli/snli', 'nli/rte', 'scifact']) {
+        if (!existsSync(join(flags.data, sub))) throw new Error(`--data ${flags.data}: ${join(flags.data, sub)} not found (expected the shared data folder)`);
+      }
+      const log = flags.quiet ? () => {} : (line: string) => console.error(line);
+      const embedder = await createUseEmbedder({ threads: flags.threads });
+      try {
+        const r = await runTraining(embedder, {
+          data: flags.data,
+          out: flags.out,
+          seed: flags.seed,
+          only: flags.only,
+          cacheDir: flags.cache === false ? undefined : flags.cache,
+          ablation: flags.ablation,
+          log,
+        });
+        if (r.nli) {
+          console.log(`NLI head: ${r.nli.path} (sha256 ${r.nli.sha256.slice(0, 16)}), SNLI held-out ${pct(r.nli.snliHeld.accuracy)}, RTE dev ${pct(r.nli.rteDev.accuracy)}, SciFact dev pairs ${pct(r.nli.sciDev.accuracy)} (balanced ${pct(r.nli.sciDev.balancedAccuracy)})`);
+        }
+        if (r.evidence) {
+          const d = r.evidence.dev;
+          console.log(`evidence scorer: ${r.evidence.path} (sha256 ${r.evidence.sha256.slice(0, 16)}), SciFact dev P ${pct(d.atThreshold.precision)} R ${pct(d.atThreshold.recall)} F1 ${pct(d.atThreshold.f1)}, recall@5 ${pct(d.ranking.recallAt5)}`);
+        }
+      } finally {
+        await embedder.dispose?.();
+      }
+    });
+}

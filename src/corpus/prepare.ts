@@ -1,0 +1,37 @@
+/**
+ * RawDocument -> Document with a fixed sentence list. A sentence list given by the source is kept exactly
+ * (same strings, same length: sentence ids are positions and evaluation data points at them, FEVER's
+ * empty lines included). Unsplit text is cut into paragraphs, then sentences; there whitespace is
+ * collapsed and empty sentences are dropped, since no id refers to them yet.
+ */
+import { splitParagraphs } from './paragraphs.js';
+import { splitSentences } from './sentences.js';
+import type { Document, RawDocument } from './types.js';
+
+export function prepareDocument(raw: RawDocument): Document {
+  const doc: Document = {
+    id: raw.id,
+    title: collapseWhitespace(raw.title),
+    sentences: raw.sentences ?? splitText(raw.text ?? ''),
+  };
+  if (raw.url !== undefined) doc.url = raw.url;
+  if (raw.links !== undefined) doc.links = raw.links;
+  return doc;
+}
+
+export function splitText(text: string): string[] {
+  const out: string[] = [];
+  for (const paragraph of splitParagraphs(text)) {
+    for (const s of splitSentences(paragraph)) {
+      const clean = collapseWhitespace(s);
+      if (clean) out.push(clean);
+    }
+  }
+  return out;
+}
+
+const MESSY_SPACE = /[^\S ]| {2}|^ | $/;
+
+export function collapseWhitespace(s: string): string {
+  return MESSY_SPACE.test(s) ? s.replace(/\s+/g, ' ').trim() : s;
+}
