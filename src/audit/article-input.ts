@@ -1,0 +1,75 @@
+/**
+ * `veracite audit <article>` input: a wikitext file, a rendered Wikipedia HTML page, a KILT/WAFER JSONL
+ * file (one citation per record), or a URL (only with --fetch; read through the same SSRF-guarded fetch
+ * as sources). Everything becomes an AuditInput: a title and the citations to check.
+ */
+import { readFile } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
+import { fetchPage, type FetchPolicy } from '../sources/http-fetch.js';
+import { parseWikipediaHtml, parseWikitext, readKiltWafer, type Article } from '../wiki/index.js';
+import type { AuditCitation, AuditInput } from './types.js';
+
+export interface ArticleInputOptions {
+  title?: string;
+  /** Needed for a URL: live fetching is opt-in. */
+  fetch?: boolean;
+  fetchPolicy?: FetchPolicy;
+  contextSentences?: number;
+}
+
+export function isUrl(s: string): boolean {
+  return /^https?:\/\//i.test(s);
+}
+
+/** "Bodmin.txt" / "Clint-Murchison-Sr..txt" -> "Bodmin" / "Clint Murchison Sr."; for wikitext, which has no title of its own. */
+export function titleFromFileName(path: string): string {
+  return basename(path, extname(path)).replace(/[_]+/g, ' ').replace(/-(?=\S)/g, ' ').trim();
+}
+
+function fromArticle(a: Article, origin: string, format: AuditInput['format']): AuditInput {
+  return { title: a.title, origin, format, citations: a.citations, skippedRefs: a.skipped.length, uncitedClaims: a.uncitedClaims.length };
+}
+
+export async function loadArticleInput(input: string, opts: ArticleInputOptions = {}): Promise<AuditInput> {
+  const parseOpts = { ...(opts.contextSentences !== undefined ? { contextSentences: opts.contextSentences } : {}) };
+  if (isUrl(input)) {
+    if (!opts.fetch) throw new Error(`${input} is a URL: pass --fetch to read it (live fetching is off by default)`);
+    const res = await fetchPage(input, opts.fetchPolicy);
+    if (!res.ok) throw new Error(`cannot read ${input}: ${res.status} (${res.reason})`);
+    const title = opts.title ?? wikiTitleFromUrl(res.finalUrl) ?? '';
+    const article = res.kind === 'html' ? parseWikipediaHtml(res.body, { title, ...parseOpts }) : parseWikitext(res.body, { title, ...parseOpts });
+    return fromArticle(article, input, res.kind === 'html' ? 'html' : 'wikitext');
+  }
+  const lower = input.toLowerCase();
+  if (/\.jsonl(\.gz)?$/.test(lower) || lower.endsWith('.json')) {
+    const items = await readKiltWafer(input);
+    const citations: AuditCitation[] = items.map((it, index) => ({
+      id: it.id,
+      index,
+      claim: it.claim,
+      context: it.context,
+      sectionPath: it.sectionPath,
+      articleTitle: opts.title ?? it.articleTitle,
+      source: it.source,
+      tags: it.tags,
+    }));
+    const titles = [...new Set(citations.map((c) => c.articleTitle).filter(Boolean))];
+    return { title: opts.title ?? (titles.length === 1 ? titles[0]! : titles.length ? `${titles.length} articles` : basename(input)), origin: input, format: 'kilt', citations, skippedRefs: 0, uncitedClaims: 0 };
+  }
+  const text = await readFile(input, 'utf8');
+  if (/\.x?html?$/.test(lower) || /^\s*(<!doctype html|<html)/i.test(text)) {
+    const article = parseWikipediaHtml(text, { ...(opts.title ? { title: opts.title } : {}), ...parseOpts });
+    return fromArticle(article, input, 'html');
+  }
+  return fromArticle(parseWikitext(text, { title: opts.title ?? titleFromFileName(input), ...parseOpts }), input, 'wikitext');
+}
+
+function wikiTitleFromUrl(url: string): string | undefined {
+  const m = /\/wiki\/([^?#]+)/.exec(url);
+  if (!m) return undefined;
+  try {
+    return decodeURIComponent(m[1]!).replace(/_/g, ' ');
+  } catch {
+    return m[1]!.replace(/_/g, ' ');
+  }
+}

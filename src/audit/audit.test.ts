@@ -1,0 +1,133 @@
+import { strict as assert } from 'node:assert';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Retriever } from '../retrieve/retriever.js';
+import { SourceResolver } from '../sources/resolve-source.js';
+import { ingestSource } from '../store/ingest.js';
+import { LanceStore } from '../store/lancedb-store.js';
+import { normalizeUrl } from '../store/url.js';
+import { loadArticleInput } from './article-input.js';
+import { CitationAuditor } from './audit.js';
+import { flagRule, scoringHash, type CalibrationFile } from './calibration.js';
+import { LexicalPairScorer } from './lexical.js';
+import type { AuditInput, AuditReport } from './types.js';
+
+const ARTICLE = 'test/fixtures/audit/pendrick.wikitext';
+const CORPUS = 'test/fixtures/audit/pendrick-corpus.jsonl';
+
+describe('CitationAuditor on the fixture article (bm25 index, lexical scorer)', () => {
+  let dir: string;
+  let store: LanceStore;
+  let input: AuditInput;
+  let report: AuditReport;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'vc-audit-'));
+    store = await LanceStore.open(join(dir, 'idx'));
+    await ingestSource(store, CORPUS, { format: 'jsonl' });
+    input = await loadArticleInput(ARTICLE, { title: 'Pendrick Lighthouse' });
+    const auditor = new CitationAuditor({
+      scorer: new LexicalPairScorer(),
+      resolver: new SourceResolver({ store }),
+      store,
+      retriever: new Retriever(store, undefined, { mode: 'bm25', fusion: { method: 'union' } }),
+      retrievalMode: 'bm25',
+      flag: { threshold: 0.3, source: 'test' },
+    });
+    report = await auditor.auditArticle(input);
+  });
+  after(async () => {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('finds cited pages by normalised URL and reports the others by status, never scored', () => {
+    const status = report.citations.map((c) => c.source.status);
+    assert.deepEqual(status, ['found', 'found', 'found', 'not-found', 'found', 'found', 'no-url']);
+    for (const c of report.citations.filter((c) => c.source.status !== 'found')) assert.equal(c.verification, undefined, c.claim);
+    assert.equal(report.citations[1]!.source.docId, 'history-1859', 'trailing slash and scheme differ');
+    assert.deepEqual(report.summary.byStatus, { found: 5, 'not-found': 1, 'no-url': 1 });
+  });
+
+  it('scores supported claims high and flags the home-page citation', () => {
+    const [lights, hist, home] = report.citations;
+    assert.equal(lights!.verification!.score, 1);
+    assert.equal(hist!.verification!.flagged, false);
+    assert.ok(home!.verification!.score <= 0.3);
+    assert.equal(home!.verification!.flagged, true);
+    assert.equal(home!.urlDepth, 0);
+    assert.equal(hist!.urlDepth, 1);
+    assert.deepEqual(lights!.verification!.evidence[0], { sentenceIndex: 0, text: 'Pendrick Lighthouse stands on Pendrick Point in Cornwall, England.', score: lights!.verification!.evidence[0]!.score });
+    assert.equal(report.summary.flagged, report.citations.filter((c) => c.verification?.flagged).length);
+  });
+
+  it('suggests the better source for the home-page citation, and sources for a citation whose page is not found', () => {
+    const home = report.citations[2]!;
+    assert.ok(home.recommendations!.existingRank! > 1);
+    assert.equal(home.recommendations!.suggestions[0]!.docId, 'towers-pendrick');
+    assert.ok(home.recommendations!.suggestions[0]!.bestPassage!.text.includes('26 metres'));
+    const fog = report.citations[3]!;
+    assert.equal(fog.recommendations!.existingRank, undefined);
+    assert.equal(fog.recommendations!.suggestions[0]!.docId, 'fog-history');
+  });
+
+  it('never suggests the article itself or the existing source', () => {
+    for (const c of report.citations) {
+      const rec = c.recommendations!;
+      assert.ok(rec.suggestions.length <= 3);
+      for (const s of rec.suggestions) {
+        assert.ok(!['wiki-pendrick', 'wiki-mirror'].includes(s.docId), `${c.claim}: suggested the article (${s.docId})`);
+        if (c.source.docId) assert.notEqual(s.docId, c.source.docId);
+        if (c.source.url && s.url) assert.notEqual(normalizeUrl(s.url), normalizeUrl(c.source.url));
+      }
+    }
+    // The article copies were retrieved (they match every claim) and dropped for that reason.
+    const reasons = report.citations.flatMap((c) => c.recommendations!.excluded.map((e) => e.reason));
+    assert.ok(reasons.includes('the article itself'));
+    assert.ok(reasons.includes('existing source'));
+  });
+
+  it('records provenance: snapshot, models, config hash, flag source', async () => {
+    const p = report.provenance;
+    assert.equal(p.snapshot, await store.snapshot());
+    assert.equal(p.models[0]!.id, 'lexical-overlap');
+    assert.match(p.configHash, /^[0-9a-f]{12}$/);
+    assert.equal(p.flagging.threshold, 0.3);
+  });
+
+  it('uses a pre-resolved source when given one', async () => {
+    const auditor = new CitationAuditor({ scorer: new LexicalPairScorer(), resolver: new SourceResolver({}) });
+    const c = input.citations[3]!;
+    const r = await auditor.auditCitation(c, { status: 'found', attempts: [], document: { id: 'pasted', title: 'Pasted', sentences: ['A fog signal was installed at Pendrick in 1902.'] } });
+    assert.equal(r.verification!.score, 1);
+    assert.equal(r.recommendations, undefined, 'no index, no suggestions');
+  });
+});
+
+describe('flagRule', () => {
+  const scorer = { id: 'lexical-overlap', version: '1', backend: 'lexical' };
+  const scoring = { granularity: 'sentence' as const, maxWords: 100, preselect: 48, evidenceK: 3 };
+  const cal = {
+    format: 'veracite-calibration',
+    configHash: scoringHash(scorer, scoring, 'none'),
+    scorer,
+    data: { path: 'wice', n: 9, labelCounts: {} },
+    defaultDefinition: 'not_supported',
+    definitions: { not_supported: { threshold: 0.42, criterion: 'max-f1' }, not_or_partially_supported: { threshold: 0.6, criterion: 'max-f1' } },
+  } as unknown as CalibrationFile;
+
+  it('takes the calibrated threshold only for the scorer and settings it was made with', () => {
+    const ok = flagRule({ calibration: cal }, { scorer, scoring, queryContext: 'none' });
+    assert.ok('threshold' in ok && ok.threshold === 0.42);
+    const partial = flagRule({ calibration: cal, definition: 'not_or_partially_supported' }, { scorer, scoring, queryContext: 'none' });
+    assert.ok('threshold' in partial && partial.threshold === 0.6);
+    const other = flagRule({ calibration: cal }, { scorer: { ...scorer, id: 'veracite-evidence-use@x' }, scoring, queryContext: 'none' });
+    assert.ok('reason' in other && /other settings/.test(other.reason));
+    const ctx = flagRule({ calibration: cal }, { scorer, scoring, queryContext: 'full' });
+    assert.ok('reason' in ctx);
+    const explicit = flagRule({ calibration: cal, threshold: 0.1 }, { scorer, scoring, queryContext: 'full' });
+    assert.ok('threshold' in explicit && explicit.threshold === 0.1);
+    assert.ok('reason' in flagRule({}, { scorer, scoring, queryContext: 'none' }));
+  });
+});

@@ -1,0 +1,195 @@
+/**
+ * The citation audit: for each citation, find the cited source's text, score how well it supports the
+ * claim (max passage score from the verification engine), flag likely failed verification with a
+ * calibrated threshold, and recommend better sources from the index.
+ *
+ * Per citation, one scorer call covers the existing source and every candidate: the trained head embeds
+ * each distinct text once per call, and its memoising embedder carries vectors across citations (pages
+ * cited many times, candidates shared by neighbouring claims). A few citations run at once so index
+ * queries overlap scoring.
+ */
+import type { ModelInfo, PairScorer } from '../models/types.js';
+import { configHash } from '../provenance/config-hash.js';
+import { VERACITE_VERSION } from '../provenance/version.js';
+import type { Retriever } from '../retrieve/retriever.js';
+import type { SourceResolver } from '../sources/resolve-source.js';
+import type { ResolvedSource } from '../sources/types.js';
+import type { Store } from '../store/types.js';
+import type { FlagRule } from './calibration.js';
+import { originalFromArchiveUrl } from '../sources/archive.js';
+import { verificationQuery } from './query.js';
+import { rankSuggestions, retrieveCandidates, type CandidateSet } from './recommend.js';
+import { DEFAULT_SCORING, scoreDocuments, type ScoreJob } from './score-document.js';
+import type { AuditCitation, AuditConfig, AuditInput, AuditProvenance, AuditReport, AuditSummary, CitationAudit, SourceReport, Verification } from './types.js';
+import { urlDepth } from './url-depth.js';
+
+export const DEFAULT_AUDIT_CONFIG: AuditConfig = {
+  scoring: DEFAULT_SCORING,
+  queryContext: 'none',
+  recommend: { enabled: true, mode: 'auto', candidates: 5, passagesPerCandidate: 2, suggestions: 3, firstStageWeight: 0 },
+  concurrency: 2,
+};
+
+export interface AuditDeps {
+  scorer: PairScorer;
+  resolver: SourceResolver;
+  /** Index for recommendations (and provenance); without it, no suggestions. */
+  store?: Store;
+  retriever?: Retriever;
+  /** What 'auto' resolved to: hybrid when the index has vectors and an embedder is loaded. */
+  retrievalMode?: 'bm25' | 'hybrid';
+  /** Every model involved, for provenance (scorer, embedder). */
+  models?: ModelInfo[];
+  flag?: FlagRule | { reason: string };
+  indexDir?: string;
+}
+
+export interface AuditProgress {
+  done: number;
+  total: number;
+  last: CitationAudit;
+}
+
+export class CitationAuditor {
+  readonly config: AuditConfig;
+  constructor(
+    private readonly deps: AuditDeps,
+    config: Partial<AuditConfig> = {},
+  ) {
+    this.config = { ...DEFAULT_AUDIT_CONFIG, ...config, recommend: { ...DEFAULT_AUDIT_CONFIG.recommend, ...config.recommend } };
+  }
+
+  private get threshold(): number | undefined {
+    const f = this.deps.flag;
+    return f && 'threshold' in f ? f.threshold : undefined;
+  }
+
+  /**
+   * Audits one citation. `resolved` skips source lookup (a caller that already holds the page text, e.g.
+   * a pasted source, passes `{status: 'found', document, attempts: []}`).
+   */
+  async auditCitation(c: AuditCitation, resolvedSource?: ResolvedSource): Promise<CitationAudit> {
+    const t0 = performance.now();
+    const resolved = resolvedSource ?? (await this.deps.resolver.resolve(c.source));
+    const t1 = performance.now();
+    const query = verificationQuery({ claim: c.claim, context: c.context, articleTitle: c.articleTitle }, this.config.queryContext);
+    const candidates = await this.candidates(c, resolved);
+    const t2 = performance.now();
+
+    const jobs: ScoreJob[] = [];
+    if (resolved.document) jobs.push({ query, doc: resolved.document });
+    for (const cand of candidates?.candidates ?? []) jobs.push({ query, doc: cand.doc, passages: cand.passages });
+    const scores = jobs.length ? await scoreDocuments(this.deps.scorer, jobs, this.config.scoring) : [];
+    const t3 = performance.now();
+
+    const existing = resolved.document ? scores[0] : undefined;
+    let verification: Verification | undefined;
+    if (existing?.score !== undefined) {
+      verification = { score: existing.score, evidence: existing.evidence, sentencesScored: existing.unitsScored, sentencesTotal: existing.unitsTotal };
+      if (existing.best) verification.bestPassage = existing.best;
+      const th = this.threshold;
+      if (th !== undefined) verification.flagged = existing.score <= th;
+    }
+    const out: CitationAudit = {
+      id: c.id,
+      index: c.index,
+      claim: c.claim,
+      context: c.context,
+      sectionPath: c.sectionPath,
+      tags: c.tags,
+      query,
+      source: sourceReport(c, resolved),
+      timingsMs: { source: t1 - t0, retrieve: t2 - t1, score: t3 - t2 },
+    };
+    if (c.kind) out.kind = c.kind;
+    if (verification) out.verification = verification;
+    const depth = urlDepth(c.source.url ?? (c.source.archiveUrl ? originalFromArchiveUrl(c.source.archiveUrl) : undefined));
+    if (depth !== undefined) out.urlDepth = depth;
+    if (candidates) out.recommendations = rankSuggestions(candidates, scores.slice(resolved.document ? 1 : 0), verification?.score, this.config.recommend);
+    return out;
+  }
+
+  private async candidates(c: AuditCitation, resolved: ResolvedSource): Promise<CandidateSet | undefined> {
+    const { retriever, store } = this.deps;
+    if (!this.config.recommend.enabled || !retriever || !store) return undefined;
+    const urls = [c.source.url, c.source.archiveUrl, resolved.usedUrl].filter((u): u is string => !!u);
+    if (c.source.archiveUrl) {
+      const original = originalFromArchiveUrl(c.source.archiveUrl);
+      if (original) urls.push(original);
+    }
+    const exclusion = { articleTitle: c.articleTitle, existingUrls: urls, ...(resolved.docId ? { existingDocId: resolved.docId } : {}) };
+    return retrieveCandidates(retriever, store, c, exclusion, this.config.recommend, this.deps.retrievalMode ?? 'bm25');
+  }
+
+  async auditArticle(input: AuditInput, onProgress?: (p: AuditProgress) => void): Promise<AuditReport> {
+    const started = performance.now();
+    const results = new Array<CitationAudit>(input.citations.length);
+    let next = 0;
+    let done = 0;
+    const worker = async () => {
+      while (next < input.citations.length) {
+        const i = next++;
+        results[i] = await this.auditCitation(input.citations[i]!);
+        onProgress?.({ done: ++done, total: input.citations.length, last: results[i]! });
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(this.config.concurrency, input.citations.length)) }, worker));
+    const seconds = (performance.now() - started) / 1000;
+    return {
+      article: { title: input.title, origin: input.origin, format: input.format, skippedRefs: input.skippedRefs, uncitedClaims: input.uncitedClaims },
+      summary: summarise(results, seconds),
+      citations: results,
+      provenance: await this.provenance(),
+    };
+  }
+
+  async provenance(): Promise<AuditProvenance> {
+    const flag = this.deps.flag;
+    const models = this.deps.models ?? [this.deps.scorer.info];
+    const p: AuditProvenance = {
+      models,
+      config: this.config,
+      configHash: configHash({ config: this.config, models: models.map((m) => `${m.id}@${m.version}`), retrievalMode: this.deps.retrievalMode }),
+      flagging: flag ? ('threshold' in flag ? { threshold: flag.threshold, source: flag.source, ...(flag.definition ? { definition: flag.definition } : {}) } : { disabledReason: flag.reason }) : { disabledReason: 'no threshold' },
+      veraciteVersion: VERACITE_VERSION,
+      createdAt: new Date().toISOString(),
+    };
+    if (this.deps.store) {
+      p.snapshot = await this.deps.store.snapshot();
+      p.engine = this.deps.store.engine;
+    }
+    if (this.deps.indexDir) p.index = this.deps.indexDir;
+    return p;
+  }
+}
+
+function sourceReport(c: AuditCitation, r: ResolvedSource): SourceReport {
+  const s: SourceReport = { status: r.status, attempts: r.attempts };
+  const src = c.source;
+  if (src.url) s.url = src.url;
+  if (src.title) s.title = src.title;
+  if (src.work) s.work = src.work;
+  if (src.archiveUrl) s.archiveUrl = src.archiveUrl;
+  if (src.deadUrl !== undefined) s.deadUrl = src.deadUrl;
+  if (r.via) s.via = r.via;
+  if (r.usedUrl) s.usedUrl = r.usedUrl;
+  if (r.docId) s.docId = r.docId;
+  if (r.document?.title) s.pageTitle = r.document.title;
+  if (r.reason) s.reason = r.reason;
+  return s;
+}
+
+export function summarise(results: readonly CitationAudit[], seconds: number): AuditSummary {
+  const byStatus: AuditSummary['byStatus'] = {};
+  for (const r of results) byStatus[r.source.status] = (byStatus[r.source.status] ?? 0) + 1;
+  return {
+    citations: results.length,
+    byStatus,
+    scored: results.filter((r) => r.verification).length,
+    flagged: results.filter((r) => r.verification?.flagged).length,
+    withSuggestions: results.filter((r) => r.recommendations?.suggestions.length).length,
+    taggedFailedVerification: results.filter((r) => r.tags.failedVerification).length,
+    seconds,
+    citationsPerSecond: seconds > 0 ? results.length / seconds : 0,
+  };
+}

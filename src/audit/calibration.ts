@@ -1,0 +1,107 @@
+/**
+ * The failed-verification threshold and the curve it was read from, as written by `veracite calibrate`
+ * (models/calibration/*.json, committed). A threshold only means something for the scorer and scoring
+ * settings it was measured with, so the file records both and the audit refuses to flag with a
+ * mismatching file (it reports scores without flags and says why).
+ */
+import { readFile, mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import type { ModelInfo } from '../models/types.js';
+import { packageRoot } from '../models/trained/weights-io.js';
+import { configHash } from '../provenance/config-hash.js';
+import type { QueryContext } from './query.js';
+import type { ScoringConfig } from './score-document.js';
+
+export const CALIBRATION_FORMAT = 'veracite-calibration';
+export const DEFAULT_CALIBRATION = 'models/calibration/wice-dev.json';
+
+export interface CalibrationPoint {
+  /** Flag a citation when its support score is <= threshold. */
+  threshold: number;
+  precision: number;
+  recall: number;
+  flagged: number;
+}
+
+export interface CalibrationDefinition {
+  /** Labels counted as "fails verification". */
+  positives: string[];
+  positivesCount: number;
+  criterion: string;
+  /** False when the criterion could not be met (e.g. no threshold reaches the target precision). */
+  criterionMet: boolean;
+  threshold: number;
+  atThreshold: { precision: number; recall: number; f1: number; flagged: number };
+  rocAuc: number;
+  averagePrecision: number;
+  precisionAt15Recall: number;
+  curve: CalibrationPoint[];
+}
+
+export interface CalibrationFile {
+  format: typeof CALIBRATION_FORMAT;
+  version: 1;
+  /** How to regenerate this file. */
+  command: string;
+  data: { path: string; n: number; labelCounts: Record<string, number> };
+  scorer: ModelInfo;
+  scoring: ScoringConfig;
+  queryContext: QueryContext;
+  /** configHash({scorer id, scoring, queryContext}): what an audit must match to use the thresholds. */
+  configHash: string;
+  /** Definition the audit flags with unless told otherwise. */
+  defaultDefinition: string;
+  definitions: Record<string, CalibrationDefinition>;
+  createdAt: string;
+}
+
+/** The settings a threshold depends on. */
+export function scoringHash(scorer: ModelInfo, scoring: ScoringConfig, queryContext: QueryContext): string {
+  return configHash({ scorer: scorer.id, scoring, queryContext });
+}
+
+export function defaultCalibrationPath(): string {
+  return join(packageRoot(), DEFAULT_CALIBRATION);
+}
+
+export async function loadCalibration(path: string): Promise<CalibrationFile & { path: string; sha256: string }> {
+  const text = await readFile(path, 'utf8');
+  const cal = JSON.parse(text) as CalibrationFile;
+  if (cal.format !== CALIBRATION_FORMAT) throw new Error(`${path}: not a veracite calibration file (format ${JSON.stringify(cal.format)})`);
+  if (!cal.definitions?.[cal.defaultDefinition]) throw new Error(`${path}: default definition "${cal.defaultDefinition}" missing`);
+  return { ...cal, path, sha256: createHash('sha256').update(text).digest('hex').slice(0, 16) };
+}
+
+export async function saveCalibration(path: string, cal: CalibrationFile): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, JSON.stringify(cal, null, 2) + '\n');
+}
+
+export interface FlagRule {
+  threshold: number;
+  /** Where the threshold came from, for the report. */
+  source: string;
+  definition?: string;
+}
+
+/**
+ * The threshold an audit flags with: an explicit one wins; otherwise the calibration's, when it was
+ * measured with the same scorer and scoring settings. Returns a reason instead when there is none.
+ */
+export function flagRule(
+  opts: { threshold?: number; calibration?: CalibrationFile & { path?: string }; definition?: string },
+  current: { scorer: ModelInfo; scoring: ScoringConfig; queryContext: QueryContext },
+): FlagRule | { reason: string } {
+  if (opts.threshold !== undefined) return { threshold: opts.threshold, source: 'command line (--threshold)' };
+  const cal = opts.calibration;
+  if (!cal) return { reason: 'no calibration file: scores are reported without failed-verification flags (run "veracite calibrate")' };
+  const def = opts.definition ?? cal.defaultDefinition;
+  const d = cal.definitions[def];
+  if (!d) return { reason: `calibration ${cal.path ?? ''} has no definition "${def}" (has ${Object.keys(cal.definitions).join(', ')})` };
+  const want = scoringHash(current.scorer, current.scoring, current.queryContext);
+  if (cal.configHash !== want) {
+    return { reason: `calibration ${cal.path ?? ''} was made for scorer ${cal.scorer.id} with other settings (hash ${cal.configHash}, audit uses ${want}): no flags; recalibrate or pass --threshold` };
+  }
+  return { threshold: d.threshold, source: `${cal.path ?? 'calibration'} (${d.criterion} on ${cal.data.path})`, definition: def };
+}

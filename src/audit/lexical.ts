@@ -1,0 +1,76 @@
+/**
+ * Lexical scorers: the BM25 / TF-IDF baselines the evaluation reports beside the verification model, and
+ * a model-free PairScorer (`--scorer lexical`) for audits without model weights and for fast tests.
+ */
+import type { ModelInfo, PairScorer, ScoredPair } from '../models/types.js';
+import { contentTokens } from '../verify/tfidf.js';
+
+/** BM25 with corpus statistics (Robertson/Lucene form: k1 = 1.2, b = 0.75, idf = ln(1 + (N - df + .5)/(df + .5))). */
+export class Bm25Stats {
+  private constructor(
+    private readonly df: Map<string, number>,
+    readonly n: number,
+    readonly avgLength: number,
+    readonly k1 = 1.2,
+    readonly b = 0.75,
+  ) {}
+
+  static build(texts: Iterable<string>): Bm25Stats {
+    const df = new Map<string, number>();
+    let n = 0;
+    let total = 0;
+    for (const t of texts) {
+      const toks = contentTokens(t);
+      n++;
+      total += toks.length;
+      for (const tok of new Set(toks)) df.set(tok, (df.get(tok) ?? 0) + 1);
+    }
+    return new Bm25Stats(df, n, n ? total / n : 0);
+  }
+
+  idf(token: string): number {
+    const d = this.df.get(token) ?? 0;
+    return Math.log(1 + (this.n - d + 0.5) / (d + 0.5));
+  }
+
+  score(query: string, text: string): number {
+    const toks = contentTokens(text);
+    const tf = new Map<string, number>();
+    for (const t of toks) tf.set(t, (tf.get(t) ?? 0) + 1);
+    const norm = this.k1 * (1 - this.b + (this.b * toks.length) / (this.avgLength || 1));
+    let s = 0;
+    for (const q of contentTokens(query)) {
+      const f = tf.get(q);
+      if (f) s += (this.idf(q) * f * (this.k1 + 1)) / (f + norm);
+    }
+    return s;
+  }
+}
+
+/**
+ * Share of the claim's content words (IDF-weighted when corpus statistics are given) found in the
+ * passage: in [0, 1] and comparable across calls, which a PairScorer must be. Not a verification model:
+ * it cannot see negation or a changed number, so a report made with it says so in its provenance.
+ */
+export class LexicalPairScorer implements PairScorer {
+  readonly info: ModelInfo = { id: 'lexical-overlap', version: '1', backend: 'lexical' };
+  constructor(private readonly stats?: Bm25Stats) {}
+
+  async score(pairs: ScoredPair[]): Promise<number[]> {
+    return pairs.map((p) => this.overlap(p.query, p.passage));
+  }
+
+  private overlap(query: string, passage: string): number {
+    const q = [...new Set(contentTokens(query))];
+    if (q.length === 0) return 0;
+    const have = new Set(contentTokens(passage));
+    let hit = 0;
+    let all = 0;
+    for (const t of q) {
+      const w = this.stats ? this.stats.idf(t) : 1;
+      all += w;
+      if (have.has(t)) hit += w;
+    }
+    return all > 0 ? hit / all : 0;
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * Better sources for a citation (SIDE): query the index with the claim in its article context (SIDE's
+ * sparse and dense queries: claim + title for BM25; title, section and the text before the citation for
+ * the dense encoder), take the union of both candidate lists (bm25 alone when the index has no vectors),
+ * drop the article itself and the existing source, and rerank the rest with the verification engine
+ * together with the existing source. The scoring itself happens in the caller's one batched scorer call.
+ */
+import type { Document, Passage } from '../corpus/types.js';
+import type { ClaimInContext } from '../retrieve/query-building.js';
+import type { Retriever } from '../retrieve/retriever.js';
+import type { Store } from '../store/types.js';
+import { exclusionReason, type ExclusionContext } from './exclusions.js';
+import type { DocumentScore } from './score-document.js';
+import type { AuditCitation, AuditConfig, Recommendations, Suggestion } from './types.js';
+
+export interface Candidate {
+  doc: Document;
+  firstStageRank: number;
+  passages: Passage[];
+}
+
+export interface CandidateSet {
+  mode: 'bm25' | 'hybrid';
+  queries: { sparse: string; dense: string };
+  excluded: Recommendations['excluded'];
+  candidates: Candidate[];
+}
+
+export function claimInContext(c: Pick<AuditCitation, 'claim' | 'context' | 'articleTitle' | 'sectionPath'>): ClaimInContext {
+  const q: ClaimInContext = { claim: c.claim };
+  if (c.context.length) q.context = c.context.join(' ');
+  if (c.articleTitle) q.title = c.articleTitle;
+  if (c.sectionPath.length) q.section = c.sectionPath.join(' ');
+  return q;
+}
+
+export async function retrieveCandidates(
+  retriever: Retriever,
+  store: Store,
+  citation: AuditCitation,
+  exclusion: ExclusionContext,
+  cfg: AuditConfig['recommend'],
+  mode: 'bm25' | 'hybrid',
+): Promise<CandidateSet> {
+  // A few extra documents make room for the excluded ones (the article, the existing source).
+  const res = await retriever.search(claimInContext(citation), { k: cfg.candidates + 4, mode });
+  const docs = new Map((await store.getDocuments(res.documents.map((d) => d.docId))).map((d) => [d.id, d]));
+  const excluded: Recommendations['excluded'] = [];
+  const candidates: Candidate[] = [];
+  for (const ranked of res.documents) {
+    const doc = docs.get(ranked.docId);
+    if (!doc) continue;
+    const why = exclusionReason(doc, exclusion);
+    if (why) {
+      excluded.push({ docId: doc.id, title: doc.title, reason: why });
+      continue;
+    }
+    if (candidates.length >= cfg.candidates) continue;
+    candidates.push({ doc, firstStageRank: ranked.rank, passages: ranked.passages.slice(0, cfg.passagesPerCandidate).map((p) => p.passage) });
+  }
+  return { mode, queries: res.queries, excluded, candidates };
+}
+
+/**
+ * Orders the scored candidates and keeps those the verification engine ranks above the existing source
+ * (all of them, best first, when the existing source has no score: dead, not found...).
+ */
+export function rankSuggestions(set: CandidateSet, scores: readonly DocumentScore[], existingScore: number | undefined, cfg: AuditConfig['recommend']): Recommendations {
+  const scored = set.candidates
+    .map((c, i) => ({ c, s: scores[i]! }))
+    .filter((x) => x.s.score !== undefined)
+    .map(({ c, s }): Suggestion => {
+      const out: Suggestion = {
+        docId: c.doc.id,
+        title: c.doc.title,
+        score: s.score!,
+        // The first-stage rank only breaks near-ties when its weight is small (see eval citation-recovery).
+        rerankScore: s.score! + cfg.firstStageWeight / c.firstStageRank,
+        firstStageRank: c.firstStageRank,
+        evidence: s.evidence,
+      };
+      if (c.doc.url) out.url = c.doc.url;
+      if (s.best) out.bestPassage = s.best;
+      return out;
+    })
+    .sort((a, b) => b.rerankScore - a.rerankScore || a.firstStageRank - b.firstStageRank);
+  const rec: Recommendations = { mode: set.mode, queries: set.queries, candidates: set.candidates.length, excluded: set.excluded, suggestions: [] };
+  if (existingScore === undefined) {
+    rec.suggestions = scored.slice(0, cfg.suggestions);
+    return rec;
+  }
+  const better = scored.filter((s) => s.score > existingScore);
+  rec.existingRank = better.length + 1;
+  rec.suggestions = better.slice(0, cfg.suggestions);
+  return rec;
+}

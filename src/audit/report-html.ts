@@ -1,0 +1,174 @@
+/**
+ * The audit as one self-contained HTML page: inline CSS, no scripts, no fonts, images or other external
+ * assets (it opens offline and can be attached to a talk-page discussion). Links to sources are plain
+ * anchors, only for http(s) URLs. Citations whose source was scored come first, least verifiable first;
+ * citations whose source could not be read (dead, unreachable, PDF, not found) follow in their own
+ * section, since "could not check" is not "does not support".
+ * Every piece of text from the article or a source is HTML-escaped.
+ */
+import { contentTokens } from '../verify/tfidf.js';
+import type { EvidenceSentence } from './score-document.js';
+import type { AuditReport, CitationAudit, Suggestion } from './types.js';
+
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+function safeHref(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function link(url: string | undefined, text: string): string {
+  const href = safeHref(url);
+  return href ? `<a href="${escapeHtml(href)}" rel="noopener noreferrer nofollow">${escapeHtml(text)}</a>` : escapeHtml(text);
+}
+
+/** Escapes `text` and marks the words it shares with the claim (content words, case-insensitive). */
+export function highlight(text: string, claimWords: ReadonlySet<string>): string {
+  return text
+    .split(/([\p{L}\p{N}]+)/u)
+    .map((part, i) => (i % 2 === 1 && claimWords.has(part.toLowerCase()) ? `<mark>${escapeHtml(part)}</mark>` : escapeHtml(part)))
+    .join('');
+}
+
+/** Scored citations by score ascending (least verifiable first), then the unscored ones in article order. */
+export function orderForReport(citations: readonly CitationAudit[]): { scored: CitationAudit[]; unscored: CitationAudit[] } {
+  const scored = citations.filter((c) => c.verification).sort((a, b) => a.verification!.score - b.verification!.score || a.index - b.index);
+  const unscored = citations.filter((c) => !c.verification).sort((a, b) => a.index - b.index);
+  return { scored, unscored };
+}
+
+const CSS = `
+body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;background:#f6f6f4;color:#202122}
+header,main{max-width:1000px;margin:0 auto;padding:16px 20px}
+header{background:#fff;border-bottom:1px solid #ddd;max-width:none}
+header>div{max-width:1000px;margin:0 auto}
+h1{font-size:1.5em;margin:.2em 0}h2{font-size:1.2em;margin:1.5em 0 .5em}
+.summary{display:flex;flex-wrap:wrap;gap:8px;margin:.6em 0}
+.pill{background:#eaecf0;border-radius:12px;padding:2px 10px;font-size:.9em}
+.pill.bad{background:#fee7e6;color:#b32424}.pill.warn{background:#fef6e7;color:#8a5a00}.pill.ok{background:#d5fdf4;color:#14866d}
+.cit{background:#fff;border:1px solid #ddd;border-left:6px solid #a2a9b1;border-radius:4px;margin:12px 0;padding:10px 14px}
+.cit.flagged{border-left-color:#d33}.cit.low{border-left-color:#fc3}.cit.high{border-left-color:#00af89}.cit.unchecked{border-left-color:#72777d}
+.claim{font-size:1.05em;margin:.3em 0}.ctx{color:#54595d;font-size:.9em}
+.meta{color:#54595d;font-size:.85em}
+.score{font-weight:600;font-variant-numeric:tabular-nums}
+.bar{display:inline-block;width:90px;height:8px;background:#eaecf0;border-radius:4px;vertical-align:middle;margin-left:6px;overflow:hidden}
+.bar>span{display:block;height:100%;background:#36c}
+ol.ev{margin:.3em 0 .3em 1.2em;padding:0}ol.ev li{margin:.2em 0}
+mark{background:#fef1a8;padding:0 1px}
+.sugg{background:#f8f9fa;border:1px solid #eaecf0;border-radius:4px;padding:6px 10px;margin:6px 0}
+details summary{cursor:pointer;color:#36c;font-size:.9em}
+table.prov{border-collapse:collapse;font-size:.85em}table.prov td{border-top:1px solid #eee;padding:2px 8px;vertical-align:top}
+code{font-size:.85em;word-break:break-all}
+`;
+
+function scoreClass(c: CitationAudit, threshold: number | undefined): string {
+  if (!c.verification) return 'unchecked';
+  if (c.verification.flagged) return 'flagged';
+  if (threshold !== undefined) return c.verification.score <= threshold * 1.5 ? 'low' : 'high';
+  return c.verification.score < 0.5 ? 'low' : 'high';
+}
+
+function fmt(n: number): string {
+  return Number.isFinite(n) ? n.toFixed(3) : String(n);
+}
+
+function scoreBar(score: number): string {
+  const w = Math.max(0, Math.min(1, score)) * 100;
+  return `<span class="score">${fmt(score)}</span><span class="bar"><span style="width:${w.toFixed(0)}%"></span></span>`;
+}
+
+function evidenceList(ev: readonly EvidenceSentence[], words: ReadonlySet<string>): string {
+  if (!ev.length) return '';
+  return `<ol class="ev">${ev.map((e) => `<li>${highlight(e.text, words)} <span class="meta">(sentence ${e.sentenceIndex}, ${fmt(e.score)})</span></li>`).join('')}</ol>`;
+}
+
+function suggestionHtml(s: Suggestion, words: ReadonlySet<string>): string {
+  const passage = s.bestPassage ? `<div class="meta">best passage #${s.bestPassage.index}:</div><div>${highlight(s.bestPassage.text, words)}</div>` : '';
+  return `<div class="sugg"><div>${link(s.url, s.title || s.url || s.docId)} — ${scoreBar(s.score)} <span class="meta">first-stage rank ${s.firstStageRank}${s.url ? '' : `, id ${escapeHtml(s.docId)}`}</span></div>${passage}${s.evidence.length ? `<details><summary>evidence sentences</summary>${evidenceList(s.evidence, words)}</details>` : ''}</div>`;
+}
+
+function statusPill(c: CitationAudit): string {
+  const s = c.source.status;
+  const cls = s === 'found' ? 'ok' : s === 'dead' || s === 'blocked' ? 'bad' : 'warn';
+  const via = c.source.via ? ` via ${c.source.via}` : '';
+  return `<span class="pill ${cls}">source ${escapeHtml(s)}${escapeHtml(via)}</span>`;
+}
+
+function citationHtml(c: CitationAudit, rank: number | undefined, threshold: number | undefined): string {
+  const words = new Set(contentTokens(c.claim));
+  const v = c.verification;
+  const pills = [
+    rank !== undefined ? `<span class="pill">#${rank}</span>` : '',
+    statusPill(c),
+    v?.flagged ? '<span class="pill bad">likely failed verification</span>' : '',
+    c.tags.failedVerification ? '<span class="pill bad">tagged {{failed verification}}</span>' : '',
+    c.tags.deadLink ? '<span class="pill warn">tagged {{dead link}}</span>' : '',
+    c.urlDepth !== undefined ? `<span class="pill">URL depth ${c.urlDepth}</span>` : '',
+  ].join(' ');
+  const src = c.source;
+  const srcLine = `${link(src.url ?? src.archiveUrl, src.title || src.url || src.archiveUrl || '(no URL)')}${src.work ? ` — <i>${escapeHtml(src.work)}</i>` : ''}${src.archiveUrl && src.url ? ` (${link(src.archiveUrl, 'archived')})` : ''}`;
+  const section = c.sectionPath.length ? escapeHtml(c.sectionPath.join(' › ')) : 'lead';
+  const body = v
+    ? `<div>Verification score ${scoreBar(v.score)} <span class="meta">(max over ${v.sentencesScored}/${v.sentencesTotal} sentences scored${src.pageTitle ? ` of “${escapeHtml(src.pageTitle)}”` : ''})</span></div>${evidenceList(v.evidence, words)}`
+    : `<div class="meta">Not scored: ${escapeHtml(src.reason ?? src.status)}</div>`;
+  const rec = c.recommendations;
+  const recHtml = rec?.suggestions.length
+    ? `<div><b>${rec.existingRank !== undefined ? `Existing source ranked ${rec.existingRank} of ${rec.candidates + 1}; better-supporting sources` : 'Suggested sources'}:</b>${rec.suggestions.map((s) => suggestionHtml(s, words)).join('')}</div>`
+    : rec
+      ? `<div class="meta">Existing source ranked first among ${rec.candidates + 1} candidates${rec.existingRank === undefined ? ' (no candidate found)' : ''}.</div>`
+      : '';
+  return `<section class="cit ${scoreClass(c, threshold)}" id="c${c.index}">
+<div>${pills}</div>
+<div class="meta">Citation ${c.index + 1} · ${section}</div>
+<p class="claim">${escapeHtml(c.claim)}</p>
+${c.context.length ? `<details><summary>context</summary><p class="ctx">${escapeHtml(c.context.join(' '))}</p></details>` : ''}
+<div class="meta">Cited source: ${srcLine}</div>
+${body}
+${recHtml}
+</section>`;
+}
+
+export function renderAuditHtml(report: AuditReport): string {
+  const { scored, unscored } = orderForReport(report.citations);
+  const th = report.provenance.flagging.threshold;
+  const s = report.summary;
+  const statusPills = Object.entries(s.byStatus)
+    .map(([k, n]) => `<span class="pill ${k === 'found' ? 'ok' : 'warn'}">${escapeHtml(k)}: ${n}</span>`)
+    .join(' ');
+  const p = report.provenance;
+  const provRows: [string, string][] = [
+    ['index snapshot', p.snapshot ?? '(no index)'],
+    ['models', p.models.map((m) => `${m.id} (${m.version})`).join(', ')],
+    ['config hash', p.configHash],
+    ['flagging', p.flagging.threshold !== undefined ? `score ≤ ${fmt(p.flagging.threshold)} — ${p.flagging.source ?? ''}` : (p.flagging.disabledReason ?? 'off')],
+    ['scoring', `${p.config.scoring.granularity}-level, query context “${p.config.queryContext}”, ≤${p.config.scoring.preselect || 'all'} units per page`],
+    ['veracite', `${p.veraciteVersion}, ${p.createdAt}`],
+  ];
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Citation audit: ${escapeHtml(report.article.title)}</title>
+<style>${CSS}</style></head>
+<body>
+<header><div>
+<h1>Citation audit: ${escapeHtml(report.article.title)}</h1>
+<div class="meta">${escapeHtml(report.article.origin)} (${escapeHtml(report.article.format)}) · ${s.citations} citations in ${s.seconds.toFixed(1)} s</div>
+<div class="summary"><span class="pill">scored: ${s.scored}</span><span class="pill bad">flagged: ${s.flagged}</span><span class="pill">with suggestions: ${s.withSuggestions}</span><span class="pill">tagged failed verification: ${s.taggedFailedVerification}</span>${statusPills}</div>
+</div></header>
+<main>
+<h2>Scored citations, least verifiable first (${scored.length})</h2>
+${scored.map((c, i) => citationHtml(c, i + 1, th)).join('\n') || '<p class="meta">None.</p>'}
+<h2>Sources that could not be checked (${unscored.length})</h2>
+<p class="meta">Dead, unreachable, unsupported (PDF…) or not found: these are not judged unsupported.</p>
+${unscored.map((c) => citationHtml(c, undefined, th)).join('\n') || '<p class="meta">None.</p>'}
+<h2>Provenance</h2>
+<table class="prov">${provRows.map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td><code>${escapeHtml(v)}</code></td></tr>`).join('')}</table>
+</main></body></html>
+`;
+}

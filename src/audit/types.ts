@@ -1,0 +1,159 @@
+/**
+ * Shapes of a citation audit (SIDE): per citation, the cited source's text status, its verification score
+ * (max passage score) with the best evidence sentences, a failed-verification flag when a calibrated
+ * threshold applies, SIDE's URL-depth baseline, and better sources from the index when the existing one is
+ * not ranked first.
+ */
+import type { CitationKind, CitationSource, CitationTags } from '../wiki/types.js';
+import type { ModelInfo } from '../models/types.js';
+import type { SourceAttempt, SourceStatus, SourceVia } from '../sources/types.js';
+import type { QueryContext } from './query.js';
+import type { EvidenceSentence, ScoredPassage, ScoringConfig } from './score-document.js';
+
+/** What the audit reads of a citation: the parser's Citation, or a KILT/WAFER record turned into one. */
+export interface AuditCitation {
+  id: string;
+  index: number;
+  claim: string;
+  context: string[];
+  sectionPath: string[];
+  articleTitle: string;
+  source: Partial<CitationSource> & { raw?: string };
+  tags: CitationTags;
+  kind?: CitationKind;
+}
+
+export interface AuditInput {
+  title: string;
+  /** Path or URL the article was read from. */
+  origin: string;
+  format: 'wikitext' | 'html' | 'kilt';
+  citations: AuditCitation[];
+  /** Refs that gave no citation (infobox, table...), and {{citation needed}} claims without a ref. */
+  skippedRefs: number;
+  uncitedClaims: number;
+}
+
+export interface SourceReport {
+  url?: string;
+  title?: string;
+  work?: string;
+  archiveUrl?: string;
+  deadUrl?: boolean;
+  status: SourceStatus;
+  via?: SourceVia;
+  usedUrl?: string;
+  docId?: string;
+  /** Title of the page text that was scored. */
+  pageTitle?: string;
+  reason?: string;
+  attempts: SourceAttempt[];
+}
+
+export interface Verification {
+  /** Support of the claim by the cited source: max passage score (the scorer's units; a probability for 'trained'). */
+  score: number;
+  /** score <= threshold, when a threshold applies. */
+  flagged?: boolean;
+  bestPassage?: ScoredPassage;
+  evidence: EvidenceSentence[];
+  sentencesScored: number;
+  sentencesTotal: number;
+}
+
+export interface Suggestion {
+  docId: string;
+  title: string;
+  url?: string;
+  /** Verification score of the candidate (same units as Verification.score). */
+  score: number;
+  /** Score used to order candidates (verification, or verification combined with the first-stage rank). */
+  rerankScore: number;
+  /** Rank in the first-stage (hybrid / bm25) list of documents. */
+  firstStageRank: number;
+  bestPassage?: ScoredPassage;
+  evidence: EvidenceSentence[];
+}
+
+export interface Recommendations {
+  mode: 'bm25' | 'hybrid';
+  queries: { sparse: string; dense: string };
+  /** Documents reranked (after exclusions). */
+  candidates: number;
+  /** Candidates dropped: the article itself, the existing source. */
+  excluded: { docId: string; title: string; reason: string }[];
+  /** 1-based rank of the existing source among existing + candidates by verification score; absent when it has no score. */
+  existingRank?: number;
+  /** Up to 3 sources ranked above the existing one (or the best candidates when it could not be scored). */
+  suggestions: Suggestion[];
+}
+
+export interface CitationAudit {
+  id: string;
+  index: number;
+  claim: string;
+  context: string[];
+  sectionPath: string[];
+  kind?: CitationKind;
+  /** Inline maintenance tags on the article ({{failed verification}}, {{dead link}}...). */
+  tags: CitationTags;
+  /** The text the verification engine compared with the source. */
+  query: string;
+  source: SourceReport;
+  /** Present only when the source text was found and scored: an unreadable source is never "unsupported". */
+  verification?: Verification;
+  /** SIDE's baseline: number of path elements of the cited URL. */
+  urlDepth?: number;
+  recommendations?: Recommendations;
+  timingsMs: { source: number; retrieve: number; score: number };
+}
+
+export interface AuditConfig {
+  scoring: ScoringConfig;
+  queryContext: QueryContext;
+  recommend: {
+    enabled: boolean;
+    /** 'auto': hybrid (union of sparse and dense) when the index has vectors, bm25 otherwise. */
+    mode: 'auto' | 'bm25' | 'hybrid';
+    /** Candidate documents reranked by the verification engine. */
+    candidates: number;
+    /** Retrieved passages per candidate scored (its best first-stage passages). */
+    passagesPerCandidate: number;
+    suggestions: number;
+    /** Weight of the first-stage rank in the candidates' order (0 = verification score only). */
+    firstStageWeight: number;
+  };
+  /** Citations audited at once (retrieval of one overlaps scoring of another). */
+  concurrency: number;
+}
+
+export interface AuditProvenance {
+  snapshot?: string;
+  engine?: string;
+  index?: string;
+  models: ModelInfo[];
+  config: AuditConfig;
+  configHash: string;
+  flagging: { threshold?: number; source?: string; definition?: string; disabledReason?: string };
+  veraciteVersion: string;
+  createdAt: string;
+}
+
+export interface AuditSummary {
+  citations: number;
+  byStatus: Partial<Record<SourceStatus, number>>;
+  scored: number;
+  flagged: number;
+  withSuggestions: number;
+  taggedFailedVerification: number;
+  seconds: number;
+  citationsPerSecond: number;
+}
+
+export interface AuditReport {
+  article: { title: string; origin: string; format: AuditInput['format']; skippedRefs: number; uncitedClaims: number };
+  summary: AuditSummary;
+  /** In article order. */
+  citations: CitationAudit[];
+  provenance: AuditProvenance;
+}

@@ -1,0 +1,132 @@
+import { strict as assert } from 'node:assert';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Command } from 'commander';
+import { ingestSource } from '../store/ingest.js';
+import { LanceStore } from '../store/lancedb-store.js';
+import { loadCalibration } from '../audit/calibration.js';
+import type { AuditReport } from '../audit/types.js';
+import { registerAuditCommands, registerCitationEvals } from './command-audit.js';
+
+const ARTICLE = 'test/fixtures/audit/pendrick.wikitext';
+const CORPUS = 'test/fixtures/audit/pendrick-corpus.jsonl';
+const WICE = 'test/fixtures/audit/wice-sample.jsonl';
+
+async function run(args: string[]): Promise<string> {
+  const program = new Command().exitOverride();
+  registerAuditCommands(program);
+  registerCitationEvals(program.command('eval'));
+  const out: string[] = [];
+  const log = console.log;
+  console.log = (...a: unknown[]) => void out.push(a.join(' '));
+  try {
+    await program.parseAsync(['node', 'veracite', ...args]);
+  } finally {
+    console.log = log;
+  }
+  return out.join('\n');
+}
+
+describe('veracite audit / calibrate (CLI, end to end)', () => {
+  let dir: string;
+  let index: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'vc-audit-cli-'));
+    index = join(dir, 'idx');
+    const store = await LanceStore.open(index);
+    await ingestSource(store, CORPUS, { format: 'jsonl' });
+    await store.close();
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it('calibrate writes a threshold and curve for both positive definitions', async () => {
+    const cal = join(dir, 'cal.json');
+    const text = await run(['calibrate', '--data', WICE, '--scorer', 'lexical', '--out', cal, '--quiet']);
+    assert.match(text, /not_supported: threshold/);
+    const file = await loadCalibration(cal);
+    assert.equal(file.data.n, 9);
+    assert.deepEqual(Object.keys(file.definitions).sort(), ['not_or_partially_supported', 'not_supported']);
+    const d = file.definitions['not_supported']!;
+    assert.ok(Number.isFinite(d.threshold));
+    assert.ok(d.curve.length > 1);
+    assert.equal(d.positivesCount, 3);
+    assert.equal(file.definitions['not_or_partially_supported']!.positivesCount, 6);
+    assert.match(file.command, /^veracite calibrate --data /);
+  });
+
+  it('audit writes JSON, a self-contained HTML report sorted least verifiable first, and WAFER records', async () => {
+    const json = join(dir, 'report.json');
+    const html = join(dir, 'report.html');
+    const kilt = join(dir, 'citations.jsonl');
+    const summary = await run(['audit', ARTICLE, '--index', index, '--title', 'Pendrick Lighthouse', '--scorer', 'lexical', '--threshold', '0.3', '--out', json, '--html', html, '--kilt', kilt, '--quiet']);
+    assert.match(summary, /Pendrick Lighthouse: 7 citations/);
+    const report = JSON.parse(await readFile(json, 'utf8')) as AuditReport;
+    assert.equal(report.citations.length, 7);
+    assert.equal(report.provenance.flagging.threshold, 0.3);
+    assert.ok(report.provenance.snapshot);
+    assert.equal(report.citations[2]!.verification!.flagged, true);
+
+    const page = await readFile(html, 'utf8');
+    assert.ok(page.startsWith('<!DOCTYPE html>'));
+    assert.doesNotMatch(page, /<script|<link[^>]+stylesheet|<img|@import|url\(/i, 'no scripts or external assets');
+    assert.match(page, /<style>/);
+    // Scored claims appear in ascending score order; unscored ones (not found, no URL) after them.
+    const scored = report.citations.filter((c) => c.verification).sort((a, b) => a.verification!.score - b.verification!.score || a.index - b.index);
+    const positions = scored.map((c) => page.indexOf(`id="c${c.index}"`));
+    assert.ok(positions.every((p) => p > 0));
+    assert.deepEqual([...positions].sort((a, b) => a - b), positions, 'least verifiable first');
+    for (const c of report.citations.filter((c) => !c.verification)) assert.ok(page.indexOf(`id="c${c.index}"`) > positions.at(-1)!);
+    assert.match(page, /The tower is 26 metres tall and painted white\./);
+    assert.match(page, /<mark>tower<\/mark>/, 'claim words highlighted in evidence');
+    assert.match(page, /source not-found/);
+    assert.match(page, /likely failed verification/);
+
+    const records = (await readFile(kilt, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { input: string; output: { provenance: { url: string }[] }[] });
+    assert.equal(records.length, 6, 'the book without URL is left out');
+    assert.ok(records[0]!.input.endsWith('[CIT]'));
+  });
+
+  it('audit flags with a matching calibration file and refuses a mismatching one', async () => {
+    const cal = join(dir, 'cal.json');
+    const json = join(dir, 'report2.json');
+    await run(['audit', ARTICLE, '--index', index, '--title', 'Pendrick Lighthouse', '--scorer', 'lexical', '--calibration', cal, '--out', json, '--quiet', '--no-recommend']);
+    const report = JSON.parse(await readFile(json, 'utf8')) as AuditReport;
+    const threshold = (await loadCalibration(cal)).definitions['not_supported']!.threshold;
+    assert.equal(report.provenance.flagging.threshold, threshold);
+    for (const c of report.citations) if (c.verification) assert.equal(c.verification.flagged, c.verification.score <= threshold);
+    assert.equal(report.citations[0]!.recommendations, undefined);
+
+    const json3 = join(dir, 'report3.json');
+    await run(['audit', ARTICLE, '--index', index, '--scorer', 'lexical', '--granularity', 'passage', '--calibration', cal, '--out', json3, '--quiet', '--no-recommend']);
+    const r3 = JSON.parse(await readFile(json3, 'utf8')) as AuditReport;
+    assert.match(r3.provenance.flagging.disabledReason!, /other settings/);
+    assert.ok(r3.citations.every((c) => c.verification?.flagged === undefined));
+  });
+
+  it('audits a KILT/WAFER file', async () => {
+    const kilt = join(dir, 'citations.jsonl');
+    const json = join(dir, 'report-kilt.json');
+    await run(['audit', kilt, '--index', index, '--scorer', 'lexical', '--out', json, '--quiet']);
+    const report = JSON.parse(await readFile(json, 'utf8')) as AuditReport;
+    assert.equal(report.article.format, 'kilt');
+    assert.equal(report.article.title, 'Pendrick Lighthouse');
+    assert.equal(report.citations.length, 6);
+    assert.equal(report.citations[0]!.source.status, 'found');
+  });
+
+  it('refuses a URL article without --fetch', async () => {
+    await assert.rejects(run(['audit', 'https://en.wikipedia.org/wiki/Pendrick', '--no-index', '--scorer', 'lexical', '--quiet']), /pass --fetch/);
+  });
+
+  it('eval citation-detection runs on the WiCE sample', async () => {
+    const out = join(dir, 'det.json');
+    const text = await run(['eval', 'citation-detection', '--data', WICE, '--scorer', 'lexical', '--variants', 'sentence/none/all,passage/previous/8', '--out', out, '--quiet']);
+    assert.match(text, /baseline bm25/);
+    const r = JSON.parse(await readFile(out, 'utf8')) as { variants: { name: string }[]; urlDepthBaseline: string; provenance: { models: unknown[] } };
+    assert.deepEqual(r.variants.map((v) => v.name), ['sentence/none/all', 'passage/previous/8']);
+    assert.match(r.urlDepthBaseline, /no cited URL/);
+    assert.equal(r.provenance.models.length, 1);
+  });
+});

@@ -1,0 +1,137 @@
+/**
+ * `veracite serve`: the HTTP API and the web interface over an index (src/server), and
+ * `veracite annotations export`: the blind-comparison annotations the server collected, as JSONL or as
+ * training pairs for `veracite train`.
+ */
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { InvalidArgumentError, type Command } from 'commander';
+import { annotationsPath, exportLines } from '../annotations/annotation-store.js';
+import { annotationsToPairs, toEvidencePairs, toNliPairs } from '../annotations/to-training-pairs.js';
+import { AnnotationSchema } from '../annotations/types.js';
+import { parseDuration, parseSize, resolveServerOptions } from '../server/options.js';
+import { closeOnSignals, startServer } from '../server/start.js';
+import { DEFAULT_INDEX, oneOf, positiveInt } from './options.js';
+import { addVerifyOptions, openVerifier, type VerifyFlags } from './pipeline.js';
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError(`--port must be 0..65535 (got "${value}")`);
+  return n;
+}
+
+function wrap<T>(name: string, parse: (v: string) => T) {
+  return (value: string): T => {
+    try {
+      return parse(value);
+    } catch (e) {
+      throw new InvalidArgumentError(`${name}: ${(e as Error).message}`);
+    }
+  };
+}
+
+interface ServeFlags extends VerifyFlags {
+  port: number;
+  host: string;
+  concurrency: number;
+  queue?: number;
+  bodyLimit: number;
+  timeout: number;
+  shutdownGrace: number;
+  auditConcurrency: number;
+  auditScorer: string;
+  dataDir?: string;
+  fetch?: boolean;
+  log?: boolean;
+}
+
+export function registerServeCommand(program: Command): void {
+  addVerifyOptions(
+    program
+      .command('serve')
+      .description('HTTP API (/v1/...) and web interface (/) over an index: verify, check and audit citations, search, blind comparison')
+      .option('--port <n>', 'port (0 = any free port)', port, 8080)
+      .option('--host <host>', 'address to listen on', '127.0.0.1')
+      .option('--concurrency <n>', 'verify / check / search requests running at once', positiveInt('--concurrency'), 2)
+      .option('--queue <n>', 'requests waiting for a slot before new ones get 503 (default 8 x concurrency)', positiveInt('--queue'))
+      .option('--body-limit <size>', 'largest request body, e.g. 2mb, 512kb (default 2mb)', wrap('--body-limit', parseSize), 2 * 1024 * 1024)
+      .option('--timeout <duration>', 'per-request deadline for verify / check / search, e.g. 30s (default 30s)', wrap('--timeout', parseDuration), 30_000)
+      .option('--shutdown-grace <duration>', 'on SIGINT/SIGTERM, how long running audits may finish before they are saved as interrupted (default 20s)', wrap('--shutdown-grace', parseDuration), 20_000)
+      .option('--audit-concurrency <n>', 'audit jobs running at once', positiveInt('--audit-concurrency'), 1)
+      .option('--audit-scorer <spec>', "citation audit's verification engine: 'trained', 'lexical' or an ONNX cross-encoder", 'trained')
+      .option('--data-dir <dir>', 'audit jobs and annotations (default <index>/server)')
+      .option('--fetch', 'allow URL input: live fetch of articles and cited pages, through the SSRF guard')
+      .option('--log', 'log every request (JSON lines on stdout)'),
+  ).action(async (flags: ServeFlags) => {
+    const { store, retriever, verifier } = await openVerifier(flags);
+    const options = resolveServerOptions({
+      index: flags.index,
+      ...(flags.dataDir ? { dataDir: flags.dataDir } : {}),
+      host: flags.host,
+      port: flags.port,
+      concurrency: flags.concurrency,
+      ...(flags.queue ? { queue: flags.queue } : {}),
+      bodyLimit: flags.bodyLimit,
+      requestTimeoutMs: flags.timeout,
+      shutdownGraceMs: flags.shutdownGrace,
+      auditConcurrency: flags.auditConcurrency,
+      auditScorer: flags.auditScorer,
+      fetch: !!flags.fetch,
+      mode: flags.mode,
+      log: !!flags.log,
+    });
+    let server;
+    try {
+      server = await startServer(options, { store, retriever, verifier });
+    } catch (e) {
+      await store.close();
+      throw e;
+    }
+    closeOnSignals(server);
+    const stats = await store.stats();
+    console.error(`veracite serve: ${server.url}/ (index ${flags.index}: ${stats.documents} documents, snapshot ${await store.snapshot()})`);
+    console.error(`  API ${server.url}/v1/openapi.json · jobs and annotations in ${options.dataDir} · live fetch ${options.fetch ? 'on' : 'off'} · Ctrl-C stops`);
+    // The listening server keeps the process alive; closeOnSignals ends it.
+  });
+
+  const annotations = program.command('annotations').description('blind-comparison annotations collected by `veracite serve`');
+  annotations
+    .command('export')
+    .description('write the annotations as JSONL (or as training pairs for `veracite train`)')
+    .option('--index <dir>', 'index directory the server ran on', DEFAULT_INDEX)
+    .option('--data-dir <dir>', 'the server\'s --data-dir (default <index>/server)')
+    .option('--out <file>', 'output file (default: stdout)')
+    .option('--as <format>', 'annotations (as stored) | pairs ({claim, passage, label}) | evidence | nli (the trainer\'s formats)', oneOf('--as', ['annotations', 'pairs', 'evidence', 'nli'] as const), 'annotations')
+    .option('--unchosen-as-negative', 'pairs: also use the side not chosen as a "not-supports" example')
+    .action(async (flags: { index: string; dataDir?: string; out?: string; as: 'annotations' | 'pairs' | 'evidence' | 'nli'; unchosenAsNegative?: boolean }) => {
+      const path = annotationsPath(resolveServerOptions({ index: flags.index, ...(flags.dataDir ? { dataDir: flags.dataDir } : {}) }).dataDir);
+      const out = flags.out ? createWriteStream(flags.out) : process.stdout;
+      const write = async (line: string) => {
+        if (!out.write(line)) await once(out, 'drain');
+      };
+      let bad = 0;
+      const onBad = (line: number, reason: string) => {
+        bad++;
+        console.error(`${path}:${line}: skipped (${reason})`);
+      };
+      let n = 0;
+      if (flags.as === 'annotations') {
+        for await (const line of exportLines(path, undefined, onBad)) {
+          await write(line);
+          n++;
+        }
+      } else {
+        const all = [];
+        for await (const line of exportLines(path, undefined, onBad)) all.push(AnnotationSchema.parse(JSON.parse(line)));
+        const pairs = annotationsToPairs(all, { unchosenAsNegative: !!flags.unchosenAsNegative });
+        const rows: unknown[] = flags.as === 'pairs' ? pairs : flags.as === 'evidence' ? toEvidencePairs(pairs) : toNliPairs(pairs);
+        for (const r of rows) await write(`${JSON.stringify(r)}\n`);
+        n = rows.length;
+      }
+      if (flags.out) {
+        (out as ReturnType<typeof createWriteStream>).end();
+        await once(out, 'finish');
+      }
+      console.error(`veracite annotations export: ${n} ${flags.as === 'annotations' ? 'annotation(s)' : `row(s) as ${flags.as}`} from ${path}${bad ? ` (${bad} bad lines skipped)` : ''}${flags.out ? ` -> ${flags.out}` : ''}`);
+    });
+}

@@ -1,0 +1,51 @@
+/**
+ * The fastify application: limits, the error contract, the API routes and the web page. No listening
+ * and no lifecycle here (start.ts), so tests can build it around injected pieces.
+ */
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import type { ServerContext } from './context.js';
+import { HttpError } from './errors.js';
+import { API_ROUTES } from './routes/index.js';
+import { registerStatic } from './static.js';
+
+/** fastify's own errors -> our codes. */
+const FASTIFY_CODES: Record<string, string> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid_request',
+};
+
+export function buildApp(ctx: ServerContext): FastifyInstance {
+  const app = Fastify({
+    logger: ctx.options.log ? { level: 'info' } : false,
+    bodyLimit: ctx.options.bodyLimit,
+    // Time to receive a whole request (a slow client holding a connection open); responses are bounded
+    // by the per-request deadline instead, and SSE streams by nothing.
+    requestTimeout: 60_000,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+
+  app.setErrorHandler((err: FastifyError | HttpError | Error, req, reply) => {
+    if (err instanceof HttpError) {
+      reply.headers(err.headers).code(err.statusCode);
+      return reply.send({ error: err.code, message: err.message, ...(err.issues ? { issues: err.issues } : {}) });
+    }
+    const status = (err as FastifyError).statusCode;
+    if (status && status >= 400 && status < 500) {
+      const code = FASTIFY_CODES[(err as FastifyError).code ?? ''] ?? (err instanceof SyntaxError ? 'invalid_json' : 'invalid_request');
+      return reply.code(status).send({ error: code, message: err.message });
+    }
+    req.log.error(err);
+    if (!ctx.options.log) console.error(`veracite serve: ${req.method} ${req.url}: ${err.stack ?? err.message}`);
+    return reply.code(500).send({ error: 'internal', message: err.message });
+  });
+
+  app.setNotFoundHandler((req, reply) => reply.code(404).send({ error: 'not_found', message: `no route ${req.method} ${req.url.split('?')[0]}` }));
+
+  for (const route of API_ROUTES) route.register(app, ctx);
+  registerStatic(app);
+  return app;
+}

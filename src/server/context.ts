@@ -1,0 +1,29 @@
+/**
+ * What every route reads: the pipeline (store, retriever, verifier), the audit service, the job runner,
+ * the annotation store, the limiter and the settings. Built once by start.ts, or by a test with
+ * whatever pieces it injects.
+ */
+import type { AnnotationStore } from '../annotations/annotation-store.js';
+import type { Retriever } from '../retrieve/retriever.js';
+import type { Store } from '../store/types.js';
+import type { Verifier } from '../verify/verifier.js';
+import type { AuditService } from './audit-service.js';
+import type { JobRunner } from './jobs/job-runner.js';
+import type { Limiter } from './limiter.js';
+import type { ResolvedServerOptions } from './options.js';
+import type { SseHub } from './sse.js';
+
+export interface ServerContext {
+  options: ResolvedServerOptions;
+  store: Store;
+  retriever: Retriever;
+  verifier: Verifier;
+  audit: AuditService;
+  jobs: JobRunner;
+  annotations: AnnotationStore;
+  limiter: Limiter;
+  sse: SseHub;
+  startedAt: number;
+  /** Set when shutdown begins (health reports it; new audits are refused). */
+  shuttingDown: boolean;
+}

@@ -1,0 +1,220 @@
+/**
+ * Runs audit jobs: a bounded queue, `concurrency` jobs at a time, per-citation progress persisted and
+ * broadcast to subscribers (the SSE route), and a shutdown that lets running jobs finish within a grace
+ * period and persists the rest as interrupted.
+ *
+ * Resuming: a submitted input identical to an interrupted job's (same sha256) starts a new job that
+ * takes over the finished citations of the interrupted one and audits only the others.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { loadArticleInput } from '../../audit/article-input.js';
+import type { AuditInput } from '../../audit/types.js';
+import { parseWikipediaHtml, parseWikitext } from '../../wiki/index.js';
+import type { AuditService, CitationAudit } from '../audit-service.js';
+import { OverloadedError, ShuttingDownError } from '../errors.js';
+import { INTERRUPTED_MESSAGE, type JobStore } from './job-store.js';
+import { FINAL_STATUSES, type AuditJob, type AuditJobInput } from './job-types.js';
+
+export type JobEvent =
+  | { type: 'status'; job: AuditJob }
+  | { type: 'citation'; seq: number; done: number; total: number; result: CitationAudit }
+  | { type: 'done'; job: AuditJob };
+
+type Listener = (e: JobEvent) => void;
+
+export interface JobRunnerOptions {
+  concurrency: number;
+  maxQueue: number;
+  /** Time a job may keep running after abort before it is recorded as interrupted anyway. */
+  abortWaitMs?: number;
+}
+
+interface Running {
+  job: AuditJob;
+  ac: AbortController;
+  settled: Promise<void>;
+}
+
+export function inputHash(input: AuditJobInput): string {
+  return createHash('sha256')
+    .update(JSON.stringify([input.kind, input.text ?? input.url ?? '', input.title ?? '']))
+    .digest('hex');
+}
+
+export class JobRunner {
+  private readonly queue: AuditJob[] = [];
+  private readonly running = new Map<string, Running>();
+  private readonly listeners = new Map<string, Set<Listener>>();
+  /** Jobs whose final state was written (by the run or by shutdown): nothing may overwrite it. */
+  private readonly finalised = new Set<string>();
+  private closing = false;
+
+  constructor(
+    readonly store: JobStore,
+    private readonly audit: AuditService,
+    private readonly opts: JobRunnerOptions,
+  ) {}
+
+  stats(): { running: number; queued: number } {
+    return { running: this.running.size, queued: this.queue.length };
+  }
+
+  get(id: string): AuditJob | undefined {
+    return this.store.get(id);
+  }
+
+  async submit(input: AuditJobInput): Promise<AuditJob> {
+    if (this.closing) throw new ShuttingDownError();
+    if (this.queue.length >= this.opts.maxQueue) {
+      throw new OverloadedError(`audit queue full (${this.queue.length} jobs waiting)`, 30 * (this.queue.length / this.opts.concurrency + 1));
+    }
+    const now = new Date().toISOString();
+    const hash = inputHash(input);
+    const previous = this.store.findInterrupted(hash);
+    const job: AuditJob = {
+      id: randomUUID(),
+      status: 'queued',
+      createdAt: now,
+      updatedAt: now,
+      input: { kind: input.kind, bytes: Buffer.byteLength(input.text ?? input.url ?? '') },
+      inputHash: hash,
+      done: previous ? previous.results.length : 0,
+      total: previous?.total ?? 0,
+      results: previous ? previous.results.map((r) => ({ ...r })) : [],
+    };
+    if (input.title !== undefined) job.input.title = input.title;
+    if (input.url !== undefined) job.input.url = input.url;
+    if (previous) job.resumedFrom = previous.id;
+    await this.store.create(job, input);
+    this.queue.push(job);
+    this.pump();
+    return job;
+  }
+
+  /** Live events of one job; returns the unsubscribe function. */
+  subscribe(id: string, fn: Listener): () => void {
+    let set = this.listeners.get(id);
+    if (!set) this.listeners.set(id, (set = new Set()));
+    set.add(fn);
+    return () => {
+      set.delete(fn);
+      if (set.size === 0) this.listeners.delete(id);
+    };
+  }
+
+  private emit(id: string, e: JobEvent): void {
+    for (const fn of this.listeners.get(id) ?? []) {
+      try {
+        fn(e);
+      } catch {
+        // a broken subscriber (closed socket) must not stop the job
+      }
+    }
+  }
+
+  private pump(): void {
+    while (!this.closing && this.running.size < this.opts.concurrency && this.queue.length) {
+      const job = this.queue.shift()!;
+      const ac = new AbortController();
+      const entry: Running = { job, ac, settled: Promise.resolve() };
+      entry.settled = this.run(job, ac.signal).finally(() => {
+        this.running.delete(job.id);
+        this.pump();
+      });
+      this.running.set(job.id, entry);
+    }
+  }
+
+  /** The job's article as the audit reads it; a URL is fetched through the sources' SSRF-guarded fetch. */
+  private async parse(job: AuditJob): Promise<AuditInput> {
+    const input = await this.store.readInput(job.id);
+    const opts = input.title !== undefined ? { title: input.title } : {};
+    if (input.kind === 'url') return loadArticleInput(input.url!, { ...opts, fetch: true });
+    const a = input.kind === 'wikitext' ? parseWikitext(input.text!, opts) : parseWikipediaHtml(input.text!, opts);
+    return { title: a.title, origin: `api:${input.kind}`, format: input.kind, citations: a.citations, skippedRefs: a.skipped.length, uncitedClaims: a.uncitedClaims.length };
+  }
+
+  private touch(job: AuditJob): void {
+    job.updatedAt = new Date().toISOString();
+    void this.store.save(job).catch(() => undefined); // the final save below is awaited and reports errors
+  }
+
+  private async run(job: AuditJob, signal: AbortSignal): Promise<void> {
+    job.status = 'running';
+    job.startedAt = new Date().toISOString();
+    this.touch(job);
+    this.emit(job.id, { type: 'status', job });
+    try {
+      const article = await this.parse(job);
+      signal.throwIfAborted();
+      const ids = new Set(article.citations.map((c) => c.id));
+      // Resumed results that the (same) input still has; anything else would be a stale result.
+      job.results = job.results.filter((r) => ids.has(r.citationId));
+      job.done = job.results.length;
+      job.total = article.citations.length;
+      job.article = { title: article.title, citations: article.citations.length, uncitedClaims: article.uncitedClaims, skippedRefs: article.skippedRefs };
+      this.touch(job);
+      this.emit(job.id, { type: 'status', job });
+      await this.audit.auditArticle(article, {
+        signal,
+        skip: new Set(job.results.map((r) => r.citationId)),
+        onCitation: (result) => {
+          if (this.finalised.has(job.id)) return;
+          job.results.push(result);
+          job.done = job.results.length;
+          this.touch(job);
+          this.emit(job.id, { type: 'citation', seq: job.done, done: job.done, total: job.total, result });
+        },
+      });
+      signal.throwIfAborted();
+      job.status = 'done';
+      delete job.error;
+    } catch (e) {
+      if (signal.aborted) {
+        job.status = 'interrupted';
+        job.error = INTERRUPTED_MESSAGE;
+      } else {
+        job.status = 'failed';
+        job.error = (e as Error).message;
+      }
+    }
+    await this.finalise(job);
+  }
+
+  private async finalise(job: AuditJob): Promise<void> {
+    if (this.finalised.has(job.id)) return;
+    this.finalised.add(job.id);
+    job.finishedAt = new Date().toISOString();
+    job.updatedAt = job.finishedAt;
+    await this.store.save(job);
+    this.emit(job.id, { type: 'done', job });
+  }
+
+  /**
+   * Stops taking jobs; queued jobs become interrupted at once; running jobs get `graceMs` to finish,
+   * then are aborted, and are recorded as interrupted (with the citations they finished) whether or
+   * not the audit notices the abort within `abortWaitMs`.
+   */
+  async shutdown(graceMs: number): Promise<void> {
+    this.closing = true;
+    for (const job of this.queue.splice(0)) {
+      job.status = 'interrupted';
+      job.error = INTERRUPTED_MESSAGE;
+      await this.finalise(job);
+    }
+    const all = () => Promise.allSettled([...this.running.values()].map((r) => r.settled));
+    if (this.running.size) await Promise.race([all(), sleep(graceMs)]);
+    if (this.running.size) {
+      for (const r of this.running.values()) r.ac.abort(new Error('server shutting down'));
+      await Promise.race([all(), sleep(this.opts.abortWaitMs ?? 3000)]);
+      for (const r of [...this.running.values()]) {
+        if (FINAL_STATUSES.has(r.job.status) && this.finalised.has(r.job.id)) continue;
+        r.job.status = 'interrupted';
+        r.job.error = INTERRUPTED_MESSAGE;
+        await this.finalise(r.job);
+      }
+    }
+    await this.store.flush();
+  }
+}

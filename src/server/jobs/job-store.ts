@@ -1,0 +1,113 @@
+/**
+ * Audit jobs on disk: one JSON file per job in `<dataDir>/jobs/`, written atomically (atomic-json.ts).
+ * A job file is rewritten after every audited citation (coalesced: at most one write in flight per job,
+ * the latest state written next), so a crash loses at most the citations finished since the last write.
+ *
+ * On open, a job left `queued` or `running` by a server that stopped without finishing it (kill -9,
+ * power loss) is marked `interrupted`: its finished citations are kept, and submitting the same input
+ * again resumes it from there (job-runner.ts).
+ */
+import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { FINAL_STATUSES, type AuditJob, type AuditJobInput } from './job-types.js';
+import { isTempFile, writeJsonAtomic } from './atomic-json.js';
+
+const INPUT_SUFFIX = '.input.json';
+export const INTERRUPTED_MESSAGE = 'the server stopped before the job finished; submit the same input again to resume it';
+
+interface Pending {
+  writing: Promise<void>;
+  again: boolean;
+}
+
+export class JobStore {
+  private readonly jobs = new Map<string, AuditJob>();
+  private readonly pending = new Map<string, Pending>();
+
+  private constructor(readonly dir: string) {}
+
+  static async open(dataDir: string): Promise<JobStore> {
+    const store = new JobStore(join(dataDir, 'jobs'));
+    await mkdir(store.dir, { recursive: true });
+    for (const name of await readdir(store.dir)) {
+      const path = join(store.dir, name);
+      if (isTempFile(name)) {
+        await unlink(path).catch(() => undefined); // a write that never reached its rename
+        continue;
+      }
+      if (!name.endsWith('.json') || name.endsWith(INPUT_SUFFIX)) continue;
+      let job: AuditJob;
+      try {
+        job = JSON.parse(await readFile(path, 'utf8')) as AuditJob;
+      } catch {
+        continue; // not ours or unreadable; atomic writes never leave a half file
+      }
+      store.jobs.set(job.id, job);
+      if (!FINAL_STATUSES.has(job.status)) {
+        job.status = 'interrupted';
+        job.error = INTERRUPTED_MESSAGE;
+        job.updatedAt = new Date().toISOString();
+        await store.save(job);
+      }
+    }
+    return store;
+  }
+
+  private jobPath(id: string): string {
+    return join(this.dir, `${id}.json`);
+  }
+
+  get(id: string): AuditJob | undefined {
+    return this.jobs.get(id);
+  }
+
+  /** Newest first. */
+  list(): AuditJob[] {
+    return [...this.jobs.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  }
+
+  /** The newest interrupted job with this input, to resume. */
+  findInterrupted(inputHash: string): AuditJob | undefined {
+    return this.list().find((j) => j.status === 'interrupted' && j.inputHash === inputHash);
+  }
+
+  async create(job: AuditJob, input: AuditJobInput): Promise<void> {
+    await writeJsonAtomic(join(this.dir, `${job.id}${INPUT_SUFFIX}`), input);
+    this.jobs.set(job.id, job);
+    await this.save(job);
+  }
+
+  async readInput(id: string): Promise<AuditJobInput> {
+    return JSON.parse(await readFile(join(this.dir, `${id}${INPUT_SUFFIX}`), 'utf8')) as AuditJobInput;
+  }
+
+  /**
+   * Persists the job's current state. Calls made while a write is in flight collapse into one more
+   * write of the latest state; the promise resolves once a write that includes this call's state is done.
+   */
+  save(job: AuditJob): Promise<void> {
+    const p = this.pending.get(job.id);
+    if (p) {
+      p.again = true;
+      return p.writing;
+    }
+    const entry: Pending = { writing: Promise.resolve(), again: false };
+    entry.writing = (async () => {
+      try {
+        do {
+          entry.again = false;
+          await writeJsonAtomic(this.jobPath(job.id), job);
+        } while (entry.again);
+      } finally {
+        this.pending.delete(job.id);
+      }
+    })();
+    this.pending.set(job.id, entry);
+    return entry.writing;
+  }
+
+  /** Waits for every write in flight. */
+  async flush(): Promise<void> {
+    await Promise.allSettled([...this.pending.values()].map((p) => p.writing));
+  }
+}

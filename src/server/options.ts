@@ -1,0 +1,83 @@
+/**
+ * Server settings with their defaults, and the parsers for human-written sizes and durations
+ * ("2mb", "30s") shared by the CLI and the tests.
+ */
+import { join } from 'node:path';
+import type { SearchMode } from '../retrieve/retriever.js';
+
+export interface ServerOptions {
+  /** Index directory (the LanceDB store). */
+  index: string;
+  /** Jobs and annotations; default `<index>/server`. */
+  dataDir?: string;
+  host?: string;
+  /** 0 = any free port. */
+  port?: number;
+  /** Model-bound requests running at once. */
+  concurrency?: number;
+  /** Requests waiting for a slot before new ones get 503 (default 8 x concurrency). */
+  queue?: number;
+  /** Largest request body, bytes. */
+  bodyLimit?: number;
+  /** Verify / check / search deadline, ms (queue wait included). */
+  requestTimeoutMs?: number;
+  /** Audit jobs that run at once; the others wait in the job queue. */
+  auditConcurrency?: number;
+  /** Audit jobs waiting before new submissions get 503. */
+  auditQueue?: number;
+  /** How long shutdown waits for running audit jobs before persisting them as interrupted, ms. */
+  shutdownGraceMs?: number;
+  /** Allow URL input (live fetch of articles and sources, through the SSRF guard). */
+  fetch?: boolean;
+  /** Verification engine of the citation audit: 'trained' (default), 'lexical', or an ONNX cross-encoder. */
+  auditScorer?: string;
+  /** Default retrieval mode for /v1/search. */
+  mode?: SearchMode;
+  /** Log requests (pino, JSON lines on stdout). */
+  log?: boolean;
+}
+
+export type ResolvedServerOptions = Required<Omit<ServerOptions, 'mode'>> & { mode: SearchMode };
+
+export function resolveServerOptions(o: ServerOptions): ResolvedServerOptions {
+  const concurrency = o.concurrency ?? 2;
+  return {
+    index: o.index,
+    dataDir: o.dataDir ?? join(o.index, 'server'),
+    host: o.host ?? '127.0.0.1',
+    port: o.port ?? 8080,
+    concurrency,
+    queue: o.queue ?? 8 * concurrency,
+    bodyLimit: o.bodyLimit ?? 2 * 1024 * 1024,
+    requestTimeoutMs: o.requestTimeoutMs ?? 30_000,
+    auditConcurrency: o.auditConcurrency ?? 1,
+    auditQueue: o.auditQueue ?? 32,
+    shutdownGraceMs: o.shutdownGraceMs ?? 20_000,
+    fetch: o.fetch ?? false,
+    auditScorer: o.auditScorer ?? 'trained',
+    mode: o.mode ?? 'bm25',
+    log: o.log ?? false,
+  };
+}
+
+const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1024, k: 1024, mb: 1024 ** 2, m: 1024 ** 2, gb: 1024 ** 3, g: 1024 ** 3 };
+
+/** "2mb", "512kb", "1048576" -> bytes. */
+export function parseSize(text: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(text);
+  const unit = m ? SIZE_UNITS[m[2]!.toLowerCase()] : undefined;
+  if (!m || unit === undefined) throw new Error(`not a size: "${text}" (e.g. 2mb, 512kb, 1048576)`);
+  const n = Math.round(Number(m[1]) * unit);
+  if (n <= 0) throw new Error(`size must be positive: "${text}"`);
+  return n;
+}
+
+const TIME_UNITS: Record<string, number> = { ms: 1, '': 1000, s: 1000, m: 60_000, min: 60_000 };
+
+/** "30s", "500ms", "2m", "10" (seconds) -> ms. */
+export function parseDuration(text: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(text);
+  const unit = m ? TIME_UNITS[m[2]!.toLowerCase()] : undefined;
+  if (!m || unit === undefined) throw new Error(`not a duration: "${text}" (e.g. 30s, 500ms, 2m)`);
+  return Math.round(Number(m[1]) * unit);
+}

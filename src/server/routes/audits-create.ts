@@ -1,0 +1,36 @@
+/**
+ * POST /v1/audits: queue an audit of an article (wikitext, HTML, or a URL fetched by the server when
+ * it runs with --fetch). Answers 202 with the job id at once; progress comes from the events stream.
+ */
+import { HttpError } from '../errors.js';
+import type { AuditJobInput } from '../jobs/job-types.js';
+import { defineRoute, errorResponses } from '../route.js';
+import { AuditCreateRequest, JobCreatedResponse } from '../schemas.js';
+
+export const auditsCreateRoute = defineRoute(
+  {
+    method: 'POST',
+    path: '/v1/audits',
+    tag: 'audit',
+    summary: 'Start a citation audit job',
+    description: 'Give exactly one of wikitext, html, url (url only when the server runs with --fetch). A re-submitted input whose last job was interrupted resumes it.',
+    body: AuditCreateRequest,
+    responses: { 202: { description: 'Job accepted.', schema: JobCreatedResponse }, ...errorResponses(400, 413, 503) },
+  },
+  async (ctx, { body }, _req, reply) => {
+    if (body.url !== undefined && !ctx.options.fetch) {
+      throw new HttpError(400, 'invalid_request', 'url input needs live fetch: start the server with --fetch, or send the page as html', [
+        { path: 'url', message: 'live fetch is off on this server (--fetch)' },
+      ]);
+    }
+    const input: AuditJobInput =
+      body.wikitext !== undefined ? { kind: 'wikitext', text: body.wikitext } : body.html !== undefined ? { kind: 'html', text: body.html } : { kind: 'url', url: body.url! };
+    if (body.title !== undefined) input.title = body.title;
+    const job = await ctx.jobs.submit(input);
+    const self = `/v1/audits/${job.id}`;
+    reply.code(202).header('location', self);
+    const out: Record<string, unknown> = { id: job.id, status: job.status, links: { self, events: `${self}/events` } };
+    if (job.resumedFrom) out.resumedFrom = job.resumedFrom;
+    return out;
+  },
+);

@@ -1,0 +1,32 @@
+/**
+ * POST /v1/citations/check: does this source support this claim? The source is a URL (looked up in the
+ * index, fetched live only with --fetch) or its text; the answer has the source's evidence sentences
+ * and, on request, better-supporting documents from the index.
+ */
+import type { CitationCheckInput } from '../audit-service.js';
+import { runLimited } from '../deadline.js';
+import { defineRoute, errorResponses } from '../route.js';
+import { CitationAuditSchema, CitationCheckRequest } from '../schemas.js';
+import { splitSentences } from '../../corpus/sentences.js';
+
+export const citationsCheckRoute = defineRoute(
+  {
+    method: 'POST',
+    path: '/v1/citations/check',
+    tag: 'audit',
+    summary: 'Check one citation: claim + context + source',
+    body: CitationCheckRequest,
+    responses: { 200: { description: 'The citation\'s audit.', schema: CitationAuditSchema }, ...errorResponses(400, 413, 503, 504) },
+  },
+  async (ctx, { body }, _req, reply) => {
+    const input: CitationCheckInput = {
+      claim: body.claim,
+      context: typeof body.context === 'string' ? splitSentences(body.context) : (body.context ?? []),
+      sectionPath: body.section ? body.section.split('>').map((s) => s.trim()).filter(Boolean) : [],
+      source: body.source,
+      suggestions: body.suggestions,
+    };
+    if (body.title !== undefined) input.title = body.title;
+    return runLimited(ctx.limiter, reply, ctx.options.requestTimeoutMs, (signal) => ctx.audit.checkCitation(input, signal));
+  },
+);

@@ -1,0 +1,29 @@
+/** GET /v1/health: index snapshot and size, model ids, uptime, load. */
+import { VERACITE_VERSION } from '../../provenance/version.js';
+import { defineRoute } from '../route.js';
+import { HealthResponse } from '../schemas.js';
+
+export const healthRoute = defineRoute(
+  {
+    method: 'GET',
+    path: '/v1/health',
+    tag: 'service',
+    summary: 'Service health, index snapshot, models',
+    responses: { 200: { description: 'Health.', schema: HealthResponse } },
+  },
+  async (ctx) => {
+    const [stats, snapshot] = await Promise.all([ctx.store.stats(), ctx.store.snapshot()]);
+    const l = ctx.limiter.stats();
+    return {
+      status: ctx.shuttingDown ? 'shutting_down' : 'ok',
+      version: VERACITE_VERSION,
+      uptimeSeconds: Math.round((Date.now() - ctx.startedAt) / 100) / 10,
+      index: { dir: ctx.options.index, snapshot, engine: ctx.store.engine, ...stats },
+      models: ctx.verifier.modelInfos(),
+      audit: ctx.audit.name,
+      fetch: ctx.options.fetch,
+      limits: { concurrency: l.concurrency, queue: l.maxQueue, active: l.active, queued: l.queued, bodyLimit: ctx.options.bodyLimit, requestTimeoutMs: ctx.options.requestTimeoutMs },
+      jobs: ctx.jobs.stats(),
+    };
+  },
+);

@@ -1,0 +1,16 @@
+/** POST /v1/verify: one claim -> verdict, evidence, candidate documents, provenance. */
+import { runLimited } from '../deadline.js';
+import { defineRoute, errorResponses } from '../route.js';
+import { VerdictResponse, VerifyRequest } from '../schemas.js';
+
+export const verifyRoute = defineRoute(
+  {
+    method: 'POST',
+    path: '/v1/verify',
+    tag: 'verify',
+    summary: 'Verify a claim against the index',
+    body: VerifyRequest,
+    responses: { 200: { description: 'The verdict.', schema: VerdictResponse }, ...errorResponses(400, 413, 503, 504) },
+  },
+  async (ctx, { body }, _req, reply) => runLimited(ctx.limiter, reply, ctx.options.requestTimeoutMs, () => ctx.verifier.verify(body.claim)),
+);

@@ -1,0 +1,220 @@
+/**
+ * Every request shape (validated with these schemas) and every response shape (documented with them,
+ * and checked against them by the API tests). openapi.ts turns them into the OpenAPI document with
+ * zod's own JSON Schema output, so the document is the validation.
+ */
+import { z } from 'zod';
+import { SEARCH_MODES } from '../retrieve/retriever.js';
+import { LABELS } from '../verify/types.js';
+import { AnnotationSchema, CHOICES } from '../annotations/types.js';
+
+const MAX_CLAIM = 2000;
+const text = (max: number) => z.string().trim().min(1).max(max);
+
+// ---- requests ----
+
+export const VerifyRequest = z
+  .object({ claim: text(MAX_CLAIM).describe('The claim to verify against the index.') })
+  .strict()
+  .meta({ id: 'VerifyRequest' });
+
+/** Context may come as the preceding text or as its sentences (what the parser gives). */
+const Context = z.union([z.string().max(20_000), z.array(z.string().max(5000)).max(50)]);
+
+export const CitationCheckRequest = z
+  .object({
+    claim: text(MAX_CLAIM).describe('The sentence the citation supports.'),
+    context: Context.optional().describe('Text before the claim (a string, or its sentences oldest first).'),
+    title: z.string().max(500).optional().describe('Article title (used to search for suggestions).'),
+    section: z.string().max(500).optional().describe('Section path, e.g. "History > Early years".'),
+    source: z
+      .union([
+        z.object({ url: z.url({ protocol: /^https?$/ }).max(2000), title: z.string().max(500).optional() }).strict(),
+        z.object({ text: text(200_000), title: z.string().max(500).optional() }).strict(),
+      ])
+      .describe('The cited source: a URL (looked up in the index; fetched when the server runs with --fetch) or its text.'),
+    suggestions: z.number().int().min(0).max(10).default(3).describe('Better-supporting documents to look for in the index.'),
+  })
+  .strict()
+  .meta({ id: 'CitationCheckRequest' });
+
+export const AuditCreateRequest = z
+  .object({
+    wikitext: z.string().min(1).optional().describe('Article wikitext.'),
+    html: z.string().min(1).optional().describe('Rendered article HTML (e.g. a saved Wikipedia page).'),
+    url: z.url({ protocol: /^https?$/ }).max(2000).optional().describe('Article URL, fetched by the server (only with --fetch).'),
+    title: z.string().max(500).optional().describe('Article title (wikitext has none of its own).'),
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    const given = (['wikitext', 'html', 'url'] as const).filter((k) => v[k] !== undefined);
+    if (given.length !== 1) {
+      ctx.addIssue({ code: 'custom', path: [given[1] ?? 'wikitext'], message: `give exactly one of wikitext, html, url (got ${given.length ? given.join(', ') : 'none'})` });
+    }
+  })
+  .meta({ id: 'AuditCreateRequest' });
+
+export const SearchQuery = z
+  .object({
+    q: text(MAX_CLAIM).describe('Query text.'),
+    k: z.coerce.number().int().min(1).max(100).default(10).describe('Documents wanted.'),
+    mode: z.enum(SEARCH_MODES).optional().describe('Retrieval mode (default: the server\'s --mode).'),
+  })
+  .strict();
+
+export const JobParams = z.object({ id: z.uuid().describe('Job id.') }).strict();
+
+export const ComparisonQuery = z.object({ job: z.uuid().optional().describe('Audit job to draw from (default: every finished job).') }).strict();
+
+export const AnnotationCreateRequest = z
+  .object({
+    pairId: z.string().min(1).max(500).describe('From GET /v1/comparisons/next.'),
+    choice: z.enum(CHOICES).describe('Which source supports the claim better, or neither.'),
+    annotator: z.string().max(100).optional(),
+    comment: z.string().max(2000).optional(),
+  })
+  .strict()
+  .meta({ id: 'AnnotationCreateRequest' });
+
+// ---- responses ----
+
+export const ErrorResponse = z
+  .object({
+    error: z.string().describe('Machine-readable code: invalid_request, not_found, overloaded, timeout, payload_too_large...'),
+    message: z.string(),
+    issues: z.array(z.object({ path: z.string().describe('Dotted path of the offending field.'), message: z.string(), code: z.string().optional() })).optional(),
+  })
+  .meta({ id: 'Error' });
+
+const Probs = z.object(Object.fromEntries(LABELS.map((l) => [l, z.number()])) as Record<(typeof LABELS)[number], z.ZodNumber>);
+const ModelInfo = z.object({ id: z.string(), version: z.string(), backend: z.string() });
+
+const Provenance = z
+  .object({
+    snapshot: z.string(),
+    engine: z.string(),
+    models: z.array(ModelInfo),
+    config: z.record(z.string(), z.unknown()),
+    configHash: z.string(),
+    veraciteVersion: z.string(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'Provenance' });
+
+export const VerdictResponse = z
+  .object({
+    claim: z.string(),
+    label: z.enum(LABELS),
+    confidence: z.number(),
+    probs: Probs,
+    evidence: z.array(
+      z.object({
+        docId: z.string(),
+        title: z.string(),
+        sentenceIndex: z.number().int(),
+        text: z.string(),
+        score: z.number(),
+        entailment: z.object({ entailment: z.number(), neutral: z.number(), contradiction: z.number() }).optional(),
+      }),
+    ),
+    documents: z.array(z.object({ docId: z.string(), title: z.string(), score: z.number(), via: z.array(z.string()) })),
+    provenance: Provenance,
+    timings: z.record(z.string(), z.number()),
+  })
+  .meta({ id: 'Verdict' });
+
+const SourceSentence = z.object({ index: z.number().int(), text: z.string(), evidence: z.boolean(), score: z.number().optional() });
+const SourceView = z.object({ docId: z.string().optional(), title: z.string(), url: z.string().optional(), sentences: z.array(SourceSentence) });
+
+export const CitationAuditSchema = z
+  .object({
+    citationId: z.string(),
+    index: z.number().int(),
+    claim: z.string(),
+    context: z.array(z.string()),
+    sectionPath: z.array(z.string()),
+    source: z.object({ url: z.string().optional(), title: z.string().optional(), raw: z.string().optional() }).loose().describe('The reference as the article gives it.'),
+    tags: z.object({ failedVerification: z.boolean(), citationNeeded: z.boolean(), deadLink: z.boolean() }),
+    sourceStatus: z.string().describe("'found', or why the source could not be read: not-found, dead, unreachable, unsupported, blocked, no-url."),
+    sourceReason: z.string().optional(),
+    verifiability: z.number().nullable().describe("The audit's verification score of the cited source (higher = better supported); null when the source could not be read."),
+    failedVerification: z.boolean().describe('Score at or below the calibrated failed-verification threshold (false when no threshold applies).'),
+    existing: SourceView.optional(),
+    suggestions: z.array(SourceView.extend({ score: z.number() })).describe('Indexed documents the audit scores above the cited source, best first.'),
+    ms: z.number().optional(),
+  })
+  .meta({ id: 'CitationAudit' });
+
+export const JOB_STATUSES = ['queued', 'running', 'done', 'failed', 'interrupted'] as const;
+
+export const JobResponse = z
+  .object({
+    id: z.string(),
+    status: z.enum(JOB_STATUSES),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    startedAt: z.string().optional(),
+    finishedAt: z.string().optional(),
+    input: z.object({ kind: z.enum(['wikitext', 'html', 'url']), title: z.string().optional(), url: z.string().optional(), bytes: z.number().int() }),
+    resumedFrom: z.string().optional().describe('The interrupted job whose finished citations this one reused.'),
+    article: z.object({ title: z.string(), citations: z.number().int(), uncitedClaims: z.number().int(), skippedRefs: z.number().int() }).optional(),
+    done: z.number().int(),
+    total: z.number().int(),
+    error: z.string().optional(),
+    results: z.array(CitationAuditSchema).describe('Per-citation results, in the order they finished.'),
+  })
+  .meta({ id: 'AuditJob' });
+
+export const JobSummary = JobResponse.omit({ results: true }).meta({ id: 'AuditJobSummary' });
+
+export const JobCreatedResponse = z
+  .object({ id: z.string(), status: z.enum(JOB_STATUSES), resumedFrom: z.string().optional(), links: z.object({ self: z.string(), events: z.string() }) })
+  .meta({ id: 'AuditJobCreated' });
+
+export const HealthResponse = z
+  .object({
+    status: z.enum(['ok', 'shutting_down']),
+    version: z.string(),
+    uptimeSeconds: z.number(),
+    index: z.object({ dir: z.string(), snapshot: z.string(), engine: z.string(), documents: z.number(), passages: z.number(), sentences: z.number(), textIndexed: z.boolean() }),
+    models: z.array(ModelInfo),
+    audit: z.string().describe('Which audit implementation runs.'),
+    fetch: z.boolean().describe('Whether URL input (live fetch) is on.'),
+    limits: z.object({ concurrency: z.number(), queue: z.number(), active: z.number(), queued: z.number(), bodyLimit: z.number(), requestTimeoutMs: z.number() }),
+    jobs: z.object({ running: z.number(), queued: z.number() }),
+  })
+  .meta({ id: 'Health' });
+
+export const SearchResponse = z
+  .object({
+    query: z.string(),
+    mode: z.string(),
+    snapshot: z.string(),
+    tookMs: z.number(),
+    configHash: z.string(),
+    documents: z.array(
+      z.object({
+        docId: z.string(),
+        title: z.string(),
+        score: z.number(),
+        rank: z.number().int(),
+        passage: z.object({ id: z.string(), text: z.string(), sentenceStart: z.number().int(), sentenceEnd: z.number().int() }).describe('Best passage.'),
+      }),
+    ),
+  })
+  .meta({ id: 'SearchResult' });
+
+const PairSide = z.object({ title: z.string(), sentences: z.array(SourceSentence) });
+export const ComparisonResponse = z
+  .object({
+    pairId: z.string().describe('Send back with the choice; it names the pair without telling the page which side is which.'),
+    jobId: z.string(),
+    claim: z.string(),
+    context: z.array(z.string()),
+    a: PairSide,
+    b: PairSide,
+    remaining: z.number().int().describe('Pairs of this job (or of all jobs) not annotated yet, this one included.'),
+  })
+  .meta({ id: 'Comparison' });
+
+export const AnnotationResponse = AnnotationSchema;

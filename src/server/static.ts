@@ -1,0 +1,42 @@
+/**
+ * The web interface: the plain HTML/CSS/JS files of src/web, served as they are (no build step, nothing
+ * from a CDN). They are read once at start-up (a few tens of KB) and only those names are served, so no
+ * request path ever reaches the file system.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { packageRoot } from '../models/trained/weights-io.js';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+};
+
+/** Everything from this origin only: the page loads no third-party code and talks only to this API. */
+const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
+export function webDir(): string {
+  return join(packageRoot(), 'src', 'web');
+}
+
+export function registerStatic(app: FastifyInstance, dir = webDir()): void {
+  const files = new Map<string, { body: Buffer; type: string }>();
+  for (const name of readdirSync(dir)) {
+    const type = TYPES[extname(name)];
+    if (!type || !statSync(join(dir, name)).isFile()) continue;
+    files.set(name, { body: readFileSync(join(dir, name)), type });
+  }
+  const serve = (name: string) => async (_req: unknown, reply: import('fastify').FastifyReply) => {
+    const f = files.get(name)!;
+    reply.type(f.type).header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff');
+    if (f.type.startsWith('text/html')) reply.header('content-security-policy', CSP);
+    return reply.send(f.body);
+  };
+  if (files.has('index.html')) app.get('/', serve('index.html'));
+  for (const name of files.keys()) app.get(`/${name}`, serve(name));
+}

@@ -1,0 +1,231 @@
+/**
+ * Live fetch of a cited page, defensively: only when the user opts in (`--fetch`), through the SSRF guard
+ * on every hop, redirects followed by hand (so each hop is checked) up to a limit, a per-request and a
+ * total timeout, a size cap on the decompressed body, and only HTML / plain text accepted (PDFs and other
+ * types are reported, not parsed).
+ *
+ * node:http(s) rather than global fetch: the pinned `lookup` (connect to the address we checked) is a plain
+ * request option there, and undici's own Agent is not importable without adding a dependency.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { Readable } from 'node:stream';
+import { BadUrlError, BlockedAddressError, DnsError, pinnedLookup, resolveChecked, type GuardOptions } from './ssrf-guard.js';
+
+export interface FetchPolicy extends GuardOptions {
+  /** Per request (one redirect hop), headers and body (default 15 s). */
+  timeoutMs?: number;
+  /** Whole fetch including redirects (default 30 s). */
+  totalTimeoutMs?: number;
+  /** Largest decompressed body read (default 5 MiB); larger pages are reported, not truncated. */
+  maxBytes?: number;
+  /** Redirect hops followed (default 5). */
+  maxRedirects?: number;
+  userAgent?: string;
+}
+
+export const DEFAULT_FETCH_POLICY = {
+  timeoutMs: 15_000,
+  totalTimeoutMs: 30_000,
+  maxBytes: 5 * 1024 * 1024,
+  maxRedirects: 5,
+  userAgent: 'veracite-citation-audit/0.1 (+https://github.com/; checks Wikipedia citations)',
+} as const;
+
+/** Why a page gave no text. `dead` = the page is gone (404/410, domain without DNS record). */
+export type FetchFailureStatus = 'dead' | 'unreachable' | 'unsupported' | 'blocked';
+
+export type FetchResult =
+  | { ok: true; url: string; finalUrl: string; httpStatus: number; contentType: string; kind: 'html' | 'text'; body: string; redirects: string[] }
+  | { ok: false; url: string; finalUrl: string; status: FetchFailureStatus; reason: string; httpStatus?: number; contentType?: string; redirects: string[] };
+
+class FetchFailure extends Error {
+  constructor(
+    readonly status: FetchFailureStatus,
+    readonly reason: string,
+    readonly httpStatus?: number,
+    readonly contentType?: string,
+  ) {
+    super(reason);
+  }
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+export async function fetchPage(url: string, policy: FetchPolicy = {}): Promise<FetchResult> {
+  const p = { ...DEFAULT_FETCH_POLICY, ...policy };
+  const deadline = Date.now() + p.totalTimeoutMs;
+  const redirects: string[] = [];
+  let current: URL;
+  try {
+    current = new URL(url);
+  } catch {
+    return { ok: false, url, finalUrl: url, status: 'unsupported', reason: 'not a valid URL', redirects };
+  }
+  current.hash = '';
+  try {
+    for (;;) {
+      const target = await resolveChecked(current, p);
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) throw new FetchFailure('unreachable', `timed out after ${p.totalTimeoutMs} ms (total)`);
+      const res = await requestOnce(target, p, Math.min(p.timeoutMs, remaining));
+      const status = res.statusCode ?? 0;
+      if (REDIRECTS.has(status)) {
+        const location = res.headers.location;
+        res.destroy();
+        if (!location) throw new FetchFailure('unreachable', `HTTP ${status} without Location`, status);
+        if (redirects.length >= p.maxRedirects) throw new FetchFailure('unreachable', `more than ${p.maxRedirects} redirects`, status);
+        const next = new URL(location, current);
+        next.hash = '';
+        redirects.push(next.href);
+        current = next;
+        continue;
+      }
+      if (status < 200 || status >= 300) {
+        res.destroy();
+        const dead = status === 404 || status === 410;
+        throw new FetchFailure(dead ? 'dead' : 'unreachable', `HTTP ${status}`, status);
+      }
+      const contentType = String(res.headers['content-type'] ?? '');
+      const declared = kindOf(contentType);
+      if (declared === 'unsupported') {
+        res.destroy();
+        throw new FetchFailure('unsupported', unsupportedReason(contentType), status, contentType);
+      }
+      const length = Number(res.headers['content-length']);
+      if (Number.isFinite(length) && length > p.maxBytes && !res.headers['content-encoding']) {
+        res.destroy();
+        throw new FetchFailure('unsupported', `page larger than ${p.maxBytes} bytes (${length})`, status, contentType);
+      }
+      const body = await readCapped(res, p.maxBytes);
+      const kind = declared ?? sniff(body);
+      if (kind === 'unsupported') throw new FetchFailure('unsupported', body.subarray(0, 5).toString('latin1') === '%PDF-' ? 'PDF documents are not supported' : 'unrecognised content', status, contentType);
+      return { ok: true, url, finalUrl: current.href, httpStatus: status, contentType, kind, body: decode(body, contentType), redirects };
+    }
+  } catch (e) {
+    const f = toFailure(e);
+    const out: FetchResult = { ok: false, url, finalUrl: current.href, status: f.status, reason: f.reason, redirects };
+    if (f.httpStatus !== undefined) out.httpStatus = f.httpStatus;
+    if (f.contentType) out.contentType = f.contentType;
+    return out;
+  }
+}
+
+function toFailure(e: unknown): FetchFailure {
+  if (e instanceof FetchFailure) return e;
+  if (e instanceof BlockedAddressError) return new FetchFailure('blocked', e.message);
+  if (e instanceof BadUrlError) return new FetchFailure('unsupported', e.message);
+  // A name that does not resolve at all usually means the site is gone; a temporary DNS failure does not.
+  if (e instanceof DnsError) return new FetchFailure(e.code === 'ENOTFOUND' || e.code === 'NODATA' ? 'dead' : 'unreachable', e.message);
+  const err = e as NodeJS.ErrnoException;
+  return new FetchFailure('unreachable', err.code ? `${err.code}: ${err.message}` : err.message ?? String(e));
+}
+
+function requestOnce(target: Awaited<ReturnType<typeof resolveChecked>>, p: Required<Pick<FetchPolicy, 'userAgent'>>, timeoutMs: number): Promise<IncomingMessage> {
+  const mod = target.url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const req = mod.request(target.url, {
+      method: 'GET',
+      // No pooled sockets: every connection goes through the pinned lookup of this hop.
+      agent: false,
+      lookup: pinnedLookup(target),
+      headers: {
+        'user-agent': p.userAgent,
+        accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.1',
+        'accept-encoding': 'gzip, deflate, br',
+      },
+    });
+    let response: IncomingMessage | undefined;
+    const timer = setTimeout(() => {
+      const err = new FetchFailure('unreachable', `timed out after ${timeoutMs} ms`);
+      response?.destroy(err);
+      req.destroy(err);
+    }, timeoutMs);
+    timer.unref();
+    req.on('response', (res) => {
+      response = res;
+      // The body must arrive within the same budget: the timer is cleared only when the response ends.
+      res.once('close', () => clearTimeout(timer));
+      resolve(res);
+    });
+    req.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    req.end();
+  });
+}
+
+function decompressed(res: IncomingMessage): Readable {
+  const enc = String(res.headers['content-encoding'] ?? '').toLowerCase().trim();
+  if (enc === 'gzip' || enc === 'x-gzip') return res.pipe(createGunzip());
+  if (enc === 'deflate') return res.pipe(createInflate());
+  if (enc === 'br') return res.pipe(createBrotliDecompress());
+  return res;
+}
+
+/** Reads the decompressed body, failing as soon as it passes `maxBytes` (a compressed bomb never inflates fully). */
+function readCapped(res: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const stream = decompressed(res);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const fail = (e: Error) => {
+      // Destroying the response re-enters here through 'aborted'; the first reason is the real one.
+      if (settled) return;
+      settled = true;
+      // Our own timeout destroys the response with its reason; report that rather than the 'aborted' it causes.
+      const why = res.errored instanceof FetchFailure ? res.errored : e;
+      reject(why);
+      res.destroy();
+      stream.destroy();
+    };
+    stream.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > maxBytes) fail(new FetchFailure('unsupported', `page larger than ${maxBytes} bytes`, res.statusCode));
+      else chunks.push(c);
+    });
+    stream.on('end', () => {
+      settled = true;
+      resolve(Buffer.concat(chunks));
+    });
+    stream.on('error', (e) => fail(e instanceof FetchFailure ? e : new FetchFailure('unreachable', `body: ${e.message}`)));
+    // A destroyed response (our timeout) closes without 'end'.
+    res.on('error', (e) => fail(e instanceof FetchFailure ? e : new FetchFailure('unreachable', e.message)));
+    res.on('aborted', () => fail(new FetchFailure('unreachable', 'connection closed before the page was complete')));
+  });
+}
+
+/** html / text from the Content-Type, 'unsupported' for anything else, undefined when there is none. */
+function kindOf(contentType: string): 'html' | 'text' | 'unsupported' | undefined {
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  if (!type || type === 'application/octet-stream') return undefined;
+  if (type === 'text/html' || type === 'application/xhtml+xml') return 'html';
+  if (type === 'text/plain') return 'text';
+  return 'unsupported';
+}
+
+function unsupportedReason(contentType: string): string {
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  return type === 'application/pdf' ? 'PDF documents are not supported' : `unsupported content type ${type}`;
+}
+
+function sniff(body: Buffer): 'html' | 'text' | 'unsupported' {
+  const head = body.subarray(0, 512).toString('latin1').trimStart().toLowerCase();
+  if (head.startsWith('%pdf-')) return 'unsupported';
+  if (head.startsWith('<')) return 'html';
+  // Binary content has NUL bytes; text does not.
+  return body.subarray(0, 1024).includes(0) ? 'unsupported' : 'text';
+}
+
+function decode(body: Buffer, contentType: string): string {
+  const declared = /charset=["']?([\w.:-]+)/i.exec(contentType)?.[1] ?? /<meta[^>]+charset=["']?([\w.:-]+)/i.exec(body.subarray(0, 2048).toString('latin1'))?.[1];
+  try {
+    return new TextDecoder(declared ?? 'utf-8').decode(body);
+  } catch {
+    return new TextDecoder('utf-8').decode(body);
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * On-disk cache of live fetches, one JSON file per normalised URL (`<urlKey>.json`): the extracted
+ * document (not the raw HTML: smaller, and extraction is the slow part) or the failure. A re-run of an
+ * audit then touches the network only for what it has not seen. Failures expire sooner than pages
+ * (a timeout today may be a page tomorrow). Writes go through a temporary file and a rename, so an
+ * interrupted run never leaves a half-written entry.
+ */
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Document } from '../corpus/types.js';
+import type { FetchFailureStatus } from './http-fetch.js';
+import { urlKey } from './page-text.js';
+
+export type CachedPage =
+  | { ok: true; url: string; finalUrl: string; fetchedAt: string; contentType: string; document: Document }
+  | { ok: false; url: string; finalUrl: string; fetchedAt: string; status: FetchFailureStatus; reason: string; httpStatus?: number };
+
+export interface PageCacheOptions {
+  /** Pages older than this are fetched again (default 30 days). */
+  maxAgeMs?: number;
+  /** Failures older than this are retried (default 1 day). */
+  failureMaxAgeMs?: number;
+}
+
+const DAY = 24 * 3600 * 1000;
+
+export class PageCache {
+  private readonly maxAgeMs: number;
+  private readonly failureMaxAgeMs: number;
+  constructor(
+    readonly dir: string,
+    opts: PageCacheOptions = {},
+  ) {
+    this.maxAgeMs = opts.maxAgeMs ?? 30 * DAY;
+    this.failureMaxAgeMs = opts.failureMaxAgeMs ?? DAY;
+  }
+
+  private path(url: string): string {
+    return join(this.dir, `${urlKey(url)}.json`);
+  }
+
+  async get(url: string, now = Date.now()): Promise<CachedPage | undefined> {
+    let entry: CachedPage;
+    try {
+      entry = JSON.parse(await readFile(this.path(url), 'utf8')) as CachedPage;
+    } catch {
+      return undefined; // missing or unreadable: fetch again
+    }
+    const age = now - Date.parse(entry.fetchedAt);
+    if (!(age >= 0) || age > (entry.ok ? this.maxAgeMs : this.failureMaxAgeMs)) return undefined;
+    return entry;
+  }
+
+  async put(entry: CachedPage): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    const path = this.path(entry.url);
+    const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+    await writeFile(tmp, JSON.stringify(entry));
+    await rename(tmp, path);
+  }
+}

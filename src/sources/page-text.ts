@@ -1,0 +1,33 @@
+/**
+ * A page body (fetched, cached or from a snapshot file) -> a Document with sentences, the unit scoring
+ * reads. HTML goes through the corpus' main-text extraction (Readability), so navigation and footers do
+ * not become "evidence".
+ */
+import { createHash } from 'node:crypto';
+import { htmlToText } from '../corpus/html-text.js';
+import { markdownToText } from '../corpus/markdown-text.js';
+import { prepareDocument } from '../corpus/prepare.js';
+import type { Document, RawDocument } from '../corpus/types.js';
+import { normalizeUrl } from '../store/url.js';
+
+export type PageKind = 'html' | 'text' | 'markdown';
+
+/** Short stable key of a URL (after normalisation): names snapshot files and cache entries. */
+export function urlKey(url: string): string {
+  return createHash('sha256').update(normalizeUrl(url)).digest('hex').slice(0, 24);
+}
+
+export function pageToDocument(body: string, kind: PageKind, url: string, fallbackTitle?: string): Document {
+  let raw: RawDocument;
+  if (kind === 'html') {
+    const page = htmlToText(body);
+    raw = { id: `url:${urlKey(url)}`, title: page.title || fallbackTitle || url, text: page.text };
+  } else if (kind === 'markdown') {
+    const md = markdownToText(body);
+    raw = { id: `url:${urlKey(url)}`, title: md.title || fallbackTitle || url, text: md.text };
+  } else {
+    raw = { id: `url:${urlKey(url)}`, title: fallbackTitle || url, text: body };
+  }
+  raw.url = url;
+  return prepareDocument(raw);
+}

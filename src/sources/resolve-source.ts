@@ -1,0 +1,150 @@
+/**
+ * Citation -> source text. Looked for, in order:
+ *   1. the index, by normalised URL (the cited URL, the archive URL, and the original URL inside an
+ *      archive URL);
+ *   2. the snapshot folder (`--sources DIR`), same URLs;
+ *   3. only with `--fetch`: the on-disk cache, then a live fetch (SSRF-guarded); when the page is dead or
+ *      unreachable, its archived copy (the citation's archive-url, else the Wayback form). A citation
+ *      marked `url-status=dead` with an archive URL goes to the archive first.
+ * Lookups are memoised per reference: articles cite the same page many times.
+ */
+import type { Document } from '../corpus/types.js';
+import type { Store } from '../store/types.js';
+import { originalFromArchiveUrl, waybackUrl, WAYBACK_BASE } from './archive.js';
+import { fetchPage, type FetchFailureStatus, type FetchPolicy } from './http-fetch.js';
+import type { CachedPage, PageCache } from './page-cache.js';
+import { pageToDocument } from './page-text.js';
+import type { SnapshotFolder } from './snapshot-folder.js';
+import type { ResolvedSource, SourceAttempt, SourceRef, SourceStatus } from './types.js';
+
+export interface LiveFetchOptions {
+  policy?: FetchPolicy;
+  cache?: PageCache;
+  /** Try the Wayback Machine when the page is dead and the citation has no archive URL (default true). */
+  wayback?: boolean;
+  waybackBase?: string;
+}
+
+export interface SourceResolverOptions {
+  store?: Store;
+  snapshots?: SnapshotFolder;
+  /** Live fetching; absent = off (the default: an audit touches the network only when asked to). */
+  fetch?: LiveFetchOptions;
+}
+
+type FetchedOutcome = { ok: true; document: Document; finalUrl: string; fromCache: boolean } | { ok: false; status: FetchFailureStatus; reason: string; httpStatus?: number; fromCache: boolean };
+
+export class SourceResolver {
+  private readonly memo = new Map<string, Promise<ResolvedSource>>();
+  constructor(readonly opts: SourceResolverOptions = {}) {}
+
+  resolve(ref: SourceRef): Promise<ResolvedSource> {
+    const key = JSON.stringify([ref.url, ref.archiveUrl, ref.deadUrl]);
+    let hit = this.memo.get(key);
+    if (!hit) {
+      hit = this.lookup(ref);
+      this.memo.set(key, hit);
+    }
+    return hit;
+  }
+
+  private async lookup(ref: SourceRef): Promise<ResolvedSource> {
+    const original = ref.archiveUrl ? originalFromArchiveUrl(ref.archiveUrl) : undefined;
+    const cited = ref.url ?? original ?? ref.archiveUrl;
+    if (!cited) return { status: 'no-url', reason: 'the citation has no URL', attempts: [] };
+    const urls = [...new Set([ref.url, ref.archiveUrl, original].filter((u): u is string => !!u))];
+    const attempts: SourceAttempt[] = [];
+
+    if (this.opts.store) {
+      for (const url of urls) {
+        const docs = await this.opts.store.findDocumentsByUrl(url);
+        const doc = docs.find((d) => d.sentences.some((s) => s.trim()));
+        attempts.push({ via: 'index', url, outcome: doc ? 'found' : 'not-found' });
+        if (doc) return { status: 'found', via: 'index', url: cited, usedUrl: url, docId: doc.id, document: doc, attempts };
+      }
+    }
+    let unsupported: string | undefined;
+    if (this.opts.snapshots) {
+      for (const url of urls) {
+        const hit = await this.opts.snapshots.lookup(url);
+        if (!hit.found) {
+          attempts.push({ via: 'snapshot', url, outcome: 'not-found' });
+          continue;
+        }
+        if ('unsupported' in hit) {
+          unsupported = hit.unsupported;
+          attempts.push({ via: 'snapshot', url, outcome: 'unsupported', reason: hit.unsupported });
+          continue;
+        }
+        if (!hit.document.sentences.length) {
+          attempts.push({ via: 'snapshot', url, outcome: 'unsupported', reason: 'no text in the saved page' });
+          continue;
+        }
+        attempts.push({ via: 'snapshot', url, outcome: 'found' });
+        return { status: 'found', via: 'snapshot', url: cited, usedUrl: url, document: hit.document, attempts };
+      }
+    }
+    if (!this.opts.fetch) {
+      const status: SourceStatus = unsupported ? 'unsupported' : 'not-found';
+      return { status, url: cited, reason: unsupported ?? 'not in the index or the snapshot folder (live fetch is off: --fetch)', attempts };
+    }
+    return this.fetchWithArchive(ref, cited, original, attempts);
+  }
+
+  private async fetchWithArchive(ref: SourceRef, cited: string, original: string | undefined, attempts: SourceAttempt[]): Promise<ResolvedSource> {
+    const live = ref.url ?? original;
+    const fetchOpts = this.opts.fetch!;
+    const archive = ref.archiveUrl ?? (live && fetchOpts.wayback !== false ? waybackUrl(live, ref.accessDate ?? ref.date, fetchOpts.waybackBase ?? WAYBACK_BASE) : undefined);
+    // A page its citation already calls dead is read from the archive first.
+    const order: { url: string; archived: boolean }[] = [];
+    if (ref.deadUrl && archive) order.push({ url: archive, archived: true });
+    if (live) order.push({ url: live, archived: false });
+    if (archive && !ref.deadUrl) order.push({ url: archive, archived: true });
+
+    const failures: { archived: boolean; status: SourceStatus; reason: string }[] = [];
+    for (const { url, archived } of order) {
+      const out = await this.fetchCached(url, ref.title);
+      const via = out.fromCache ? 'cache' : archived ? 'archive' : 'fetch';
+      if (out.ok) {
+        attempts.push({ via, url, outcome: 'found' });
+        return { status: 'found', via: archived ? 'archive' : via, url: cited, usedUrl: out.finalUrl, document: out.document, attempts };
+      }
+      const attempt: SourceAttempt = { via, url, outcome: out.status, reason: out.reason };
+      if (out.httpStatus !== undefined) attempt.httpStatus = out.httpStatus;
+      attempts.push(attempt);
+      failures.push({ archived, status: out.status, reason: out.reason });
+      // Only a missing page has an archived copy worth trying; a PDF or a refused address does not.
+      if (!archived && out.status !== 'dead' && out.status !== 'unreachable') break;
+    }
+    // The live page's failure is the status the report shows; the archive's only adds to the reason.
+    const main = failures.find((f) => !f.archived) ?? failures[0];
+    const reason = failures.map((f) => (f.archived ? `archived copy: ${f.reason}` : f.reason)).join('; ');
+    return { status: main?.status ?? 'not-found', url: cited, reason: reason || 'nothing to fetch', attempts };
+  }
+
+  private async fetchCached(url: string, title: string | undefined): Promise<FetchedOutcome> {
+    const { cache, policy } = this.opts.fetch!;
+    const cached = await cache?.get(url);
+    if (cached) return cached.ok ? { ok: true, document: cached.document, finalUrl: cached.finalUrl, fromCache: true } : { ...failureOf(cached), fromCache: true };
+    const res = await fetchPage(url, policy);
+    const fetchedAt = new Date().toISOString();
+    let entry: CachedPage;
+    if (res.ok) {
+      const document = pageToDocument(res.body, res.kind, url, title);
+      entry = document.sentences.length
+        ? { ok: true, url, finalUrl: res.finalUrl, fetchedAt, contentType: res.contentType, document }
+        : { ok: false, url, finalUrl: res.finalUrl, fetchedAt, status: 'unsupported', reason: 'no main text could be extracted from the page' };
+    } else {
+      entry = { ok: false, url, finalUrl: res.finalUrl, fetchedAt, status: res.status, reason: res.reason };
+      if (res.httpStatus !== undefined) entry.httpStatus = res.httpStatus;
+    }
+    await cache?.put(entry);
+    return entry.ok ? { ok: true, document: entry.document, finalUrl: entry.finalUrl, fromCache: false } : { ...failureOf(entry), fromCache: false };
+  }
+}
+
+function failureOf(e: Extract<CachedPage, { ok: false }>): { ok: false; status: FetchFailureStatus; reason: string; httpStatus?: number } {
+  const out: { ok: false; status: FetchFailureStatus; reason: string; httpStatus?: number } = { ok: false, status: e.status, reason: e.reason };
+  if (e.httpStatus !== undefined) out.httpStatus = e.httpStatus;
+  return out;
+}

@@ -1,0 +1,73 @@
+/**
+ * A local folder of saved source pages (`--sources DIR`), for audits without network access. A page is
+ * found either through `manifest.jsonl` (one `{"url": ..., "path": ..., "title"?: ...}` per line, path
+ * relative to the folder) or by file name: `<urlKey(url)>.html|.htm|.txt|.md|.pdf` (urlKey = first 24 hex
+ * digits of sha256 of the normalised URL, see page-text.ts). A PDF is found but reported unsupported.
+ */
+import { readFile, readdir } from 'node:fs/promises';
+import { extname, join, resolve, sep } from 'node:path';
+import type { Document } from '../corpus/types.js';
+import { normalizeUrl } from '../store/url.js';
+import { pageToDocument, urlKey, type PageKind } from './page-text.js';
+
+export const SNAPSHOT_MANIFEST = 'manifest.jsonl';
+const EXTENSIONS = ['.html', '.htm', '.txt', '.md', '.pdf'] as const;
+
+export type SnapshotLookup =
+  | { found: true; path: string; document: Document }
+  | { found: true; path: string; unsupported: string }
+  | { found: false };
+
+export class SnapshotFolder {
+  private constructor(
+    readonly dir: string,
+    private readonly byUrl: Map<string, { path: string; title?: string }>,
+    private readonly files: Set<string>,
+  ) {}
+
+  static async open(dir: string): Promise<SnapshotFolder> {
+    const root = resolve(dir);
+    const files = new Set(await readdir(root));
+    const byUrl = new Map<string, { path: string; title?: string }>();
+    if (files.has(SNAPSHOT_MANIFEST)) {
+      const lines = (await readFile(join(root, SNAPSHOT_MANIFEST), 'utf8')).split(/\r?\n/);
+      lines.forEach((line, i) => {
+        if (!line.trim()) return;
+        let rec: { url?: unknown; path?: unknown; title?: unknown };
+        try {
+          rec = JSON.parse(line) as typeof rec;
+        } catch (e) {
+          throw new Error(`${join(root, SNAPSHOT_MANIFEST)}:${i + 1}: invalid JSON (${(e as Error).message})`);
+        }
+        if (typeof rec.url !== 'string' || typeof rec.path !== 'string') throw new Error(`${join(root, SNAPSHOT_MANIFEST)}:${i + 1}: needs "url" and "path" strings`);
+        const entry: { path: string; title?: string } = { path: rec.path };
+        if (typeof rec.title === 'string') entry.title = rec.title;
+        byUrl.set(normalizeUrl(rec.url), entry);
+      });
+    }
+    return new SnapshotFolder(root, byUrl, files);
+  }
+
+  /** The file name a page for `url` should have in a snapshot folder (without manifest). */
+  static fileNameFor(url: string, ext: (typeof EXTENSIONS)[number] = '.html'): string {
+    return `${urlKey(url)}${ext}`;
+  }
+
+  async lookup(url: string): Promise<SnapshotLookup> {
+    const listed = this.byUrl.get(normalizeUrl(url));
+    let rel = listed?.path;
+    if (!rel) {
+      const key = urlKey(url);
+      rel = EXTENSIONS.map((e) => `${key}${e}`).find((f) => this.files.has(f));
+    }
+    if (!rel) return { found: false };
+    const path = resolve(this.dir, rel);
+    // A manifest must not point outside its folder (it may come from somewhere else than the user).
+    if (path !== this.dir && !path.startsWith(this.dir + sep)) throw new Error(`${SNAPSHOT_MANIFEST}: path ${rel} leaves the folder`);
+    const ext = extname(path).toLowerCase();
+    if (ext === '.pdf') return { found: true, path, unsupported: 'PDF documents are not supported' };
+    const kind: PageKind = ext === '.html' || ext === '.htm' ? 'html' : ext === '.md' ? 'markdown' : 'text';
+    const body = await readFile(path, 'utf8');
+    return { found: true, path, document: pageToDocument(body, kind, url, listed?.title) };
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * What source lookup found for a citation. A page we could not read is reported with why (`dead`,
+ * `unreachable`, `unsupported`, `blocked`, `not-found`, `no-url`) and is never scored: "could not check"
+ * must not read as "the source does not support the claim".
+ */
+import type { Document } from '../corpus/types.js';
+
+export type SourceStatus =
+  /** Text found (index, snapshot folder, cache or live fetch). */
+  | 'found'
+  /** Not in the index nor the snapshot folder, and live fetch was off. */
+  | 'not-found'
+  /** The page is gone (HTTP 404/410, domain without DNS record) and no archived copy could be read. */
+  | 'dead'
+  /** Timeout, refused connection, HTTP 5xx/403/429, too many redirects. */
+  | 'unreachable'
+  /** PDF or another content type we do not read, or a page over the size cap. */
+  | 'unsupported'
+  /** The SSRF guard refused the address (private, loopback, metadata...). */
+  | 'blocked'
+  /** The citation has no URL (a book, an {{sfn}} short citation...). */
+  | 'no-url';
+
+export type SourceVia = 'index' | 'snapshot' | 'cache' | 'fetch' | 'archive';
+
+/** One place we looked, in order, for the report. */
+export interface SourceAttempt {
+  via: SourceVia;
+  url: string;
+  outcome: SourceStatus;
+  reason?: string;
+  httpStatus?: number;
+}
+
+export interface ResolvedSource {
+  status: SourceStatus;
+  /** Where the text came from when found. */
+  via?: SourceVia;
+  /** The cited URL (or archive URL when the citation has only that). */
+  url?: string;
+  /** The URL whose content was used (after redirects; the archive URL when the archived copy was read). */
+  usedUrl?: string;
+  /** Id of the indexed document when found in the index. */
+  docId?: string;
+  document?: Document;
+  /** Why it was not found / not readable (last failure). */
+  reason?: string;
+  attempts: SourceAttempt[];
+}
+
+/** The reference fields source lookup uses (a subset of the parser's CitationSource). */
+export interface SourceRef {
+  url?: string;
+  archiveUrl?: string;
+  archiveDate?: string;
+  accessDate?: string;
+  date?: string;
+  deadUrl?: boolean;
+  title?: string;
+}

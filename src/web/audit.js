@@ -1,0 +1,150 @@
+// "Audit an article": submit wikitext / HTML / URL, follow the job's events (EventSource) with a progress
+// bar, keep the citation table sorted least verifiable first, and show a citation's cited source next to
+// the suggested ones.
+import { postJson } from './api.js';
+import { clear, fmtScore, h, showError } from './dom.js';
+import { safeLink, sourceCard } from './sources.js';
+
+const el = (id) => document.getElementById(id);
+let current = null; // { id, events: EventSource, results: Map, total, job }
+
+/** Least verifiable first; citations whose source could not be read (no score) after the scored ones. */
+export function byVerifiability(a, b) {
+  const x = a.verifiability ?? Infinity;
+  const y = b.verifiability ?? Infinity;
+  return x - y || a.index - b.index;
+}
+
+function setProgress(done, total) {
+  const bar = el('audit-progress');
+  bar.setAttribute('max', String(Math.max(total, 1)));
+  bar.setAttribute('value', String(done));
+  el('audit-progress-text').textContent = total ? `${done} / ${total} citations` : 'reading the article…';
+}
+
+function statusText(job) {
+  const a = job.article;
+  const what = a ? `${a.title || 'Untitled'}: ${a.citations} citations` : 'Article';
+  const state = { queued: 'queued', running: 'auditing…', done: 'done', failed: `failed: ${job.error || ''}`, interrupted: `interrupted: ${job.error || ''}` }[job.status];
+  return `${what} · ${state}${job.resumedFrom ? ' (resumed)' : ''}`;
+}
+
+function sourceCell(r) {
+  const s = r.source || {};
+  const label = s.title || s.url || (s.raw || '').slice(0, 80) || 'source';
+  return h('td', {}, s.url ? safeLink(s.url, label) : label, r.sourceStatus !== 'found' ? h('span', { class: 'badge muted', title: r.sourceReason || '' }, r.sourceStatus) : null);
+}
+
+function scoreCell(r) {
+  if (r.verifiability === null) return h('td', { class: 'num' }, h('span', { class: 'badge muted' }, 'could not check'));
+  return h('td', { class: 'num' }, fmtScore(r.verifiability), r.failedVerification ? h('span', { class: 'badge warn' }, 'failed verification') : null);
+}
+
+function renderTable() {
+  const rows = [...current.results.values()].sort(byVerifiability).map((r) =>
+    h(
+      'tr',
+      { 'data-citation': r.citationId, 'data-score': r.verifiability ?? '', class: r.failedVerification ? 'flagged' : '' },
+      h('td', { class: 'num' }, String(r.index + 1)),
+      h('td', {}, h('button', { type: 'button', class: 'link', onclick: () => renderDetail(r) }, r.claim.length > 160 ? `${r.claim.slice(0, 157)}…` : r.claim)),
+      sourceCell(r),
+      scoreCell(r),
+      h('td', {}, r.suggestions.length ? `${r.suggestions.length}: ${r.suggestions[0].title}` : '—'),
+    ),
+  );
+  clear(el('citation-table').tBodies[0]).append(...rows);
+}
+
+function renderDetail(r) {
+  const box = el('citation-detail');
+  const left = r.existing
+    ? sourceCard('Cited source', r.existing, r.verifiability)
+    : h('article', { class: 'source' }, h('h4', {}, 'Cited source'), h('p', { class: 'hint' }, `Could not be read (${r.sourceStatus}). ${r.sourceReason || ''}`));
+  const right = r.suggestions.length
+    ? h('div', { class: 'suggestions' }, r.suggestions.map((s, i) => sourceCard(`Suggestion ${i + 1}`, s, s.score)))
+    : h('article', { class: 'source' }, h('h4', {}, 'Suggestions'), h('p', { class: 'hint' }, 'No indexed document scores above the cited source.'));
+  clear(box).append(
+    h('h3', {}, `Citation ${r.index + 1}`, r.sectionPath.length ? h('span', { class: 'meta' }, ` · ${r.sectionPath.join(' › ')}`) : null),
+    h('blockquote', { class: 'claim' }, r.claim),
+    r.context.length ? h('details', {}, h('summary', {}, 'Context'), h('p', {}, r.context.join(' '))) : null,
+    h('div', { class: 'side-by-side' }, left, right),
+  );
+  box.hidden = false;
+  box.scrollIntoView({ behavior: 'smooth', block: 'start' });
+}
+
+function onJob(job) {
+  current.job = job;
+  current.total = job.total;
+  el('audit-summary').textContent = statusText(job);
+  setProgress(current.results.size, job.total);
+}
+
+export function showJob(id) {
+  if (current && current.id === id) return;
+  if (current) current.events.close();
+  current = { id, results: new Map(), total: 0, job: null, events: new EventSource(`/v1/audits/${id}/events`) };
+  el('audit-run').hidden = false;
+  el('citation-detail').hidden = true;
+  el('audit-compare-link').href = `#/compare/${id}`;
+  clear(el('citation-table').tBodies[0]);
+  setProgress(0, 0);
+  const es = current.events;
+  const mine = current;
+  es.addEventListener('status', (e) => onJob(JSON.parse(e.data)));
+  es.addEventListener('citation', (e) => {
+    const d = JSON.parse(e.data);
+    mine.results.set(d.result.citationId, d.result);
+    mine.total = d.total;
+    setProgress(mine.results.size, d.total);
+    renderTable();
+  });
+  es.addEventListener('done', (e) => {
+    es.close();
+    onJob(JSON.parse(e.data));
+    el('audit-run').dataset.status = mine.job.status;
+  });
+  es.addEventListener('shutdown', () => {
+    es.close();
+    el('audit-summary').textContent = 'The server is shutting down: this job will be interrupted. Submit the same article again to resume it.';
+  });
+  es.onerror = () => {
+    // EventSource reconnects by itself (the server replays from Last-Event-ID); say so while it does.
+    if (es.readyState === EventSource.CONNECTING) el('audit-progress-text').textContent += ' (reconnecting…)';
+  };
+}
+
+function updateKind() {
+  const kind = document.querySelector('input[name="kind"]:checked').value;
+  const isUrl = kind === 'url';
+  el('audit-text').hidden = isUrl;
+  el('audit-text-label').hidden = isUrl;
+  el('audit-text-label').textContent = kind === 'html' ? 'HTML' : 'Wikitext';
+  el('audit-url').hidden = !isUrl;
+  el('audit-url-label').hidden = !isUrl;
+}
+
+export function initAudit(health) {
+  const fetchOn = !!(health && health.fetch);
+  el('kind-url').disabled = !fetchOn;
+  el('url-hint').hidden = fetchOn;
+  for (const r of document.querySelectorAll('input[name="kind"]')) r.addEventListener('change', updateKind);
+  updateKind();
+  el('audit-form').addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    showError(el('audit-error'), null);
+    const kind = document.querySelector('input[name="kind"]:checked').value;
+    const body = kind === 'url' ? { url: el('audit-url').value.trim() } : { [kind]: el('audit-text').value };
+    const title = el('audit-title').value.trim();
+    if (title) body.title = title;
+    el('audit-submit').disabled = true;
+    try {
+      const job = await postJson('/v1/audits', body);
+      location.hash = `#/audit/${job.id}`;
+    } catch (e) {
+      showError(el('audit-error'), e);
+    } finally {
+      el('audit-submit').disabled = false;
+    }
+  });
+}
