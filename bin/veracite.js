@@ -3,10 +3,9 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const compiled = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const compiled = fileURLToPath(new URL('../dist/cli/entry.js', import.meta.url));
 if (!existsSync(compiled)) {
   console.error('veracite: dist/ is missing; run "npm run build" (npm install does it) first.');
   process.exit(1);
 }
-const { main } = await import(compiled);
-await main(process.argv);
+await import(compiled);

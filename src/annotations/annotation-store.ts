@@ -13,21 +13,13 @@ import { createReadStream } from 'node:fs';
 import { mkdir, open, readFile, stat, truncate, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { fsyncDir } from '../server/jobs/atomic-json.js';
 import { AnnotationSchema, type Annotation } from './types.js';
 
 export const ANNOTATIONS_FILE = 'annotations.jsonl';
 
 export function annotationsPath(dataDir: string): string {
   return join(dataDir, ANNOTATIONS_FILE);
-}
-
-async function fsyncDir(dir: string): Promise<void> {
-  const fh = await open(dir, 'r');
-  try {
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
 }
 
 /** Makes the file end at a line boundary: a complete last line without "\n" gets one, a torn one is cut. */

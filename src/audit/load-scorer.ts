@@ -1,7 +1,8 @@
 /**
  * The verification engine of an audit: a PairScorer over (claim query, source sentence/passage).
  *   'trained' (default): the project's evidence head on USE embeddings, with a memoising embedder (an
- *                        audit embeds the same page sentences for many claims);
+ *                        audit embeds the same page sentences for many claims); 'trained:<file>' reads
+ *                        other weights of the same format;
  *   'lexical':           content-word overlap, no model (fast tests, machines without weights);
  *   anything else:       an ONNX cross-encoder folder / hub id, through the model registry.
  */
@@ -29,14 +30,15 @@ export interface LoadScorerOptions {
 
 export async function loadAuditScorer(spec: string, opts: LoadScorerOptions = {}): Promise<LoadedScorer> {
   if (spec === 'lexical') return { scorer: new LexicalPairScorer(), close: async () => {} };
-  if (spec !== 'trained') {
+  const weights = /^trained:(.+)$/.exec(spec)?.[1];
+  if (spec !== 'trained' && !weights) {
     const scorer = await loadPairScorer(spec, undefined, opts.onnx);
     return { scorer, close: async () => scorer.dispose?.() };
   }
   const use = opts.embedder?.info.id.startsWith('use-') ? opts.embedder : await loadEmbedder('use');
   const persist = opts.embeddingCacheDir ? await EmbeddingCache.open(opts.embeddingCacheDir, use) : undefined;
   const embedder = new MemoEmbedder(use, { capacity: 200_000, persist });
-  const scorer = await loadPairScorer('trained', embedder);
+  const scorer = weights ? await (await import('../models/trained/index.js')).loadTrainedEvidenceScorer(embedder, weights) : await loadPairScorer('trained', embedder);
   return {
     scorer,
     embedder,

@@ -5,7 +5,7 @@
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { annotationsPath, exportLines } from '../annotations/annotation-store.js';
 import { annotationsToPairs, toEvidencePairs, toNliPairs } from '../annotations/to-training-pairs.js';
 import { AnnotationSchema } from '../annotations/types.js';
@@ -54,9 +54,13 @@ export function registerServeCommand(program: Command): void {
       .option('--host <host>', 'address to listen on', '127.0.0.1')
       .option('--concurrency <n>', 'verify / check / search requests running at once', positiveInt('--concurrency'), 2)
       .option('--queue <n>', 'requests waiting for a slot before new ones get 503 (default 8 x concurrency)', positiveInt('--queue'))
-      .option('--body-limit <size>', 'largest request body, e.g. 2mb, 512kb (default 2mb)', wrap('--body-limit', parseSize), 2 * 1024 * 1024)
-      .option('--timeout <duration>', 'per-request deadline for verify / check / search, e.g. 30s (default 30s)', wrap('--timeout', parseDuration), 30_000)
-      .option('--shutdown-grace <duration>', 'on SIGINT/SIGTERM, how long running audits may finish before they are saved as interrupted (default 20s)', wrap('--shutdown-grace', parseDuration), 20_000)
+      .addOption(new Option('--body-limit <size>', 'largest request body, e.g. 2mb, 512kb').argParser(wrap('--body-limit', parseSize)).default(2 * 1024 * 1024, '2mb'))
+      .addOption(new Option('--timeout <duration>', 'per-request deadline for verify / check / search (queue wait included)').argParser(wrap('--timeout', parseDuration)).default(30_000, '30s'))
+      .addOption(
+        new Option('--shutdown-grace <duration>', 'on SIGINT/SIGTERM, how long running audits may finish before they are saved as interrupted')
+          .argParser(wrap('--shutdown-grace', parseDuration))
+          .default(20_000, '20s'),
+      )
       .option('--audit-concurrency <n>', 'audit jobs running at once', positiveInt('--audit-concurrency'), 1)
       .option('--audit-scorer <spec>', "citation audit's verification engine: 'trained', 'lexical' or an ONNX cross-encoder", 'trained')
       .option('--data-dir <dir>', 'audit jobs and annotations (default <index>/server)')

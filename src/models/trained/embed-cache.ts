@@ -6,6 +6,11 @@
  * batch, so the caller passes the SAME full text list every run and missing texts are embedded in sorted
  * order, in fixed chunks; the cache is written only when complete. A cold run and a warm run then see
  * identical vectors.
+ *
+ * The embedder's id + version name its weights, not its arithmetic: a change to the runtime graph moved
+ * ~5% of the USE vectors by ~1e-7, enough to change the trained weights' bytes. So the cache file name
+ * also carries a fingerprint of freshly computed vectors for a fixed probe set (the first PROBE texts);
+ * an embedder that computes differently gets a new cache instead of stale vectors.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -15,14 +20,22 @@ import type { Embedder } from '../types.js';
 const MAGIC = 'VRCEMB01';
 const KEY_BYTES = 16;
 const CHUNK = 1024;
+const PROBE = 256;
 
 function key(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, KEY_BYTES * 2);
 }
 
-export function cacheFile(dir: string, embedder: Embedder): string {
+export function cacheFile(dir: string, embedder: Embedder, fingerprint: string): string {
   const slug = `${embedder.info.id}-${embedder.info.version}`.replace(/[^A-Za-z0-9._-]+/g, '_');
-  return join(dir, `${slug}.bin`);
+  return join(dir, `${slug}-${fingerprint}.bin`);
+}
+
+/** sha256 (16 hex) of the vectors of the probe texts, embedded in one call. */
+async function fingerprint(embedder: Embedder, probe: string[]): Promise<string> {
+  const hash = createHash('sha256');
+  for (const v of await embedder.embed(probe)) hash.update(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
+  return hash.digest('hex').slice(0, 16);
 }
 
 function readCache(path: string, dim: number): Map<string, Float32Array> {
@@ -66,11 +79,11 @@ export async function embedAllCached(
   texts: Iterable<string>,
   cacheDir: string | undefined,
   log: (line: string) => void = () => {},
-): Promise<Map<string, Float32Array>> {
+): Promise<{ vectors: Map<string, Float32Array>; embeddedNow: number }> {
   const dim = embedder.dimension;
-  const path = cacheDir ? cacheFile(cacheDir, embedder) : undefined;
-  const cached = path ? readCache(path, dim) : new Map<string, Float32Array>();
   const unique = [...new Set(texts)].sort();
+  const path = cacheDir ? cacheFile(cacheDir, embedder, await fingerprint(embedder, unique.slice(0, PROBE))) : undefined;
+  const cached = path ? readCache(path, dim) : new Map<string, Float32Array>();
   const missing = unique.filter((t) => !cached.has(key(t)));
   log(`embeddings: ${unique.length} distinct texts, ${unique.length - missing.length} cached${path ? ` (${path})` : ''}`);
   const t0 = performance.now();
@@ -86,5 +99,5 @@ export async function embedAllCached(
     mkdirSync(cacheDir!, { recursive: true });
     writeCache(path, dim, cached);
   }
-  return new Map(unique.map((t) => [t, cached.get(key(t))!]));
+  return { vectors: new Map(unique.map((t) => [t, cached.get(key(t))!])), embeddedNow: missing.length };
 }

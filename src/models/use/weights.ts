@@ -72,9 +72,11 @@ export function loadUseWeights(): UseWeights {
     let offset = 0;
     for (const w of group.weights) {
       const n = w.shape.reduce((a, b) => a * b, 1);
-      // Copy into an aligned buffer: shard concatenation gives no alignment guarantee.
-      const bytes = new Uint8Array(all.buffer, all.byteOffset + offset, n * 4).slice();
-      const data = w.dtype === 'int32' ? new Int32Array(bytes.buffer) : new Float32Array(bytes.buffer);
+      // Typed-array views need 4-byte alignment; a 28 MB concat gets its own ArrayBuffer, so normally no copy.
+      const aligned = (all.byteOffset + offset) % 4 === 0;
+      const buffer = aligned ? all.buffer : new Uint8Array(all.buffer, all.byteOffset + offset, n * 4).slice().buffer;
+      const start = aligned ? all.byteOffset + offset : 0;
+      const data = w.dtype === 'int32' ? new Int32Array(buffer, start, n) : new Float32Array(buffer, start, n);
       tensors.set(w.name, { shape: w.shape, data });
       offset += n * 4;
     }

@@ -14,7 +14,7 @@ import { parseWikipediaHtml, parseWikitext } from '../../wiki/index.js';
 import type { AuditService, CitationAudit } from '../audit-service.js';
 import { OverloadedError, ShuttingDownError } from '../errors.js';
 import { INTERRUPTED_MESSAGE, type JobStore } from './job-store.js';
-import { FINAL_STATUSES, type AuditJob, type AuditJobInput } from './job-types.js';
+import type { AuditJob, AuditJobInput } from './job-types.js';
 
 export type JobEvent =
   | { type: 'status'; job: AuditJob }
@@ -168,9 +168,11 @@ export class JobRunner {
         },
       });
       signal.throwIfAborted();
+      if (this.finalised.has(job.id)) return; // shutdown recorded it already
       job.status = 'done';
       delete job.error;
     } catch (e) {
+      if (this.finalised.has(job.id)) return;
       if (signal.aborted) {
         job.status = 'interrupted';
         job.error = INTERRUPTED_MESSAGE;
@@ -209,7 +211,7 @@ export class JobRunner {
       for (const r of this.running.values()) r.ac.abort(new Error('server shutting down'));
       await Promise.race([all(), sleep(this.opts.abortWaitMs ?? 3000)]);
       for (const r of [...this.running.values()]) {
-        if (FINAL_STATUSES.has(r.job.status) && this.finalised.has(r.job.id)) continue;
+        if (this.finalised.has(r.job.id)) continue;
         r.job.status = 'interrupted';
         r.job.error = INTERRUPTED_MESSAGE;
         await this.finalise(r.job);
