@@ -13,6 +13,7 @@ import { oneOf, positiveInt } from './options.js';
 import { addRetrievalOptions, addVerifyOptions, openRetriever, openVerifier, type RetrievalFlags, type VerifyFlags } from './pipeline.js';
 import { createProgress } from './progress.js';
 import { readSciFactClaims, runSciFactEval } from '../eval/run-scifact.js';
+import { registerCitationEvals } from './command-calibrate.js';
 import { readFeverClaims, runFeverEval } from '../eval/run-fever.js';
 import { writeFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -112,6 +113,7 @@ export function registerEvalCommand(program: Command): void {
       }
     });
   registerVerdictEvals(evalCmd);
+  registerCitationEvals(evalCmd);
 }
 
 export function registerVerdictEvals(evalCmd: Command): void {

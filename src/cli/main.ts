@@ -7,6 +7,9 @@ import { registerSearchCommand } from './command-search.js';
 import { registerEvalCommand } from './command-eval.js';
 import { registerDemoCommand } from './command-demo.js';
 import { registerVerifyCommand } from './command-verify.js';
+import { registerServeCommand } from './command-serve.js';
+import { registerAuditCommands } from './command-audit.js';
+import { registerTrainCommand } from './command-train.js';
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -15,6 +18,9 @@ export function buildProgram(): Command {
   registerSearchCommand(program);
   registerVerifyCommand(program);
   registerEvalCommand(program);
+  registerAuditCommands(program);
+  registerTrainCommand(program);
+  registerServeCommand(program);
   registerDemoCommand(program);
   return program;
 }

@@ -7,6 +7,8 @@
  */
 import { createRequire } from 'node:module';
 import { mkdir } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import { Field, FixedSizeList, Float32 } from 'apache-arrow';
 import type { Document, Passage } from '../corpus/types.js';
@@ -24,8 +26,10 @@ const SCORED_COLUMNS = [...PASSAGE_COLUMNS, '_score'];
 
 const lanceVersion: string = (() => {
   try {
-    const req = createRequire(import.meta.url);
-    return (req('@lancedb/lancedb/package.json') as { version: string }).version;
+    // The package's exports map hides package.json; find it beside the resolved entry point.
+    const entry = createRequire(import.meta.url).resolve('@lancedb/lancedb');
+    const pkg = join(entry.slice(0, entry.lastIndexOf(`${sep}dist${sep}`)), 'package.json');
+    return (JSON.parse(readFileSync(pkg, 'utf8')) as { version: string }).version;
   } catch {
     return 'unknown';
   }
