@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { loadArticleInput } from './article-input.js';
 import { CitationAuditor } from './audit.js';
 import { flagRule, scoringHash, type CalibrationFile } from './calibration.js';
 import { LexicalPairScorer } from './lexical.js';
+import { loadAuditScorer } from './load-scorer.js';
 import type { AuditInput, AuditReport } from './types.js';
 
 const ARTICLE = 'test/fixtures/audit/pendrick.wikitext';
@@ -77,6 +79,7 @@ describe('CitationAuditor on the fixture article (bm25 index, lexical scorer)', 
       const rec = c.recommendations!;
       assert.ok(rec.suggestions.length <= 3);
       for (const s of rec.suggestions) {
+        assert.ok(s.score > 0.3, 'a candidate that would itself be flagged is no better source');
         assert.ok(!['wiki-pendrick', 'wiki-mirror'].includes(s.docId), `${c.claim}: suggested the article (${s.docId})`);
         if (c.source.docId) assert.notEqual(s.docId, c.source.docId);
         if (c.source.url && s.url) assert.notEqual(normalizeUrl(s.url), normalizeUrl(c.source.url));
@@ -129,5 +132,26 @@ describe('flagRule', () => {
     const explicit = flagRule({ calibration: cal, threshold: 0.1 }, { scorer, scoring, queryContext: 'full' });
     assert.ok('threshold' in explicit && explicit.threshold === 0.1);
     assert.ok('reason' in flagRule({}, { scorer, scoring, queryContext: 'none' }));
+  });
+});
+
+describe('CitationAuditor with the trained scorer (default engine)', () => {
+  const weights = join(process.cwd(), 'models/evidence-head.json');
+  it('scores a cited page that states the claim above an unrelated home page', { skip: !existsSync(weights) && 'models/evidence-head.json not built' }, async () => {
+    const loaded = await loadAuditScorer('trained');
+    try {
+      const input = await loadArticleInput(ARTICLE, { title: 'Pendrick Lighthouse' });
+      const docs = new Map([
+        ['lights', { id: 'lights', title: 'Pendrick Light', sentences: ['Pendrick Lighthouse stands on Pendrick Point in Cornwall, England.', 'The light can be seen for 20 nautical miles.'] }],
+        ['home', { id: 'home', title: 'Example Shoes', sentences: ['Welcome to Example Shoes.', 'We sell running shoes and walking boots for all seasons.'] }],
+      ]);
+      const auditor = new CitationAuditor({ scorer: loaded.scorer, resolver: new SourceResolver({}) });
+      const good = await auditor.auditCitation(input.citations[0]!, { status: 'found', attempts: [], document: docs.get('lights')! });
+      const bad = await auditor.auditCitation(input.citations[0]!, { status: 'found', attempts: [], document: docs.get('home')! });
+      assert.ok(good.verification!.score > bad.verification!.score + 0.3, `${good.verification!.score} vs ${bad.verification!.score}`);
+      assert.equal(good.verification!.evidence[0]!.sentenceIndex, 0);
+    } finally {
+      await loaded.close();
+    }
   });
 });

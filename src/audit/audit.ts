@@ -105,7 +105,7 @@ export class CitationAuditor {
     if (verification) out.verification = verification;
     const depth = urlDepth(c.source.url ?? (c.source.archiveUrl ? originalFromArchiveUrl(c.source.archiveUrl) : undefined));
     if (depth !== undefined) out.urlDepth = depth;
-    if (candidates) out.recommendations = rankSuggestions(candidates, scores.slice(resolved.document ? 1 : 0), verification?.score, this.config.recommend);
+    if (candidates) out.recommendations = rankSuggestions(candidates, scores.slice(resolved.document ? 1 : 0), verification?.score, this.config.recommend, this.threshold);
     return out;
   }
 

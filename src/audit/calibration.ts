@@ -4,7 +4,7 @@
  * settings it was measured with, so the file records both and the audit refuses to flag with a
  * mismatching file (it reports scores without flags and says why).
  */
-import { readFile, mkdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { ModelInfo } from '../models/types.js';
@@ -71,6 +71,32 @@ export async function loadCalibration(path: string): Promise<CalibrationFile & {
   if (cal.format !== CALIBRATION_FORMAT) throw new Error(`${path}: not a veracite calibration file (format ${JSON.stringify(cal.format)})`);
   if (!cal.definitions?.[cal.defaultDefinition]) throw new Error(`${path}: default definition "${cal.defaultDefinition}" missing`);
   return { ...cal, path, sha256: createHash('sha256').update(text).digest('hex').slice(0, 16) };
+}
+
+/**
+ * The calibration in `dir` (default models/calibration/) made for exactly these scoring settings, so
+ * `--scorer lexical` picks the lexical thresholds and the default scorer the trained ones. Falls back to the
+ * default file (whose mismatch the audit then reports) when none matches.
+ */
+export async function findCalibration(hash: string, dir = join(packageRoot(), dirname(DEFAULT_CALIBRATION))): Promise<(CalibrationFile & { path: string; sha256: string }) | undefined> {
+  let names: string[];
+  try {
+    names = (await readdir(dir)).filter((n) => n.endsWith('.json')).sort();
+  } catch {
+    return undefined;
+  }
+  let fallback: (CalibrationFile & { path: string; sha256: string }) | undefined;
+  for (const name of names) {
+    let cal: CalibrationFile & { path: string; sha256: string };
+    try {
+      cal = await loadCalibration(join(dir, name));
+    } catch {
+      continue; // not a calibration file (e.g. a curve export)
+    }
+    if (cal.configHash === hash) return cal;
+    if (join(dir, name) === defaultCalibrationPath()) fallback = cal;
+  }
+  return fallback;
 }
 
 export async function saveCalibration(path: string, cal: CalibrationFile): Promise<void> {

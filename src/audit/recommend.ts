@@ -63,9 +63,16 @@ export async function retrieveCandidates(
 
 /**
  * Orders the scored candidates and keeps those the verification engine ranks above the existing source
- * (all of them, best first, when the existing source has no score: dead, not found...).
+ * (all of them, best first, when the existing source has no score: dead, not found...). With a flag
+ * threshold, a candidate that would itself be flagged is not offered as a better source.
  */
-export function rankSuggestions(set: CandidateSet, scores: readonly DocumentScore[], existingScore: number | undefined, cfg: AuditConfig['recommend']): Recommendations {
+export function rankSuggestions(
+  set: CandidateSet,
+  scores: readonly DocumentScore[],
+  existingScore: number | undefined,
+  cfg: AuditConfig['recommend'],
+  minScore?: number,
+): Recommendations {
   const scored = set.candidates
     .map((c, i) => ({ c, s: scores[i]! }))
     .filter((x) => x.s.score !== undefined)
@@ -85,12 +92,13 @@ export function rankSuggestions(set: CandidateSet, scores: readonly DocumentScor
     })
     .sort((a, b) => b.rerankScore - a.rerankScore || a.firstStageRank - b.firstStageRank);
   const rec: Recommendations = { mode: set.mode, queries: set.queries, candidates: set.candidates.length, excluded: set.excluded, suggestions: [] };
+  const acceptable = (s: Suggestion) => minScore === undefined || s.score > minScore;
   if (existingScore === undefined) {
-    rec.suggestions = scored.slice(0, cfg.suggestions);
+    rec.suggestions = scored.filter(acceptable).slice(0, cfg.suggestions);
     return rec;
   }
   const better = scored.filter((s) => s.score > existingScore);
   rec.existingRank = better.length + 1;
-  rec.suggestions = better.slice(0, cfg.suggestions);
+  rec.suggestions = better.filter(acceptable).slice(0, cfg.suggestions);
   return rec;
 }

@@ -4,14 +4,13 @@
  * baseline, better sources from the index. Output: a text summary, JSON (--json / --out), a self-contained
  * HTML report (--html) and the citations as KILT/WAFER records (--kilt). Live fetching only with --fetch.
  */
-import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { CitationAuditor, DEFAULT_AUDIT_CONFIG } from '../audit/audit.js';
 import { loadArticleInput } from '../audit/article-input.js';
-import { defaultCalibrationPath, flagRule, loadCalibration } from '../audit/calibration.js';
+import { findCalibration, flagRule, loadCalibration, scoringHash } from '../audit/calibration.js';
 import { loadAuditScorer } from '../audit/load-scorer.js';
 import { QUERY_CONTEXTS, type QueryContext } from '../audit/query.js';
 import { renderAuditHtml, orderForReport } from '../audit/report-html.js';
@@ -177,8 +176,10 @@ async function runAudit(article: string, flags: AuditFlags): Promise<AuditReport
       recommend: { ...DEFAULT_AUDIT_CONFIG.recommend, enabled: flags.recommend && !!store, mode: flags.mode, candidates: flags.candidates, suggestions: flags.suggestions, firstStageWeight: flags.firstStageWeight },
       concurrency: flags.concurrency,
     };
-    const calPath = flags.calibration ?? (existsSync(defaultCalibrationPath()) ? defaultCalibrationPath() : undefined);
-    const calibration = calPath ? await loadCalibration(calPath) : undefined;
+    // Without --calibration, the committed calibration made for these exact scoring settings (if any).
+    const calibration = flags.calibration
+      ? await loadCalibration(flags.calibration)
+      : await findCalibration(scoringHash(loaded.scorer.info, config.scoring, config.queryContext));
     const flag = flagRule(
       { ...(flags.threshold !== undefined ? { threshold: flags.threshold } : {}), ...(calibration ? { calibration } : {}), ...(flags.definition ? { definition: flags.definition } : {}) },
       { scorer: loaded.scorer.info, scoring: config.scoring, queryContext: config.queryContext },

@@ -10,6 +10,7 @@ import { registerVerifyCommand } from './command-verify.js';
 import { registerServeCommand } from './command-serve.js';
 import { registerAuditCommands } from './command-audit.js';
 import { registerTrainCommand } from './command-train.js';
+import { registerTuneVerdictCommand } from './command-tune-verdict.js';
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -20,6 +21,7 @@ export function buildProgram(): Command {
   registerEvalCommand(program);
   registerAuditCommands(program);
   registerTrainCommand(program);
+  registerTuneVerdictCommand(program);
   registerServeCommand(program);
   registerDemoCommand(program);
   return program;

@@ -25,7 +25,7 @@ export interface VerifyFlags extends RetrievalFlags {
   scorer: string;
   nli: string;
   evidence: 'sentence' | 'document';
-  rule: VerdictRule;
+  rule?: VerdictRule;
   maxDocs: number;
   titleMatch: boolean;
   hop: boolean;
@@ -47,7 +47,7 @@ export function addVerifyOptions(cmd: Command): Command {
     .option('--scorer <spec>', "evidence scorer: 'trained' (default) or an ONNX cross-encoder folder / hub id", 'trained')
     .option('--nli <spec>', "entailment model: 'trained' (default) or an ONNX NLI folder / hub id", 'trained')
     .option('--evidence <mode>', 'evidence selection: sentence|document', oneOf('--evidence', ['sentence', 'document'] as const), 'sentence')
-    .option('--rule <rule>', `verdict rule: ${VERDICT_RULES.join('|')}`, oneOf('--rule', VERDICT_RULES), 'columbia')
+    .option('--rule <rule>', `verdict rule: ${VERDICT_RULES.join('|')} (default: the better one on SciFact train, models/verdict-calibration.json)`, oneOf('--rule', VERDICT_RULES))
     .option('--max-docs <n>', 'candidate documents', positiveInt('--max-docs'), 10)
     .option('--no-title-match', 'no entity/title document retrieval')
     .option('--hop', 'follow links of evidence documents (corpora with links)')
@@ -75,7 +75,7 @@ export async function openVerifier(flags: VerifyFlags): Promise<{ store: LanceSt
     documents: { mode: flags.mode, maxDocs: flags.maxDocs, titleMatch: flags.titleMatch },
     evidence: { mode: flags.evidence },
     hop: { enabled: !!flags.hop },
-    verdict: { rule: flags.rule },
+    verdict: flags.rule ? { rule: flags.rule } : {},
   });
   return { store, retriever, verifier };
 }

@@ -56,7 +56,7 @@ describe('citation recovery eval (fixture corpus, hashed embedder)', () => {
       rankWeights: [0.1],
     });
     const names = r.methods.map((m) => m.method);
-    assert.deepEqual(names, ['bm25', 'dense', 'union', 'union+verify', 'union+verify+rank(0.1)', 'union+verify [context previous]', 'union+verify+rank(0.1) [context previous]']);
+    assert.deepEqual(names, ['bm25', 'dense', 'union', 'union+verify', 'union+verify+rank(0.1)', 'rrf(bm25,dense,verify)', 'union+verify [context previous]', 'union+verify+rank(0.1) [context previous]', 'rrf(bm25,dense,verify) [context previous]']);
     for (const m of r.methods) {
       assert.ok(m.metrics['p@1'] <= m.metrics['sr@10'] && m.metrics['sr@10'] <= m.metrics['sr@100']);
       assert.equal(m.metrics['sr@100'], 1, `${m.method}: a 10-document corpus is all retrieved`);

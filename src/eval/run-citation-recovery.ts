@@ -6,7 +6,9 @@
  *   union                      both lists merged (ordered by reciprocal rank until reranked);
  *   union+verify               the top `rerankDepth` union documents reordered by the verification engine
  *                              (max score over each document's retrieved passages), the rest kept in order;
- *   union+verify+rank(w)       the same with w / first-stage rank added to the verification score.
+ *   union+verify+rank(w)       the same with w / first-stage rank added to the verification score;
+ *   rrf(bm25,dense,verify)     reciprocal-rank fusion of the two first-stage lists and the verification
+ *                              ranking (the reranker as a third voter rather than the judge).
  * Metrics: P@1, SR@10, SR@100 (SR = a gold document in the top k), MRR.
  */
 import { splitText } from '../corpus/prepare.js';
@@ -65,7 +67,7 @@ export async function runCitationRecoveryEval(opts: RecoveryOptions): Promise<Ci
   const k = opts.k ?? 100;
   const depth = opts.rerankDepth ?? 20;
   const perDoc = opts.passagesPerDoc ?? 3;
-  const weights = opts.rankWeights ?? [0.05, 0.1, 0.2];
+  const weights = opts.rankWeights ?? [0.05, 0.1, 0.2, 0.5, 1];
   const runs = new Map<string, Map<string, string[]>>();
   const put = (method: string, qid: string, ranking: string[]) => {
     let m = runs.get(method);
@@ -89,6 +91,8 @@ export async function runCitationRecoveryEval(opts: RecoveryOptions): Promise<Ci
     const t1 = performance.now();
     retrievalMs += t1 - t0;
 
+    const sparseRank = new Map(bm25.documents.map((d) => [d.docId, d.rank]));
+    const denseRank = new Map(dense.documents.map((d) => [d.docId, d.rank]));
     const top = union.documents.slice(0, depth);
     const docs = new Map<string, Document>((await opts.store.getDocuments(top.map((d) => d.docId))).map((d) => [d.id, d]));
     const rest = docIds(union).slice(depth);
@@ -104,8 +108,12 @@ export async function runCitationRecoveryEval(opts: RecoveryOptions): Promise<Ci
       const scored = present.map((d, i) => ({ id: d.docId, rank: d.rank, v: scores[i]!.score ?? -Infinity }));
       const order = (w: number) => [...scored].sort((a, b) => b.v + w / b.rank - (a.v + w / a.rank) || a.rank - b.rank).map((x) => x.id);
       const suffix = ctx === opts.queryContexts[0] ? '' : ` [context ${ctx}]`;
-      put(`union+verify${suffix}`, q.id, [...order(0), ...rest]);
+      const byVerify = order(0);
+      put(`union+verify${suffix}`, q.id, [...byVerify, ...rest]);
       for (const w of weights) put(`union+verify+rank(${w})${suffix}`, q.id, [...order(w), ...rest]);
+      const vRank = new Map(byVerify.map((id, i) => [id, i + 1]));
+      const rrf = (id: string) => [sparseRank.get(id), denseRank.get(id), vRank.get(id)].reduce<number>((s, r) => s + (r ? 1 / (60 + r) : 0), 0);
+      put(`rrf(bm25,dense,verify)${suffix}`, q.id, [...[...byVerify].sort((a, b) => rrf(b) - rrf(a)), ...rest]);
     }
     rerankMs += performance.now() - t1;
     opts.onProgress?.(++done, opts.queries.length);

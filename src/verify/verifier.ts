@@ -16,6 +16,7 @@ import { DEFAULT_DOCUMENT_RETRIEVAL, retrieveDocuments, type DocumentRetrievalCo
 import { DocumentLevelSelector } from './evidence-document-level.js';
 import { SentenceLevelSelector } from './evidence-sentence-level.js';
 import { hopEvidence, type HopConfig } from './hop.js';
+import { loadVerdictCalibration } from './calibrate-verdict.js';
 import type { CandidateDocument, EvidenceSelector, EvidenceSentence, Label, LabelProbs, Verdict } from './types.js';
 
 export interface DocumentVerdict {
@@ -60,6 +61,8 @@ export type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? Partial<T[
 
 export class Verifier {
   readonly config: VerifierConfig;
+  /** Whether thresholds/temperature come from models/verdict-calibration.json. */
+  readonly calibrated: boolean;
   private readonly selector: EvidenceSelector;
   constructor(
     readonly store: Store,
@@ -67,7 +70,18 @@ export class Verifier {
     readonly models: VerifierModels,
     config: DeepPartial<VerifierConfig> = {},
   ) {
-    this.config = mergeVerifierConfig(DEFAULT_VERIFIER_CONFIG, config);
+    // Thresholds and temperature fitted for exactly these models (models/verdict-calibration.json) are the
+    // defaults; explicit configuration still wins.
+    const calibration = loadVerdictCalibration([models.scorer.info, models.entailment.info]);
+    const rule = config.verdict?.rule ?? calibration?.bestRule ?? DEFAULT_VERIFIER_CONFIG.verdict.rule;
+    const fitted = calibration?.rules[rule];
+    const base = fitted
+      ? mergeVerifierConfig(DEFAULT_VERIFIER_CONFIG, {
+          verdict: { rule, supportThreshold: fitted.supportThreshold, refuteThreshold: fitted.refuteThreshold, temperature: fitted.temperature },
+        })
+      : mergeVerifierConfig(DEFAULT_VERIFIER_CONFIG, { verdict: { rule } });
+    this.config = mergeVerifierConfig(base, config);
+    this.calibrated = !!fitted;
     this.selector =
       this.config.evidence.mode === 'document'
         ? new DocumentLevelSelector(models.scorer)
@@ -82,7 +96,7 @@ export class Verifier {
 
   async provenance(): Promise<Provenance> {
     const models = this.modelInfos();
-    const config = { ...this.config, retriever: this.retriever.config } as unknown as Record<string, unknown>;
+    const config = { ...this.config, calibrated: this.calibrated, retriever: this.retriever.config } as unknown as Record<string, unknown>;
     return {
       snapshot: await this.store.snapshot(),
       engine: this.store.engine,
