@@ -1,5 +1,5 @@
 /**
- * Audit speed: a real article with >= 50 URL citations, audited against a local index (no live fetch),
+ * Audit speed: a real article with >= 50 URL citations (default: the English "Toronto", 121 citations), audited against a local index (no live fetch),
  * with the default settings (trained scorer, hybrid recommendations when the index has vectors).
  * Target: 50 citations in under 30 s on the 2-core machine.
  *
@@ -8,11 +8,12 @@
  * web page from WiCE stored under that URL: the pages are unrelated to the claims (scores are meaningless)
  * but their sizes are those of real cited pages, which is what the cost depends on.
  *
- *   node --import tsx bench/bench-audit.ts [--article FILE] [--base-index DIR] [--pages FILE] [--limit 50] [--scorer trained]
+ *   node --import tsx bench/bench-audit.ts [--article FILE --title T] [--base-index DIR] [--pages FILE] [--limit 50] [--scorer trained]
  * The base index is the one `veracite eval citation-recovery --index DIR --corpus <wice corpus> <scifact corpus>` builds.
  */
 import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CitationAuditor } from '../src/audit/audit.js';
 import { loadArticleInput } from '../src/audit/article-input.js';
@@ -27,11 +28,12 @@ import { peakRssMb, percentile, saveBenchResult } from './util.js';
 
 const { values: args } = parseArgs({
   options: {
-    article: { type: 'string', default: '/work/shared/data/wikitext/Mozilla-Firefox.txt' },
-    title: { type: 'string', default: 'Firefox' },
+    article: { type: 'string', default: '/work/shared/data/wikitext/toronto.txt' },
+    title: { type: 'string', default: 'Toronto' },
     'base-index': { type: 'string', default: 'tmp/audit/wice-pooled' },
     pages: { type: 'string', default: '/work/shared/data/wice/retrieval_dev_corpus.jsonl' },
-    index: { type: 'string', default: 'tmp/bench/audit-index' },
+    /** Default: tmp/bench/audit-index-<article file name> (the index holds that article's cited URLs). */
+    index: { type: 'string' },
     limit: { type: 'string', default: '50' },
     scorer: { type: 'string', default: 'trained' },
   },
@@ -58,6 +60,7 @@ async function buildBenchIndex(urls: string[]): Promise<void> {
   await store.close();
 }
 
+args.index ??= `tmp/bench/audit-index-${basename(args.article!).replace(/\.[^.]*$/, '')}`;
 const input = await loadArticleInput(args.article!, { title: args.title! });
 const withUrl = input.citations.filter((c) => c.source.url);
 input.citations = withUrl.slice(0, Number(args.limit));

@@ -116,7 +116,7 @@ export interface FlagRule {
  * measured with the same scorer and scoring settings. Returns a reason instead when there is none.
  */
 export function flagRule(
-  opts: { threshold?: number; calibration?: CalibrationFile & { path?: string }; definition?: string },
+  opts: { threshold?: number; calibration?: CalibrationFile & { path?: string; sha256?: string }; definition?: string },
   current: { scorer: ModelInfo; scoring: ScoringConfig; queryContext: QueryContext },
 ): FlagRule | { reason: string } {
   if (opts.threshold !== undefined) return { threshold: opts.threshold, source: 'command line (--threshold)' };
@@ -129,5 +129,6 @@ export function flagRule(
   if (cal.configHash !== want) {
     return { reason: `calibration ${cal.path ?? ''} was made for scorer ${cal.scorer.id} with other settings (hash ${cal.configHash}, audit uses ${want}): no flags; recalibrate or pass --threshold` };
   }
-  return { threshold: d.threshold, source: `${cal.path ?? 'calibration'} (${d.criterion} on ${cal.data.path})`, definition: def };
+  const file = `${cal.path ?? 'calibration'}${cal.sha256 ? ` (sha256 ${cal.sha256})` : ''}`;
+  return { threshold: d.threshold, source: `${file}: ${d.criterion} on ${cal.data.path}`, definition: def };
 }

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -9,6 +9,7 @@ import { LanceStore } from '../store/lancedb-store.js';
 import { loadCalibration } from '../audit/calibration.js';
 import type { AuditReport } from '../audit/types.js';
 import { registerAuditCommands, registerCitationEvals } from './command-audit.js';
+import { startPageServer } from '../../test/fixtures/audit/page-server.js';
 
 const ARTICLE = 'test/fixtures/audit/pendrick.wikitext';
 const CORPUS = 'test/fixtures/audit/pendrick-corpus.jsonl';
@@ -116,8 +117,25 @@ describe('veracite audit / calibrate (CLI, end to end)', () => {
     assert.equal(report.citations[0]!.source.status, 'found');
   });
 
-  it('refuses a URL article without --fetch', async () => {
+  it('refuses a URL article without --fetch, and a private-address article even with it', async () => {
     await assert.rejects(run(['audit', 'https://en.wikipedia.org/wiki/Pendrick', '--no-index', '--scorer', 'lexical', '--quiet']), /pass --fetch/);
+    await assert.rejects(run(['audit', 'http://127.0.0.1:9/wiki/Pendrick', '--fetch', '--no-index', '--scorer', 'lexical', '--quiet']), /blocked/);
+  });
+
+  it('--fetch never reaches a cited page on a private address (no allowlist on the command line)', async () => {
+    const srv = await startPageServer({ '/page': (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end('<p>The tower is 26 metres tall.</p>') });
+    try {
+      const article = join(dir, 'local.wikitext');
+      await writeFile(article, `The tower is 26 metres tall.<ref>{{cite web |url=${srv.origin}/page |title=Local}}</ref> It is white.<ref>{{cite web |url=http://169.254.169.254/latest/meta-data/ |title=Metadata}}</ref>\n`);
+      const json = join(dir, 'local.json');
+      await run(['audit', article, '--no-index', '--fetch', '--cache', join(dir, 'page-cache'), '--scorer', 'lexical', '--out', json, '--quiet']);
+      const report = JSON.parse(await readFile(json, 'utf8')) as AuditReport;
+      assert.deepEqual(report.citations.map((c) => c.source.status), ['blocked', 'blocked']);
+      assert.ok(report.citations.every((c) => c.verification === undefined));
+      assert.equal(srv.hits.length, 0);
+    } finally {
+      await srv.close();
+    }
   });
 
   it('eval citation-detection runs on the WiCE sample', async () => {

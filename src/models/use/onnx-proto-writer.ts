@@ -1,6 +1,6 @@
 /**
  * Minimal protobuf encoder for the handful of ONNX messages the USE graph needs.
- * Hand-written (~150 lines) so the runtime path does not depend on `onnx-proto`, which is only a
+ * Hand-written (small) so the runtime path does not depend on `onnx-proto`, which is only a
  * devDependency; field numbers follow onnx/onnx.proto (IR version 8).
  */
 
