@@ -19,4 +19,12 @@ export function oneOf<T extends string>(name: string, values: readonly T[]) {
   };
 }
 
+export function unitInterval(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError(`${name} must be a number in [0, 1] (got "${value}")`);
+    return n;
+  };
+}
+
 export const DEFAULT_INDEX = '.veracite/index';

@@ -10,7 +10,7 @@ import type { FusionMethod } from '../retrieve/fusion.js';
 import { LanceStore } from '../store/lancedb-store.js';
 import { VERDICT_RULES, type VerdictRule } from '../verify/aggregate.js';
 import { Verifier } from '../verify/verifier.js';
-import { DEFAULT_INDEX, oneOf, positiveInt } from './options.js';
+import { DEFAULT_INDEX, oneOf, positiveInt, unitInterval } from './options.js';
 
 export interface RetrievalFlags {
   index: string;
@@ -19,6 +19,7 @@ export interface RetrievalFlags {
   sparseK: number;
   denseK: number;
   embedder: string;
+  sparseWeight?: number;
 }
 
 export interface VerifyFlags extends RetrievalFlags {
@@ -36,9 +37,10 @@ export function addRetrievalOptions(cmd: Command, defaultMode: SearchMode = 'bm2
   return cmd
     .option('--index <dir>', 'index directory', DEFAULT_INDEX)
     .option('--mode <mode>', `retrieval: ${SEARCH_MODES.join('|')}`, oneOf('--mode', SEARCH_MODES), defaultMode)
-    .option('--fusion <method>', 'hybrid fusion: union|rrf|weighted', oneOf('--fusion', ['union', 'rrf', 'weighted'] as const), 'rrf')
+    .option('--fusion <method>', 'hybrid fusion: union|rrf|weighted', oneOf('--fusion', ['union', 'rrf', 'weighted'] as const), 'weighted')
     .option('--sparse-k <n>', 'passages from BM25 (first stage)', positiveInt('--sparse-k'), 100)
     .option('--dense-k <n>', 'passages from dense search (first stage)', positiveInt('--dense-k'), 100)
+    .option('--sparse-weight <w>', 'weighted fusion: weight of BM25 in [0, 1] (default from DEFAULT_RETRIEVER_CONFIG)', unitInterval('--sparse-weight'))
     .option('--embedder <spec>', "'use' (offline default) or an ONNX model folder / hub id", 'use');
 }
 
@@ -54,11 +56,15 @@ export function addVerifyOptions(cmd: Command): Command {
     .option('--device <device>', 'ONNX device: cpu|cuda', oneOf('--device', ['cpu', 'cuda'] as const), 'cpu');
 }
 
+function fusionOf(flags: RetrievalFlags): { method: FusionMethod; sparseWeight?: number } {
+  return flags.sparseWeight === undefined ? { method: flags.fusion } : { method: flags.fusion, sparseWeight: flags.sparseWeight };
+}
+
 export async function openRetriever(flags: RetrievalFlags): Promise<{ store: LanceStore; retriever: Retriever; embedder?: Embedder }> {
   const store = await LanceStore.open(flags.index, { create: false });
   const needsEmbedder = flags.mode !== 'bm25';
   const embedder = needsEmbedder ? await loadEmbedder(flags.embedder) : undefined;
-  const retriever = new Retriever(store, embedder, { mode: flags.mode, fusion: { method: flags.fusion }, sparseK: flags.sparseK, denseK: flags.denseK });
+  const retriever = new Retriever(store, embedder, { mode: flags.mode, fusion: fusionOf(flags), sparseK: flags.sparseK, denseK: flags.denseK });
   return { store, retriever, embedder };
 }
 
@@ -67,7 +73,7 @@ export async function openVerifier(flags: VerifyFlags): Promise<{ store: LanceSt
   const models = await loadVerifierModels({ embedder: flags.embedder, scorer: flags.scorer, nli: flags.nli, onnx: { device: flags.device } });
   const retriever = new Retriever(store, flags.mode === 'bm25' ? undefined : models.embedder, {
     mode: flags.mode,
-    fusion: { method: flags.fusion },
+    fusion: fusionOf(flags),
     sparseK: flags.sparseK,
     denseK: flags.denseK,
   });
