@@ -1,0 +1,112 @@
+/**
+ * The verification pipeline end to end with the real offline models (USE + the trained heads) on indexes
+ * built from the shipped samples: SciFact abstracts, and FEVER-format wiki pages for title matching,
+ * hops and the FEVER scorer.
+ */
+import { strict as assert } from 'node:assert';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { readFeverClaims, runFeverEval } from '../eval/run-fever.js';
+import { readSciFactClaims, runSciFactEval } from '../eval/run-scifact.js';
+import { loadVerifierModels } from '../models/registry.js';
+import { Retriever } from '../retrieve/retriever.js';
+import { ingestSource } from '../store/ingest.js';
+import { LanceStore } from '../store/lancedb-store.js';
+import { LABELS } from './types.js';
+import { Verifier } from './verifier.js';
+
+describe('Verifier on real samples with the offline models', () => {
+  let dir: string;
+  let scifact: LanceStore;
+  let fever: LanceStore;
+  let models: Awaited<ReturnType<typeof loadVerifierModels>>;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'vc-verify-'));
+    models = await loadVerifierModels();
+    scifact = await LanceStore.open(join(dir, 'scifact'));
+    await ingestSource(scifact, 'data/samples/scifact/corpus.jsonl', { format: 'scifact' });
+    fever = await LanceStore.open(join(dir, 'fever'));
+    await ingestSource(fever, 'data/samples/fever/wiki-pages-sample.jsonl', { format: 'fever' });
+    // A page the Naples fixture links to, so the hop has somewhere to go (text written for this test).
+    const linked = join(dir, 'linked.jsonl');
+    const lines = '0\tHerculaneum was an ancient Roman town buried by the eruption of Mount Vesuvius in AD 79 .\tMount Vesuvius\tMount Vesuvius\n1\tIts ruins are a World Heritage Site .';
+    await writeFile(linked, JSON.stringify({ id: 'Herculaneum', text: '', lines }) + '\n');
+    await ingestSource(fever, linked, { format: 'fever' });
+  });
+  after(async () => {
+    await scifact.close();
+    await fever.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('returns a verdict with 5 evidence sentences that map back to their documents, and full provenance', async () => {
+    const verifier = new Verifier(scifact, new Retriever(scifact, undefined), models);
+    const claim = '1,000 genomes project enables mapping of genetic sequence variation consisting of rare variants with larger penetrance effects than common variants.';
+    const v = await verifier.verify(claim);
+    assert.ok((LABELS as readonly string[]).includes(v.label));
+    assert.ok(v.confidence > 0 && v.confidence <= 1);
+    assert.ok(Math.abs(v.probs.SUPPORTS + v.probs.REFUTES + v.probs['NOT ENOUGH INFO'] - 1) < 1e-6);
+    assert.equal(v.evidence.length, 5);
+    const docs = new Map((await scifact.getDocuments(v.evidence.map((e) => e.docId))).map((d) => [d.id, d]));
+    for (const e of v.evidence) assert.equal(docs.get(e.docId)!.sentences[e.sentenceIndex], e.text);
+    for (let i = 1; i < v.evidence.length; i++) assert.ok(v.evidence[i - 1]!.score >= v.evidence[i]!.score);
+    assert.ok(v.documents.some((d) => d.docId === '14717500'), 'the cited abstract is a candidate');
+    assert.equal(v.provenance.snapshot, await scifact.snapshot());
+    assert.deepEqual(v.provenance.models.map((m) => m.id), [models.scorer.info.id, models.entailment.info.id]);
+    assert.match(v.provenance.configHash, /^[0-9a-f]{12}$/);
+    const again = await verifier.verify(claim);
+    assert.deepEqual(again.evidence, v.evidence, 'deterministic');
+    assert.equal(again.provenance.configHash, v.provenance.configHash);
+    const other = new Verifier(scifact, new Retriever(scifact, undefined), models, { evidence: { mode: 'document' } });
+    assert.notEqual((await other.provenance()).configHash, v.provenance.configHash, 'configuration changes the hash');
+  });
+
+  it('scores SciFact sample claims far above chance in the oracle setting', async () => {
+    const verifier = new Verifier(scifact, new Retriever(scifact, undefined), models);
+    const claims = (await readSciFactClaims('data/samples/scifact/claims_dev.jsonl')).slice(0, 40);
+    const r = await runSciFactEval(verifier, claims, { setting: 'oracle' });
+    // The cited abstracts hold the rationales: sentence selection must find many of them.
+    assert.ok(r.metrics.sentence_selection.recall > 0.3, `selection recall ${r.metrics.sentence_selection.recall}`);
+    assert.ok(r.labelAccuracy!.pairs >= 40);
+    assert.ok(r.labelAccuracy!.accuracy > 0.4, `label accuracy ${r.labelAccuracy!.accuracy}`);
+  });
+
+  it('finds FEVER pages by entity title (disambiguated) and scores with the FEVER scorer', async () => {
+    const verifier = new Verifier(fever, new Retriever(fever, undefined), models, { documents: { retrievalDocs: 1 } });
+    const v = await verifier.verify('Fox 2000 Pictures released the film Soul Food.');
+    const soul = v.documents.find((d) => d.docId === 'Soul_Food_-LRB-film-RRB-');
+    assert.ok(soul?.via.includes('title'), 'found through its title "Soul Food (film)"');
+    assert.equal(v.evidence[0]!.docId, 'Soul_Food_-LRB-film-RRB-');
+    assert.equal(v.evidence[0]!.sentenceIndex, 0);
+
+    const claimsFile = join(dir, 'fever-claims.jsonl');
+    await writeFile(
+      claimsFile,
+      [
+        { id: 1, label: 'SUPPORTS', claim: 'Soul Food was released by Fox 2000 Pictures.', evidence: [[[0, 0, 'Soul_Food_-LRB-film-RRB-', 0]]] },
+        { id: 2, label: 'NOT ENOUGH INFO', claim: 'Morse code was invented in a submarine.', evidence: [[[0, null, null, null]]] },
+      ].map((c) => JSON.stringify(c)).join('\n'),
+    );
+    const r = await runFeverEval(verifier, await readFeverClaims(claimsFile));
+    assert.equal(r.score.n, 2);
+    // Claim 1's gold sentence is the top evidence, so evidence recall is complete.
+    assert.equal(r.score.recall, 1);
+    assert.equal(r.predictions[0]!.predicted_evidence[0]![0], 'Soul_Food_-LRB-film-RRB-');
+  });
+
+  it('follows links of evidence pages when the hop is on', async () => {
+    const hop = new Verifier(fever, new Retriever(fever, undefined), models, { documents: { retrievalDocs: 1, titleMatch: false, maxDocs: 1 }, hop: { enabled: true, weight: 0.5, maxDocs: 3 } });
+    const noHop = new Verifier(fever, new Retriever(fever, undefined), models, { documents: { retrievalDocs: 1, titleMatch: false, maxDocs: 1 } });
+    const claim = 'Naples is near the ruins of a Roman town buried by a volcano.';
+    const a = await noHop.verify(claim);
+    const b = await hop.verify(claim);
+    const docsA = new Set(a.evidence.map((e) => e.docId));
+    const docsB = new Set(b.evidence.map((e) => e.docId));
+    assert.equal(docsA.size, 1);
+    assert.ok(docsB.has('Herculaneum'), `hop reached the linked page: ${[...docsB].join(', ')}`);
+    const hopped = b.evidence.find((e) => e.docId === 'Herculaneum')!;
+    assert.ok(hopped.score <= 0.5, 'evidence from a linked page is down-weighted');
+  });
+});
