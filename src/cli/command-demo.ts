@@ -1,7 +1,7 @@
 /**
  * `veracite demo`: the main job on the embedded default, with nothing to set up. Indexes the SciFact
- * sample shipped in data/samples (no server, no network), runs example searches for real claims and
- * scores retrieval on the sample's claims.
+ * sample shipped in data/samples (no server, no network), runs example searches for real claims, scores
+ * retrieval on the sample's claims and verifies two claims with the offline models.
  */
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -13,6 +13,10 @@ import { searchBm25 } from '../retrieve/search-bm25.js';
 import { ingestSource } from '../store/ingest.js';
 import { LanceStore } from '../store/lancedb-store.js';
 import { printSearchResult } from './command-search.js';
+import { printVerdict } from './command-verify.js';
+import { loadVerifierModels } from '../models/registry.js';
+import { Retriever } from '../retrieve/retriever.js';
+import { Verifier } from '../verify/verifier.js';
 import { createProgress } from './progress.js';
 import { countRecords } from './count-records.js';
 
@@ -23,7 +27,7 @@ export const SAMPLES = join(PACKAGE_ROOT, 'data', 'samples');
 export function registerDemoCommand(program: Command): void {
   program
     .command('demo')
-    .description('index the shipped SciFact sample and run example searches (no setup needed)')
+    .description('index the shipped SciFact sample, run example searches and verify claims (no setup needed)')
     .option('--index <dir>', 'where to build the demo index', '.veracite/demo')
     .option('--quiet', 'no progress output')
     .action(async (flags: { index: string; quiet?: boolean }) => {
@@ -54,7 +58,13 @@ export function registerDemoCommand(program: Command): void {
         });
         const m = result.metrics;
         console.log(`BM25 on ${result.nEvaluated} sample claims: nDCG@10 ${m['ndcg@10']?.toFixed(3)}, Recall@100 ${m['recall@100']?.toFixed(3)}, MRR ${m['mrr']?.toFixed(3)}`);
-        console.log(`\nNext: veracite search "your claim" --index ${flags.index}`);
+
+        // Claim verification with the offline default models (USE + the heads trained by this project).
+        const models = await loadVerifierModels();
+        const verifier = new Verifier(store, new Retriever(store, undefined), models);
+        console.log('\nVerifying sample claims (retrieval, top-5 evidence, verdict):\n');
+        for (const q of task.queries.slice(1, 3)) printVerdict(await verifier.verify(q.text));
+        console.log(`\nNext: veracite verify "your claim" --index ${flags.index}   |   veracite search "..." --index ${flags.index}`);
       } finally {
         await store.close();
       }
