@@ -6,16 +6,9 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../src/util/mulberry32.js';
+
+export { mulberry32 };
 
 const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'te', 'vo', 'zi', 'ba', 'de', 'fu', 'go', 'hi', 'ja', 'ku', 'li', 'mo', 'nu', 'pe', 'ri', 'so', 'ta', 'ul', 'ex', 'an', 'or', 'is'];
 

@@ -1,3 +1,4 @@
+import { mulberry32 } from '../../util/mulberry32.js';
 import onnxProto from 'onnx-proto';
 
 /**
@@ -25,17 +26,7 @@ export interface TinyGraphSpec {
   quantize: boolean;
 }
 
-/** mulberry32: tiny, fast, and identical on every platform, which is all determinism needs here. */
-function makeRng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const makeRng = mulberry32;
 
 function makeNormal(rng: () => number): (std: number) => number {
   return (std) => {
