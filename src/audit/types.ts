@@ -4,24 +4,20 @@
  * threshold applies, SIDE's URL-depth baseline, and better sources from the index when the existing one is
  * not ranked first.
  */
-import type { CitationKind, CitationSource, CitationTags } from '../wiki/types.js';
+import type { Citation, CitationKind, CitationSource, CitationTags } from '../wiki/types.js';
 import type { ModelInfo } from '../models/types.js';
 import type { SourceAttempt, SourceStatus, SourceVia } from '../sources/types.js';
 import type { QueryContext } from './query.js';
 import type { EvidenceSentence, ScoredPassage, ScoringConfig } from './score-document.js';
 
-/** What the audit reads of a citation: the parser's Citation, or a KILT/WAFER record turned into one. */
-export interface AuditCitation {
-  id: string;
-  index: number;
-  claim: string;
-  context: string[];
-  sectionPath: string[];
-  articleTitle: string;
+/**
+ * What the audit reads of a citation: the parser's Citation (minus offsets), or a KILT/WAFER record turned
+ * into one, whose source may lack fields the wikitext parser always fills.
+ */
+export type AuditCitation = Pick<Citation, 'id' | 'index' | 'claim' | 'context' | 'sectionPath' | 'articleTitle' | 'tags'> & {
   source: Partial<CitationSource> & { raw?: string };
-  tags: CitationTags;
   kind?: CitationKind;
-}
+};
 
 export interface AuditInput {
   title: string;
