@@ -26,6 +26,7 @@ interface TrainFlags {
   cache: string | false;
   ablation: boolean;
   threads: number;
+  annotations?: string;
   quiet?: boolean;
 }
 
@@ -43,8 +44,10 @@ export function registerTrainCommand(program: Command): void {
     // One thread by default: the committed weights are reproduced bit for bit only if the embedding
     // arithmetic is, and onnxruntime's reductions can split differently across thread counts.
     .option('--threads <n>', 'embedder threads (1 reproduces the committed weights exactly)', positiveInt('--threads'), 1)
+    .option('--annotations <file>', 'add blind-comparison annotations (veracite annotations export) to the training pairs')
     .option('-q, --quiet', 'only print the summary')
     .action(async (flags: TrainFlags) => {
+      if (flags.annotations && !existsSync(flags.annotations)) throw new Error(`--annotations ${flags.annotations}: file not found`);
       for (const sub of ['nli/snli', 'nli/rte', 'scifact']) {
         if (!existsSync(join(flags.data, sub))) throw new Error(`--data ${flags.data}: ${join(flags.data, sub)} not found (expected the shared data folder)`);
       }
@@ -58,6 +61,7 @@ export function registerTrainCommand(program: Command): void {
           only: flags.only,
           cacheDir: flags.cache === false ? undefined : flags.cache,
           ablation: flags.ablation,
+          annotations: flags.annotations,
           log,
         });
         if (r.nli) {

@@ -26,7 +26,20 @@ export interface TrainOptions {
   ablation?: boolean;
   nli?: Partial<NliConfig>;
   evidence?: Partial<EvidenceConfig>;
+  /** Blind-comparison annotations (`veracite annotations export`), added to the training pairs. */
+  annotations?: string;
   log?: (line: string) => void;
+}
+
+/**
+ * Annotation pairs join the training sets only (SciFact-style NLI pairs and evidence pairs), never the
+ * validation or evaluation sets, so reported figures stay comparable with and without them.
+ */
+export function withExtraTraining(data: PreparedData, extra: { nli: LabelledPair[]; evidence: EvidencePair[] }): PreparedData {
+  return {
+    nli: { ...data.nli, sciTrain: [...data.nli.sciTrain, ...extra.nli] },
+    evidence: { ...data.evidence, train: [...data.evidence.train, ...extra.evidence] },
+  };
 }
 
 export interface PreparedData {
@@ -74,7 +87,13 @@ export interface TrainRunResult {
 
 export async function runTraining(embedder: Embedder, opts: TrainOptions): Promise<TrainRunResult> {
   const log = opts.log ?? (() => {});
-  const data = prepareData(opts.data, opts.seed);
+  let data = prepareData(opts.data, opts.seed);
+  if (opts.annotations) {
+    const { loadAnnotationTrainingData } = await import('../../annotations/to-training-pairs.js');
+    const extra = await loadAnnotationTrainingData(opts.annotations);
+    data = withExtraTraining(data, extra);
+    log(`annotations: ${extra.pairs.length} pairs from ${opts.annotations} (${extra.nli.length} NLI, ${extra.evidence.length} evidence)`);
+  }
   // All texts of both heads, every run (even with --only): the embedding batches, and so the vectors'
   // last bits, then never depend on which head was trained first (see embed-cache.ts).
   const t0 = performance.now();
