@@ -1,11 +1,11 @@
 /**
  * Search benchmark on the index built by bench-ingest: top-100 BM25 through our layer (store.searchText
- * and searchBm25's document grouping) and the raw LanceDB query on the same table, interleaved query by
+ * and Retriever's BM25 search grouped into documents) and the raw LanceDB query on the same table, interleaved query by
  * query so both see the same cache state. Prints p50/p95, queries/s and the ratio. Usage:
  *   node --import tsx bench/bench-search.ts [--passages 500000] [--queries 1000] [--seed 42]
  */
 import { parseArgs } from 'node:util';
-import { searchBm25 } from '../src/retrieve/search-bm25.js';
+import { Retriever } from '../src/retrieve/retriever.js';
 import { LanceStore } from '../src/store/lancedb-store.js';
 import { syntheticQueries } from './synthetic.js';
 import { peakRssMb, percentile, saveBenchResult } from './util.js';
@@ -24,6 +24,7 @@ const store = await LanceStore.open(indexDir, { create: false });
 const table = store.passagesTable!;
 const queries = syntheticQueries(seed + 1, Number(values.queries));
 const K = 100;
+const retriever = new Retriever(store, undefined, { mode: 'bm25', sparseK: K });
 const COLUMNS = ['id', 'doc_id', 'title', 'idx', 'sent_start', 'sent_end', 'text', '_score'];
 
 // The cheapest raw form: the same query and columns, returned as Arrow without per-row objects.
@@ -52,7 +53,7 @@ for (const q of queries) {
   wall.store += d;
   hitsTotal += hits.length;
   t = performance.now();
-  await searchBm25(store, q, { k: K, passageDepth: K });
+  await retriever.search(q, { k: 10 }); // 10 documents from the top-100 passages (depth = max(100, 3k))
   d = performance.now() - t;
   times.documents.push(d);
   wall.documents += d;

@@ -9,7 +9,6 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { scifactTask } from '../eval/retrieval-data.js';
 import { runRetrievalEval } from '../eval/run-retrieval.js';
-import { searchBm25 } from '../retrieve/search-bm25.js';
 import { ingestSource } from '../store/ingest.js';
 import { LanceStore } from '../store/lancedb-store.js';
 import { printSearchResult } from './command-search.js';
@@ -42,9 +41,10 @@ export function registerDemoCommand(program: Command): void {
         bar.stop();
         console.log(`indexed ${s.documents} abstracts -> ${s.passages} passages, ${s.sentences} sentences in ${s.seconds.toFixed(1)} s (snapshot ${await store.snapshot()})\n`);
 
+        const retriever = new Retriever(store, undefined);
         const task = await scifactTask(claims);
         for (const q of task.queries.slice(0, 3)) {
-          printSearchResult(await searchBm25(store, q.text, { k: 3 }));
+          printSearchResult(await retriever.search(q.text, { k: 3 }));
           const gold = [...(task.qrels.get(q.id)?.keys() ?? [])];
           console.log(`     cited abstract(s): ${gold.join(', ')}\n`);
         }
@@ -54,14 +54,14 @@ export function registerDemoCommand(program: Command): void {
           qrels: task.qrels,
           k: 100,
           cutoffs: [1, 10, 100],
-          search: async (q, k) => (await searchBm25(store, q.text, { k })).documents.map((d) => ({ docId: d.docId, score: d.score })),
+          search: async (q, k) => (await retriever.search(q.text, { k })).documents.map((d) => ({ docId: d.docId, score: d.score })),
         });
         const m = result.metrics;
         console.log(`BM25 on ${result.nEvaluated} sample claims: nDCG@10 ${m['ndcg@10']?.toFixed(3)}, Recall@100 ${m['recall@100']?.toFixed(3)}, MRR ${m['mrr']?.toFixed(3)}`);
 
         // Claim verification with the offline default models (USE + the heads trained by this project).
         const models = await loadVerifierModels();
-        const verifier = new Verifier(store, new Retriever(store, undefined), models);
+        const verifier = new Verifier(store, retriever, models);
         console.log('\nVerifying sample claims (retrieval, top-5 evidence, verdict):\n');
         for (const q of task.queries.slice(1, 3)) printVerdict(await verifier.verify(q.text));
         console.log(`\nNext: veracite verify "your claim" --index ${flags.index}   |   veracite search "..." --index ${flags.index}`);

@@ -13,13 +13,10 @@ import {
   Utf8,
   makeData,
   makeVector,
-  vectorFromArray,
   type Vector,
 } from 'apache-arrow';
 import type { Document, Passage } from '../corpus/types.js';
 import { titleKey } from './title-key.js';
-
-export const PASSAGE_FIELDS = ['id', 'doc_id', 'title', 'idx', 'sent_start', 'sent_end', 'text', 'search_text'] as const;
 
 export function passageSchema(dimension?: number): Schema {
   const fields: Field[] = [

@@ -5,7 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import * as lancedb from '@lancedb/lancedb';
-import { Field, FixedSizeList, Float32, Schema, Table, Utf8, vectorFromArray } from 'apache-arrow';
+import { Field, FixedSizeList, Float32, Schema, Table, Utf8 } from 'apache-arrow';
+import { fixedSizeVectors, utf8Vector } from './arrow-batch.js';
 import type { Embedder, ModelInfo } from '../models/types.js';
 
 export function textKey(text: string): string {
@@ -53,10 +54,7 @@ export class EmbeddingCache {
     if (keys.length === 0) return;
     const type = new FixedSizeList(this.dimension, new Field('item', new Float32(), true));
     const schema = new Schema([new Field('key', new Utf8(), false), new Field('vector', type, false)]);
-    const data = new Table(schema, {
-      key: vectorFromArray(keys, new Utf8()),
-      vector: vectorFromArray(vectors.map((v) => Array.from(v)), type),
-    } as never);
+    const data = new Table(schema, { key: utf8Vector(keys), vector: fixedSizeVectors(type, vectors.length, vectors) } as never);
     if (!this.table) this.table = await this.db.createTable(this.name, data, { mode: 'create', existOk: false });
     else await this.table.add(data);
   }

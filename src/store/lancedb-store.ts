@@ -224,13 +224,19 @@ export class LanceStore implements Store {
    * unindexed fragments), so new documents are found before the index is refreshed.
    */
   async searchVector(vector: Float32Array, k: number, opts: VectorSearchOptions = {}): Promise<PassageHit[]> {
-    if (!this.passages || !(await this.vectorDimension())) return [];
-    let q = this.passages.vectorSearch(vector).column('vector').distanceType('cosine').select([...PASSAGE_COLUMNS, '_distance']).limit(k);
+    const t = await this.vectorQuery(vector, k, opts, [...PASSAGE_COLUMNS, '_distance']);
+    return t ? hitsFromArrow(t, '_distance', (d) => 1 - d) : [];
+  }
+
+  /** One cosine ANN query (or exact with `opts.exact`) returning `columns`; undefined without vectors. */
+  private async vectorQuery(vector: Float32Array, k: number, opts: VectorSearchOptions, columns: string[]): Promise<ArrowTable | undefined> {
+    if (!this.passages || !(await this.vectorDimension())) return undefined;
+    let q = this.passages.vectorSearch(vector).column('vector').distanceType('cosine').select(columns).limit(k);
     if (opts.nprobes) q = q.nprobes(opts.nprobes);
     if (opts.refineFactor) q = q.refineFactor(opts.refineFactor);
     q = q.ef(opts.ef ?? DEFAULT_EF);
     if (opts.exact) q = q.bypassVectorIndex();
-    return hitsFromArrow(await q.toArrow(), '_distance', (d) => 1 - d);
+    return q.toArrow();
   }
 
   /**
@@ -238,11 +244,8 @@ export class LanceStore implements Store {
    * as the search itself at top-100. For callers that only rank (fusion inputs, benchmarks).
    */
   async searchVectorIds(vector: Float32Array, k: number, opts: VectorSearchOptions = {}): Promise<{ id: string; docId: string; score: number }[]> {
-    if (!this.passages || !(await this.vectorDimension())) return [];
-    let q = this.passages.vectorSearch(vector).column('vector').distanceType('cosine').select(['id', 'doc_id', '_distance']).limit(k);
-    q = q.ef(opts.ef ?? DEFAULT_EF);
-    if (opts.exact) q = q.bypassVectorIndex();
-    const t = await q.toArrow();
+    const t = await this.vectorQuery(vector, k, opts, ['id', 'doc_id', '_distance']);
+    if (!t) return [];
     const id = t.getChild('id')!;
     const doc = t.getChild('doc_id')!;
     const dist = t.getChild('_distance')!;
