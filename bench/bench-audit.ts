@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { CitationAuditor } from '../src/audit/audit.js';
 import { loadArticleInput } from '../src/audit/article-input.js';
 import { loadAuditScorer } from '../src/audit/load-scorer.js';
+import { loadRankerDeps } from '../src/audit/load-ranker.js';
 import { loadEmbedder } from '../src/models/registry.js';
 import { Retriever } from '../src/retrieve/retriever.js';
 import { SourceResolver } from '../src/sources/resolve-source.js';
@@ -72,15 +73,19 @@ const store = await LanceStore.open(args.index!, { create: false });
 const embedder = await loadEmbedder('use');
 const loaded = await loadAuditScorer(args.scorer!, { embedder });
 const retriever = new Retriever(store, embedder, { mode: 'hybrid', fusion: { method: 'union' }, sparseK: 100, denseK: 100 });
-const auditor = new CitationAuditor({ scorer: loaded.scorer, resolver: new SourceResolver({ store }), store, retriever, retrievalMode: 'hybrid', models: [loaded.scorer.info, embedder.info] });
+// The default source ranker, as `veracite audit` loads it (corpus statistics cached in the index after the first run).
+const ranked = await loadRankerDeps(undefined, loaded, store, args.index!);
+if ('reason' in ranked) console.error(`note: ${ranked.reason}`);
+const models = [loaded.scorer.info, embedder.info, ...('ranker' in ranked ? [ranked.ranker.info] : [])];
+const auditor = new CitationAuditor({ scorer: loaded.scorer, resolver: new SourceResolver({ store }), store, retriever, retrievalMode: 'hybrid', models, ...('ranker' in ranked ? { ranker: ranked } : {}) });
 const t1 = performance.now();
 const report = await auditor.auditArticle(input);
 const t2 = performance.now();
 await loaded.close();
 await store.close();
 
-const per = report.citations.map((c) => c.timingsMs.source + c.timingsMs.retrieve + c.timingsMs.score).sort((a, b) => a - b);
-const sum = (k: 'source' | 'retrieve' | 'score') => report.citations.reduce((s, c) => s + c.timingsMs[k], 0) / 1000;
+const per = report.citations.map((c) => c.timingsMs.source + c.timingsMs.retrieve + c.timingsMs.score + c.timingsMs.rank).sort((a, b) => a - b);
+const sum = (k: 'source' | 'retrieve' | 'score' | 'rank') => report.citations.reduce((s, c) => s + c.timingsMs[k], 0) / 1000;
 const result = {
   benchmark: 'audit',
   article: args.article,
@@ -88,6 +93,7 @@ const result = {
   distinctUrls: urls.length,
   sourcesFound: report.summary.byStatus.found ?? 0,
   scorer: loaded.scorer.info.id,
+  ranker: 'ranker' in ranked ? ranked.ranker.info.id : `none (${ranked.reason})`,
   retrieval: 'hybrid (union of BM25 and USE dense), 5 candidates reranked',
   index: args.index,
   setupSeconds: +((t1 - t0) / 1000).toFixed(2),
@@ -95,7 +101,7 @@ const result = {
   totalSeconds: +((t2 - t0) / 1000).toFixed(2),
   citationsPerSecond: +(report.citations.length / ((t2 - t1) / 1000)).toFixed(2),
   // Per-citation stage sums (citations overlap: concurrency 2, so these add up to more than the wall time).
-  stageSeconds: { source: +sum('source').toFixed(2), retrieve: +sum('retrieve').toFixed(2), score: +sum('score').toFixed(2) },
+  stageSeconds: { source: +sum('source').toFixed(2), retrieve: +sum('retrieve').toFixed(2), score: +sum('score').toFixed(2), rank: +sum('rank').toFixed(2) },
   perCitationMs: { p50: Math.round(percentile(per, 50)), p95: Math.round(percentile(per, 95)), max: Math.round(per.at(-1) ?? 0) },
   sentencesScored: report.citations.reduce((s, c) => s + (c.verification?.sentencesScored ?? 0), 0),
   embedderMemo: loaded.embedder ? { hits: loaded.embedder.hits, misses: loaded.embedder.misses } : undefined,

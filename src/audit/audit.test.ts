@@ -14,6 +14,8 @@ import { CitationAuditor } from './audit.js';
 import { flagRule, scoringHash, type CalibrationFile } from './calibration.js';
 import { LexicalPairScorer } from './lexical.js';
 import { loadAuditScorer } from './load-scorer.js';
+import { loadRankerDeps } from './load-ranker.js';
+import { defaultRankerPath } from './source-ranker.js';
 import type { AuditInput, AuditReport } from './types.js';
 
 const ARTICLE = 'test/fixtures/audit/pendrick.wikitext';
@@ -133,6 +135,21 @@ describe('flagRule', () => {
     assert.ok('threshold' in explicit && explicit.threshold === 0.1);
     assert.ok('reason' in flagRule({}, { scorer, scoring, queryContext: 'none' }));
   });
+
+  it("applies a ranker calibration to the ranker's score, only with that ranker loaded", () => {
+    const ranker = { id: 'veracite-source-ranker@abc', version: 'sha256:abc', backend: 'trained' };
+    const rcal = { ...cal, ranker, configHash: scoringHash(scorer, scoring, 'none', ranker) } as CalibrationFile;
+    assert.notEqual(rcal.configHash, cal.configHash);
+    const ok = flagRule({ calibration: rcal }, { scorer, scoring, queryContext: 'none', ranker });
+    assert.ok('threshold' in ok && ok.signal === 'ranker' && ok.threshold === 0.42);
+    const none = flagRule({ calibration: rcal }, { scorer, scoring, queryContext: 'none' });
+    assert.ok('reason' in none && /no ranker is loaded/.test(none.reason));
+    const other = flagRule({ calibration: rcal }, { scorer, scoring, queryContext: 'none', ranker: { ...ranker, id: 'veracite-source-ranker@def' } });
+    assert.ok('reason' in other);
+    // An engine calibration still applies to the engine's score when a ranker is loaded.
+    const engine = flagRule({ calibration: cal }, { scorer, scoring, queryContext: 'none', ranker });
+    assert.ok('threshold' in engine && engine.signal === 'engine');
+  });
 });
 
 describe('CitationAuditor with the trained scorer (default engine)', () => {
@@ -152,6 +169,82 @@ describe('CitationAuditor with the trained scorer (default engine)', () => {
       assert.equal(good.verification!.evidence[0]!.sentenceIndex, 0);
     } finally {
       await loaded.close();
+    }
+  });
+});
+
+describe('CitationAuditor with the shipped source ranker (trained engine)', () => {
+  const ready = existsSync(join(process.cwd(), 'models/evidence-head.json')) && existsSync(defaultRankerPath());
+  it('orders suggestions by the ranker and still finds the page that states the claim', { skip: !ready && 'model weights not built' }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'vc-audit-ranker-'));
+    const store = await LanceStore.open(join(dir, 'idx'));
+    const loaded = await loadAuditScorer('trained');
+    try {
+      await ingestSource(store, CORPUS, { format: 'jsonl' });
+      const ranked = await loadRankerDeps(undefined, loaded, store, join(dir, 'idx'));
+      assert.ok('ranker' in ranked, 'reason' in ranked ? ranked.reason : '');
+      const input = await loadArticleInput(ARTICLE, { title: 'Pendrick Lighthouse' });
+      const auditor = new CitationAuditor({
+        scorer: loaded.scorer,
+        resolver: new SourceResolver({ store }),
+        store,
+        retriever: new Retriever(store, undefined, { mode: 'bm25', fusion: { method: 'union' } }),
+        retrievalMode: 'bm25',
+        ranker: ranked,
+      });
+      const report = await auditor.auditArticle(input);
+      const home = report.citations[2]!;
+      assert.equal(home.recommendations!.rankedBy, ranked.ranker.info.id);
+      assert.equal(home.recommendations!.suggestions[0]!.docId, 'towers-pendrick');
+      for (const c of report.citations) {
+        const s = c.recommendations!.suggestions;
+        for (let i = 1; i < s.length; i++) assert.ok(s[i - 1]!.rerankScore >= s[i]!.rerankScore);
+      }
+      // The ranker's statistics were cached beside the index for the next audit.
+      assert.ok(existsSync(join(dir, 'idx', 'corpus-stats.json')));
+      // Every scored citation carries the ranker's score of its cited page; the page that states the
+      // claim gets more than the shoe shop's home page.
+      const scored = report.citations.filter((c) => c.verification);
+      assert.ok(scored.every((c) => Number.isFinite(c.verification!.rankerScore)));
+      assert.ok(report.citations[0]!.verification!.rankerScore! > home.verification!.rankerScore!);
+
+      // With a ranker calibration, the threshold applies to the ranker's score, also for suggestions.
+      const threshold = home.verification!.rankerScore!;
+      const flagged = await new CitationAuditor({
+        scorer: loaded.scorer,
+        resolver: new SourceResolver({ store }),
+        store,
+        retriever: new Retriever(store, undefined, { mode: 'bm25', fusion: { method: 'union' } }),
+        retrievalMode: 'bm25',
+        ranker: ranked,
+        flag: { threshold, source: 'test', signal: 'ranker' },
+      }).auditArticle(input);
+      for (const c of flagged.citations.filter((x) => x.verification)) {
+        assert.equal(c.verification!.flagged, c.verification!.rankerScore! <= threshold, c.claim);
+        for (const s of c.recommendations!.suggestions) assert.ok(s.rerankScore > threshold);
+      }
+      assert.equal(flagged.citations[2]!.verification!.flagged, true);
+      assert.equal(flagged.citations[0]!.verification!.flagged, false);
+    } finally {
+      await loaded.close();
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('falls back to the engine score, saying why, when the ranker cannot be used', async () => {
+    const lexical = { scorer: new LexicalPairScorer(), close: async () => {} };
+    const dir = await mkdtemp(join(tmpdir(), 'vc-audit-ranker-'));
+    const store = await LanceStore.open(join(dir, 'idx'));
+    try {
+      const r = await loadRankerDeps(undefined, lexical, store);
+      assert.ok('reason' in r && /needs the trained engine/.test(r.reason));
+      assert.ok('reason' in (await loadRankerDeps(false, lexical, store)));
+      assert.ok('reason' in (await loadRankerDeps(undefined, lexical, undefined)));
+      await assert.rejects(loadRankerDeps('models/source-ranker.json', lexical, store), /--ranker models\/source-ranker.json: the ranker needs the trained engine/);
+    } finally {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

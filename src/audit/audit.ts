@@ -18,8 +18,13 @@ import type { Store } from '../store/types.js';
 import type { FlagRule } from './calibration.js';
 import { originalFromArchiveUrl } from '../sources/archive.js';
 import { verificationQuery } from './query.js';
-import { rankSuggestions, retrieveCandidates, type CandidateSet } from './recommend.js';
-import { DEFAULT_SCORING, scoreDocuments, type ScoreJob } from './score-document.js';
+import type { Document } from '../corpus/types.js';
+import type { Embedder } from '../models/types.js';
+import type { Bm25Stats } from './lexical.js';
+import { rankFeatures } from './rank-features.js';
+import { rankSuggestions, retrieveCandidates, type CandidateSet, type RankerScores } from './recommend.js';
+import { DEFAULT_SCORING, scoreDocuments, type DocumentScore, type ScoreJob } from './score-document.js';
+import type { SourceRanker } from './source-ranker.js';
 import type { AuditCitation, AuditConfig, AuditInput, AuditProvenance, AuditReport, AuditSummary, CitationAudit, SourceReport, Verification } from './types.js';
 import { urlDepth } from './url-depth.js';
 
@@ -42,6 +47,16 @@ export interface AuditDeps {
   models?: ModelInfo[];
   flag?: FlagRule | { reason: string };
   indexDir?: string;
+  /** Orders the existing source and the candidates (rank-features.ts); without it, the engine's score does. */
+  ranker?: RankerDeps;
+}
+
+export interface RankerDeps {
+  ranker: SourceRanker;
+  /** BM25 statistics of the index (corpus-stats.ts). */
+  stats: Bm25Stats;
+  /** The ranker's sentence encoder (USE), for its `dense` feature. */
+  embedder: Embedder;
 }
 
 export interface AuditProgress {
@@ -83,12 +98,19 @@ export class CitationAuditor {
     const t3 = performance.now();
 
     const existing = resolved.document ? scores[0] : undefined;
+    const candidateScores = scores.slice(resolved.document ? 1 : 0);
+    // The ranker scores the existing source even without candidates: its score may be the flag signal.
+    const ranked = await this.rankerScores(c, existing?.score !== undefined ? { doc: resolved.document!, score: existing.score } : undefined, candidates, candidateScores);
+    const t4 = performance.now();
+    const byRanker = this.flagSignal === 'ranker';
     let verification: Verification | undefined;
     if (existing?.score !== undefined) {
       verification = { score: existing.score, evidence: existing.evidence, sentencesScored: existing.unitsScored, sentencesTotal: existing.unitsTotal };
       if (existing.best) verification.bestPassage = existing.best;
+      if (ranked?.existing !== undefined) verification.rankerScore = ranked.existing;
       const th = this.threshold;
-      if (th !== undefined) verification.flagged = existing.score <= th;
+      const signal = byRanker ? ranked?.existing : existing.score;
+      if (th !== undefined && signal !== undefined) verification.flagged = signal <= th;
     }
     const out: CitationAudit = {
       id: c.id,
@@ -99,14 +121,35 @@ export class CitationAuditor {
       tags: c.tags,
       query,
       source: sourceReport(c, resolved),
-      timingsMs: { source: t1 - t0, retrieve: t2 - t1, score: t3 - t2 },
+      timingsMs: { source: t1 - t0, retrieve: t2 - t1, score: t3 - t2, rank: t4 - t3 },
     };
     if (c.kind) out.kind = c.kind;
     if (verification) out.verification = verification;
     const depth = urlDepth(c.source.url ?? (c.source.archiveUrl ? originalFromArchiveUrl(c.source.archiveUrl) : undefined));
     if (depth !== undefined) out.urlDepth = depth;
-    if (candidates) out.recommendations = rankSuggestions(candidates, scores.slice(resolved.document ? 1 : 0), verification?.score, this.config.recommend, this.threshold);
+    if (candidates) {
+      out.recommendations = rankSuggestions(candidates, candidateScores, verification?.score, this.config.recommend, this.threshold === undefined ? undefined : { threshold: this.threshold, onRankerScore: byRanker }, ranked);
+    }
     return out;
+  }
+
+  /** Which score the flag threshold applies to (calibration.ts FlagRule.signal). */
+  private get flagSignal(): 'engine' | 'ranker' {
+    const f = this.deps.flag;
+    return f && 'threshold' in f && f.signal === 'ranker' && this.deps.ranker ? 'ranker' : 'engine';
+  }
+
+  private async rankerScores(c: AuditCitation, existing: { doc: Document; score: number } | undefined, set: CandidateSet | undefined, scores: readonly DocumentScore[]): Promise<RankerScores | undefined> {
+    const r = this.deps.ranker;
+    const cands = set?.candidates ?? [];
+    if (!r || (cands.length === 0 && !existing)) return undefined;
+    const rows = await rankFeatures(
+      c,
+      [...(existing ? [{ doc: existing.doc, engineScore: existing.score }] : []), ...cands.map((cand, i) => ({ doc: cand.doc, engineScore: scores[i]?.score }))],
+      { stats: r.stats, embedder: r.embedder, maxWords: this.config.scoring.maxWords },
+    );
+    const all = rows.map((x) => r.ranker.score(x));
+    return { rankedBy: r.ranker.info.id, existing: existing ? all[0] : undefined, candidates: all.slice(existing ? 1 : 0) };
   }
 
   private async candidates(c: AuditCitation, resolved: ResolvedSource): Promise<CandidateSet | undefined> {
@@ -150,7 +193,7 @@ export class CitationAuditor {
       models,
       config: this.config,
       configHash: configHash({ config: this.config, models: models.map((m) => `${m.id}@${m.version}`), retrievalMode: this.deps.retrievalMode }),
-      flagging: flag ? ('threshold' in flag ? { threshold: flag.threshold, source: flag.source, ...(flag.definition ? { definition: flag.definition } : {}) } : { disabledReason: flag.reason }) : { disabledReason: 'no threshold' },
+      flagging: flag ? ('threshold' in flag ? { threshold: flag.threshold, source: flag.source, signal: this.flagSignal, ...(flag.definition ? { definition: flag.definition } : {}) } : { disabledReason: flag.reason }) : { disabledReason: 'no threshold' },
       veraciteVersion: VERACITE_VERSION,
       createdAt: new Date().toISOString(),
     };

@@ -46,9 +46,11 @@ export interface CalibrationFile {
   command: string;
   data: { path: string; n: number; labelCounts: Record<string, number> };
   scorer: ModelInfo;
+  /** Present when the support score is the source ranker's score of the cited page (not the engine's). */
+  ranker?: ModelInfo;
   scoring: ScoringConfig;
   queryContext: QueryContext;
-  /** configHash({scorer id, scoring, queryContext}): what an audit must match to use the thresholds. */
+  /** configHash({scorer id, scoring, queryContext[, ranker id]}): what an audit must match to use the thresholds. */
   configHash: string;
   /** Definition the audit flags with unless told otherwise. */
   defaultDefinition: string;
@@ -56,9 +58,9 @@ export interface CalibrationFile {
   createdAt: string;
 }
 
-/** The settings a threshold depends on. */
-export function scoringHash(scorer: ModelInfo, scoring: ScoringConfig, queryContext: QueryContext): string {
-  return configHash({ scorer: scorer.id, scoring, queryContext });
+/** The settings a threshold depends on (and the ranker, when its score is the support signal). */
+export function scoringHash(scorer: ModelInfo, scoring: ScoringConfig, queryContext: QueryContext, ranker?: ModelInfo): string {
+  return configHash({ scorer: scorer.id, scoring, queryContext, ...(ranker ? { ranker: ranker.id } : {}) });
 }
 
 export function defaultCalibrationPath(): string {
@@ -78,7 +80,12 @@ export async function loadCalibration(path: string): Promise<CalibrationFile & {
  * `--scorer lexical` picks the lexical thresholds and the default scorer the trained ones. Falls back to the
  * default file (whose mismatch the audit then reports) when none matches.
  */
-export async function findCalibration(hash: string, dir = join(packageRoot(), dirname(DEFAULT_CALIBRATION))): Promise<(CalibrationFile & { path: string; sha256: string }) | undefined> {
+export async function findCalibration(
+  hash: string,
+  dir = join(packageRoot(), dirname(DEFAULT_CALIBRATION)),
+  /** Fall back to the default file when nothing matches (false: undefined instead). */
+  fallBack = true,
+): Promise<(CalibrationFile & { path: string; sha256: string }) | undefined> {
   let names: string[];
   try {
     names = (await readdir(dir)).filter((n) => n.endsWith('.json')).sort();
@@ -94,7 +101,7 @@ export async function findCalibration(hash: string, dir = join(packageRoot(), di
       continue; // not a calibration file (e.g. a curve export)
     }
     if (cal.configHash === hash) return cal;
-    if (join(dir, name) === defaultCalibrationPath()) fallback = cal;
+    if (fallBack && join(dir, name) === defaultCalibrationPath()) fallback = cal;
   }
   return fallback;
 }
@@ -109,6 +116,8 @@ export interface FlagRule {
   /** Where the threshold came from, for the report. */
   source: string;
   definition?: string;
+  /** Which score the threshold applies to: the engine's (default) or the source ranker's. */
+  signal?: 'engine' | 'ranker';
 }
 
 /**
@@ -117,7 +126,7 @@ export interface FlagRule {
  */
 export function flagRule(
   opts: { threshold?: number; calibration?: CalibrationFile & { path?: string; sha256?: string }; definition?: string },
-  current: { scorer: ModelInfo; scoring: ScoringConfig; queryContext: QueryContext },
+  current: { scorer: ModelInfo; scoring: ScoringConfig; queryContext: QueryContext; ranker?: ModelInfo },
 ): FlagRule | { reason: string } {
   if (opts.threshold !== undefined) return { threshold: opts.threshold, source: 'command line (--threshold)' };
   const cal = opts.calibration;
@@ -125,10 +134,13 @@ export function flagRule(
   const def = opts.definition ?? cal.defaultDefinition;
   const d = cal.definitions[def];
   if (!d) return { reason: `calibration ${cal.path ?? ''} has no definition "${def}" (has ${Object.keys(cal.definitions).join(', ')})` };
-  const want = scoringHash(current.scorer, current.scoring, current.queryContext);
+  // A ranker calibration needs that ranker loaded; an engine calibration applies with or without one.
+  const ranker = cal.ranker ? current.ranker : undefined;
+  if (cal.ranker && !current.ranker) return { reason: `calibration ${cal.path ?? ''} thresholds the source ranker's score, and no ranker is loaded: no flags` };
+  const want = scoringHash(current.scorer, current.scoring, current.queryContext, ranker);
   if (cal.configHash !== want) {
     return { reason: `calibration ${cal.path ?? ''} was made for scorer ${cal.scorer.id} with other settings (hash ${cal.configHash}, audit uses ${want}): no flags; recalibrate or pass --threshold` };
   }
   const file = `${cal.path ?? 'calibration'}${cal.sha256 ? ` (sha256 ${cal.sha256})` : ''}`;
-  return { threshold: d.threshold, source: `${file}: ${d.criterion} on ${cal.data.path}`, definition: def };
+  return { threshold: d.threshold, source: `${file}: ${d.criterion} on ${cal.data.path}`, definition: def, signal: cal.ranker ? 'ranker' : 'engine' };
 }

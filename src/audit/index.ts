@@ -12,6 +12,7 @@ export { exclusionReason, normalTitle, wikipediaTitleOf, type ExclusionContext }
 export { urlDepth } from './url-depth.js';
 export {
   loadCalibration,
+  findCalibration,
   saveCalibration,
   flagRule,
   scoringHash,
@@ -28,3 +29,8 @@ export { renderAuditHtml, orderForReport, highlight, escapeHtml } from './report
 export { LexicalPairScorer, Bm25Stats } from './lexical.js';
 export { MemoEmbedder, type MemoEmbedderOptions } from './memo-embedder.js';
 export { loadAuditScorer, type LoadedScorer, type LoadScorerOptions } from './load-scorer.js';
+export { loadRankerDeps } from './load-ranker.js';
+export { SourceRanker, defaultRankerPath, DEFAULT_RANKER_FILE, type SourceRankerFile } from './source-ranker.js';
+export { RANK_FEATURES, rankFeatures, type RankFeature, type RankQuery, type RankCandidate, type RankFeatureDeps } from './rank-features.js';
+export { corpusStats } from './corpus-stats.js';
+export { trainListwise, crossValidatedScores, assignFolds, type RankingExample } from './train-ranker.js';

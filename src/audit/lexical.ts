@@ -5,6 +5,12 @@
 import type { ModelInfo, PairScorer, ScoredPair } from '../models/types.js';
 import { contentTokens } from '../verify/tfidf.js';
 
+export interface Bm25StatsJson {
+  n: number;
+  avgLength: number;
+  df: [string, number][];
+}
+
 /** BM25 with corpus statistics (Robertson/Lucene form: k1 = 1.2, b = 0.75, idf = ln(1 + (N - df + .5)/(df + .5))). */
 export class Bm25Stats {
   private constructor(
@@ -16,16 +22,42 @@ export class Bm25Stats {
   ) {}
 
   static build(texts: Iterable<string>): Bm25Stats {
+    const b = Bm25Stats.builder();
+    for (const t of texts) b.add(t);
+    return b.finish();
+  }
+
+  /** Incremental construction, for corpora streamed in batches (an index's passages). */
+  static builder(): { add(text: string): void; finish(): Bm25Stats } {
     const df = new Map<string, number>();
     let n = 0;
     let total = 0;
-    for (const t of texts) {
-      const toks = contentTokens(t);
-      n++;
-      total += toks.length;
-      for (const tok of new Set(toks)) df.set(tok, (df.get(tok) ?? 0) + 1);
-    }
-    return new Bm25Stats(df, n, n ? total / n : 0);
+    return {
+      add(text: string) {
+        const toks = contentTokens(text);
+        n++;
+        total += toks.length;
+        for (const tok of new Set(toks)) df.set(tok, (df.get(tok) ?? 0) + 1);
+      },
+      finish: () => new Bm25Stats(df, n, n ? total / n : 0),
+    };
+  }
+
+  /** Plain JSON (terms sorted, so equal statistics serialise to equal bytes). */
+  toJSON(): Bm25StatsJson {
+    return { n: this.n, avgLength: this.avgLength, df: [...this.df.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)) };
+  }
+
+  static fromJSON(j: Bm25StatsJson): Bm25Stats {
+    if (!Number.isFinite(j?.n) || !Number.isFinite(j?.avgLength) || !Array.isArray(j?.df)) throw new Error('corpus statistics: expected {n, avgLength, df: [[term, count], ...]}');
+    return new Bm25Stats(new Map(j.df), j.n, j.avgLength);
+  }
+
+  /** Sum of the IDF of the query's distinct content words: divides a BM25 score into a per-query scale. */
+  queryWeight(query: string): number {
+    let s = 0;
+    for (const t of new Set(contentTokens(query))) s += this.idf(t);
+    return s;
   }
 
   idf(token: string): number {

@@ -26,7 +26,16 @@ export interface CandidateSet {
   candidates: Candidate[];
 }
 
-export function claimInContext(c: Pick<AuditCitation, 'claim' | 'context' | 'articleTitle' | 'sectionPath'>): ClaimInContext {
+/** A claim as the retriever and the source ranker read it (an audit citation is one). */
+export interface ClaimWithContext {
+  claim: string;
+  /** Sentences before the claim, oldest first. */
+  context: readonly string[];
+  articleTitle?: string;
+  sectionPath: readonly string[];
+}
+
+export function claimInContext(c: ClaimWithContext): ClaimInContext {
   const q: ClaimInContext = { claim: c.claim };
   if (c.context.length) q.context = c.context.join(' ');
   if (c.articleTitle) q.title = c.articleTitle;
@@ -61,28 +70,37 @@ export async function retrieveCandidates(
   return { mode, queries: res.queries, excluded, candidates };
 }
 
+/** Source-ranker scores of the existing source and of each candidate (parallel to `set.candidates`). */
+export interface RankerScores {
+  rankedBy: string;
+  existing: number | undefined;
+  candidates: readonly number[];
+}
+
 /**
- * Orders the scored candidates and keeps those the verification engine ranks above the existing source
- * (all of them, best first, when the existing source has no score: dead, not found...). With a flag
- * threshold, a candidate that would itself be flagged is not offered as a better source.
+ * Orders the scored candidates and keeps those ranked above the existing source (all of them, best first,
+ * when the existing source has no score: dead, not found...). The order is the source ranker's when one is
+ * given, else the verification engine's score. With a flag threshold, a candidate that would itself be
+ * flagged (on the score the threshold applies to) is not offered as a better source.
  */
 export function rankSuggestions(
   set: CandidateSet,
   scores: readonly DocumentScore[],
   existingScore: number | undefined,
   cfg: AuditConfig['recommend'],
-  minScore?: number,
+  flag?: { threshold: number; onRankerScore: boolean },
+  ranker?: RankerScores,
 ): Recommendations {
   const scored = set.candidates
-    .map((c, i) => ({ c, s: scores[i]! }))
+    .map((c, i) => ({ c, s: scores[i]!, r: ranker?.candidates[i] }))
     .filter((x) => x.s.score !== undefined)
-    .map(({ c, s }): Suggestion => {
+    .map(({ c, s, r }): Suggestion => {
       const out: Suggestion = {
         docId: c.doc.id,
         title: c.doc.title,
         score: s.score!,
-        // The first-stage rank only breaks near-ties when its weight is small (see eval citation-recovery).
-        rerankScore: s.score! + cfg.firstStageWeight / c.firstStageRank,
+        // Without a ranker, the first-stage rank only breaks near-ties when its weight is small.
+        rerankScore: r ?? s.score! + cfg.firstStageWeight / c.firstStageRank,
         firstStageRank: c.firstStageRank,
         evidence: s.evidence,
       };
@@ -91,13 +109,14 @@ export function rankSuggestions(
       return out;
     })
     .sort((a, b) => b.rerankScore - a.rerankScore || a.firstStageRank - b.firstStageRank);
-  const rec: Recommendations = { mode: set.mode, queries: set.queries, candidates: set.candidates.length, excluded: set.excluded, suggestions: [] };
-  const acceptable = (s: Suggestion) => minScore === undefined || s.score > minScore;
+  const rec: Recommendations = { mode: set.mode, queries: set.queries, candidates: set.candidates.length, excluded: set.excluded, rankedBy: ranker?.rankedBy ?? 'verification', suggestions: [] };
+  const acceptable = (s: Suggestion) => !flag || (flag.onRankerScore && ranker ? s.rerankScore : s.score) > flag.threshold;
   if (existingScore === undefined) {
     rec.suggestions = scored.filter(acceptable).slice(0, cfg.suggestions);
     return rec;
   }
-  const better = scored.filter((s) => s.score > existingScore);
+  const existingKey = ranker ? ranker.existing : existingScore;
+  const better = existingKey === undefined ? scored : scored.filter((s) => s.rerankScore > existingKey);
   rec.existingRank = better.length + 1;
   rec.suggestions = better.filter(acceptable).slice(0, cfg.suggestions);
   return rec;

@@ -37,9 +37,17 @@ export function highlight(text: string, claimWords: ReadonlySet<string>): string
     .join('');
 }
 
-/** Scored citations by score ascending (least verifiable first), then the unscored ones in article order. */
-export function orderForReport(citations: readonly CitationAudit[]): { scored: CitationAudit[]; unscored: CitationAudit[] } {
-  const scored = citations.filter((c) => c.verification).sort((a, b) => a.verification!.score - b.verification!.score || a.index - b.index);
+export type FlagSignal = 'engine' | 'ranker';
+
+/** The score a citation is flagged on: the engine's, or the source ranker's with a ranker calibration. */
+export function signalScore(c: CitationAudit, signal: FlagSignal = 'engine'): number {
+  const v = c.verification!;
+  return signal === 'ranker' && v.rankerScore !== undefined ? v.rankerScore : v.score;
+}
+
+/** Scored citations by flag signal ascending (least verifiable first), then the unscored ones in article order. */
+export function orderForReport(citations: readonly CitationAudit[], signal: FlagSignal = 'engine'): { scored: CitationAudit[]; unscored: CitationAudit[] } {
+  const scored = citations.filter((c) => c.verification).sort((a, b) => signalScore(a, signal) - signalScore(b, signal) || a.index - b.index);
   const unscored = citations.filter((c) => !c.verification).sort((a, b) => a.index - b.index);
   return { scored, unscored };
 }
@@ -68,10 +76,12 @@ table.prov{border-collapse:collapse;font-size:.85em}table.prov td{border-top:1px
 code{font-size:.85em;word-break:break-all}
 `;
 
-function scoreClass(c: CitationAudit, threshold: number | undefined): string {
+function scoreClass(c: CitationAudit, threshold: number | undefined, signal: FlagSignal): string {
   if (!c.verification) return 'unchecked';
   if (c.verification.flagged) return 'flagged';
-  if (threshold !== undefined) return c.verification.score <= threshold * 1.5 ? 'low' : 'high';
+  const x = signalScore(c, signal);
+  // "Low": within a margin above the threshold (a probability for the engine, a logit-like score for the ranker).
+  if (threshold !== undefined) return x <= (signal === 'ranker' ? threshold + 1 : threshold * 1.5) ? 'low' : 'high';
   return c.verification.score < 0.5 ? 'low' : 'high';
 }
 
@@ -101,7 +111,7 @@ function statusPill(c: CitationAudit): string {
   return `<span class="pill ${cls}">source ${escapeHtml(s)}${escapeHtml(via)}</span>`;
 }
 
-function citationHtml(c: CitationAudit, rank: number | undefined, threshold: number | undefined): string {
+function citationHtml(c: CitationAudit, rank: number | undefined, threshold: number | undefined, signal: FlagSignal): string {
   const words = new Set(contentTokens(c.claim));
   const v = c.verification;
   const pills = [
@@ -116,15 +126,15 @@ function citationHtml(c: CitationAudit, rank: number | undefined, threshold: num
   const srcLine = `${link(src.url ?? src.archiveUrl, src.title || src.url || src.archiveUrl || '(no URL)')}${src.work ? ` — <i>${escapeHtml(src.work)}</i>` : ''}${src.archiveUrl && src.url ? ` (${link(src.archiveUrl, 'archived')})` : ''}`;
   const section = c.sectionPath.length ? escapeHtml(c.sectionPath.join(' › ')) : 'lead';
   const body = v
-    ? `<div>Verification score ${scoreBar(v.score)} <span class="meta">(max over ${v.sentencesScored}/${v.sentencesTotal} sentences scored${src.pageTitle ? ` of “${escapeHtml(src.pageTitle)}”` : ''})</span></div>${evidenceList(v.evidence, words)}`
+    ? `<div>Verification score ${scoreBar(v.score)}${v.rankerScore !== undefined ? ` <span class="meta">source-ranker score ${fmt(v.rankerScore)}</span>` : ''} <span class="meta">(max over ${v.sentencesScored}/${v.sentencesTotal} sentences scored${src.pageTitle ? ` of “${escapeHtml(src.pageTitle)}”` : ''})</span></div>${evidenceList(v.evidence, words)}`
     : `<div class="meta">Not scored: ${escapeHtml(src.reason ?? src.status)}</div>`;
   const rec = c.recommendations;
   const recHtml = rec?.suggestions.length
-    ? `<div><b>${rec.existingRank !== undefined ? `Existing source ranked ${rec.existingRank} of ${rec.candidates + 1}; better-supporting sources` : 'Suggested sources'}:</b>${rec.suggestions.map((s) => suggestionHtml(s, words)).join('')}</div>`
+    ? `<div><b>${rec.existingRank !== undefined ? `Existing source ranked ${rec.existingRank} of ${rec.candidates + 1} (by ${escapeHtml(rec.rankedBy)}); better-supporting sources` : 'Suggested sources'}:</b>${rec.suggestions.map((s) => suggestionHtml(s, words)).join('')}</div>`
     : rec
       ? `<div class="meta">Existing source ranked first among ${rec.candidates + 1} candidates${rec.existingRank === undefined ? ' (no candidate found)' : ''}.</div>`
       : '';
-  return `<section class="cit ${scoreClass(c, threshold)}" id="c${c.index}">
+  return `<section class="cit ${scoreClass(c, threshold, signal)}" id="c${c.index}">
 <div>${pills}</div>
 <div class="meta">Citation ${c.index + 1} · ${section}</div>
 <p class="claim">${escapeHtml(c.claim)}</p>
@@ -136,7 +146,8 @@ ${recHtml}
 }
 
 export function renderAuditHtml(report: AuditReport): string {
-  const { scored, unscored } = orderForReport(report.citations);
+  const signal = report.provenance.flagging.signal ?? 'engine';
+  const { scored, unscored } = orderForReport(report.citations, signal);
   const th = report.provenance.flagging.threshold;
   const s = report.summary;
   const statusPills = Object.entries(s.byStatus)
@@ -147,7 +158,7 @@ export function renderAuditHtml(report: AuditReport): string {
     ['index snapshot', p.snapshot ?? '(no index)'],
     ['models', p.models.map((m) => `${m.id} (${m.version})`).join(', ')],
     ['config hash', p.configHash],
-    ['flagging', p.flagging.threshold !== undefined ? `score ≤ ${fmt(p.flagging.threshold)} — ${p.flagging.source ?? ''}` : (p.flagging.disabledReason ?? 'off')],
+    ['flagging', p.flagging.threshold !== undefined ? `${p.flagging.signal === 'ranker' ? 'source-ranker score' : 'score'} ≤ ${fmt(p.flagging.threshold)} — ${p.flagging.source ?? ''}` : (p.flagging.disabledReason ?? 'off')],
     ['scoring', `${p.config.scoring.granularity}-level, query context “${p.config.queryContext}”, ≤${p.config.scoring.preselect || 'all'} units per page`],
     ['veracite', `${p.veraciteVersion}, ${p.createdAt}`],
   ];
@@ -163,10 +174,10 @@ export function renderAuditHtml(report: AuditReport): string {
 </div></header>
 <main>
 <h2>Scored citations, least verifiable first (${scored.length})</h2>
-${scored.map((c, i) => citationHtml(c, i + 1, th)).join('\n') || '<p class="meta">None.</p>'}
+${scored.map((c, i) => citationHtml(c, i + 1, th, signal)).join('\n') || '<p class="meta">None.</p>'}
 <h2>Sources that could not be checked (${unscored.length})</h2>
 <p class="meta">Dead, unreachable, unsupported (PDF…) or not found: these are not judged unsupported.</p>
-${unscored.map((c) => citationHtml(c, undefined, th)).join('\n') || '<p class="meta">None.</p>'}
+${unscored.map((c) => citationHtml(c, undefined, th, signal)).join('\n') || '<p class="meta">None.</p>'}
 <h2>Provenance</h2>
 <table class="prov">${provRows.map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td><code>${escapeHtml(v)}</code></td></tr>`).join('')}</table>
 </main></body></html>

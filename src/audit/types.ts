@@ -49,9 +49,11 @@ export interface SourceReport {
 export interface Verification {
   /** Support of the claim by the cited source: max passage score (the scorer's units; a probability for 'trained'). */
   score: number;
-  /** score <= threshold, when a threshold applies. */
+  /** At or below the threshold, when one applies: on `score`, or on `rankerScore` with a ranker calibration (provenance.flagging.signal). */
   flagged?: boolean;
   bestPassage?: ScoredPassage;
+  /** The source ranker's score of the cited page, when a ranker is loaded (the flag signal with a ranker calibration). */
+  rankerScore?: number;
   evidence: EvidenceSentence[];
   sentencesScored: number;
   sentencesTotal: number;
@@ -63,7 +65,7 @@ export interface Suggestion {
   url?: string;
   /** Verification score of the candidate (same units as Verification.score). */
   score: number;
-  /** Score used to order candidates (verification, or verification combined with the first-stage rank). */
+  /** Score used to order candidates: the source ranker's when one is loaded, else verification (plus the first-stage rank's share). */
   rerankScore: number;
   /** Rank in the first-stage (hybrid / bm25) list of documents. */
   firstStageRank: number;
@@ -78,7 +80,9 @@ export interface Recommendations {
   candidates: number;
   /** Candidates dropped: the article itself, the existing source. */
   excluded: { docId: string; title: string; reason: string }[];
-  /** 1-based rank of the existing source among existing + candidates by verification score; absent when it has no score. */
+  /** What ordered the sources: the source ranker's model id, or "verification" (the engine's score alone). */
+  rankedBy: string;
+  /** 1-based rank of the existing source among existing + candidates by that order; absent when it has no score. */
   existingRank?: number;
   /** Up to 3 sources ranked above the existing one (or the best candidates when it could not be scored). */
   suggestions: Suggestion[];
@@ -101,7 +105,8 @@ export interface CitationAudit {
   /** SIDE's baseline: number of path elements of the cited URL. */
   urlDepth?: number;
   recommendations?: Recommendations;
-  timingsMs: { source: number; retrieve: number; score: number };
+  /** rank: the source ranker's features and scores (0 without a ranker). */
+  timingsMs: { source: number; retrieve: number; score: number; rank: number };
 }
 
 export interface AuditConfig {
@@ -130,7 +135,8 @@ export interface AuditProvenance {
   models: ModelInfo[];
   config: AuditConfig;
   configHash: string;
-  flagging: { threshold?: number; source?: string; definition?: string; disabledReason?: string };
+  /** signal: the score the threshold applies to (the engine's, or the source ranker's). */
+  flagging: { threshold?: number; source?: string; definition?: string; signal?: 'engine' | 'ranker'; disabledReason?: string };
   veraciteVersion: string;
   createdAt: string;
 }

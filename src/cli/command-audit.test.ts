@@ -9,6 +9,8 @@ import { LanceStore } from '../store/lancedb-store.js';
 import { loadCalibration } from '../audit/calibration.js';
 import type { AuditReport } from '../audit/types.js';
 import { registerAuditCommands, registerCitationEvals } from './command-audit.js';
+import { registerTrainRankerCommand } from './command-calibrate.js';
+import { SourceRanker } from '../audit/source-ranker.js';
 import { startPageServer } from '../../test/fixtures/audit/page-server.js';
 
 const ARTICLE = 'test/fixtures/audit/pendrick.wikitext';
@@ -19,6 +21,7 @@ async function run(args: string[]): Promise<string> {
   const program = new Command().exitOverride();
   registerAuditCommands(program);
   registerCitationEvals(program.command('eval'));
+  registerTrainRankerCommand(program);
   const out: string[] = [];
   const log = console.log;
   console.log = (...a: unknown[]) => void out.push(a.join(' '));
@@ -146,5 +149,52 @@ describe('veracite audit / calibrate (CLI, end to end)', () => {
     assert.deepEqual(r.variants.map((v) => v.name), ['sentence/none/all', 'passage/previous/8']);
     assert.match(r.urlDepthBaseline, /no cited URL/);
     assert.equal(r.provenance.models.length, 1);
+  });
+});
+
+describe('veracite train-ranker / ranker calibration (CLI, trained engine)', () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'vc-ranker-cli-'));
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it('trains a ranker on claims with known cited pages, and eval citation-recovery scores it beside the held-out folds', async () => {
+    const index = join(dir, 'pooled');
+    const out = join(dir, 'ranker.json');
+    const queries = 'test/fixtures/audit/pendrick-queries.jsonl';
+    const text = await run(['train-ranker', '--index', index, '--corpus', CORPUS, '--queries', queries, '--folds', '2', '--embedding-cache', join(dir, 'emb'), '--out', out, '--quiet']);
+    assert.match(text, /source ranker: 4 claims/);
+    const ranker = await SourceRanker.load(out);
+    assert.equal(ranker.file.training['claims'], 4);
+    assert.match(String(ranker.file.training['command']), /^veracite train-ranker /);
+    const result = join(dir, 'recovery.json');
+    await run(['eval', 'citation-recovery', '--index', index, '--queries', queries, '--folds', '2', '--ranker', out, '--embedding-cache', join(dir, 'emb'), '--out', result, '--quiet']);
+    const r = JSON.parse(await readFile(result, 'utf8')) as { methods: { method: string }[]; provenance: { models: { id: string }[] } };
+    assert.deepEqual(r.methods.map((m) => m.method), ['bm25', 'dense', 'union', 'union+verify', 'union+ranker [cv]', 'union+ranker [shipped]']);
+    assert.ok(r.provenance.models.some((m) => m.id === ranker.info.id));
+  });
+
+  it("calibrates on the ranker's score, and an audit with that calibration flags on it", async () => {
+    const cal = join(dir, 'cal-ranker.json');
+    await run(['calibrate', '--data', WICE, '--ranker', 'default', '--out', cal, '--quiet']);
+    const c = await loadCalibration(cal);
+    assert.match(c.ranker!.id, /^veracite-source-ranker@/);
+    const index = join(dir, 'idx');
+    const store = await LanceStore.open(index);
+    await ingestSource(store, CORPUS, { format: 'jsonl' });
+    await store.close();
+    const json = join(dir, 'audit.json');
+    await run(['audit', ARTICLE, '--index', index, '--title', 'Pendrick Lighthouse', '--calibration', cal, '--out', json, '--quiet']);
+    const report = JSON.parse(await readFile(json, 'utf8')) as AuditReport;
+    const th = report.provenance.flagging.threshold!;
+    assert.ok(Number.isFinite(th), JSON.stringify(report.provenance.flagging));
+    assert.equal(report.provenance.flagging.signal, 'ranker');
+    assert.ok(report.provenance.models.some((m) => m.id === c.ranker!.id));
+    for (const r of report.citations.filter((x) => x.verification)) assert.equal(r.verification!.flagged, r.verification!.rankerScore! <= th);
+    // Without an index there is no ranker: the ranker calibration is refused, scores come without flags.
+    await run(['audit', ARTICLE, '--no-index', '--title', 'Pendrick Lighthouse', '--calibration', cal, '--out', json, '--quiet']);
+    const bare = JSON.parse(await readFile(json, 'utf8')) as AuditReport;
+    assert.match(bare.provenance.flagging.disabledReason!, /no ranker is loaded/);
   });
 });

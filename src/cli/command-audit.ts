@@ -11,9 +11,10 @@ import { InvalidArgumentError } from 'commander';
 import { CitationAuditor, DEFAULT_AUDIT_CONFIG } from '../audit/audit.js';
 import { loadArticleInput } from '../audit/article-input.js';
 import { findCalibration, flagRule, loadCalibration, scoringHash } from '../audit/calibration.js';
+import { loadRankerDeps } from '../audit/load-ranker.js';
 import { loadAuditScorer } from '../audit/load-scorer.js';
 import { QUERY_CONTEXTS, type QueryContext } from '../audit/query.js';
-import { renderAuditHtml, orderForReport } from '../audit/report-html.js';
+import { renderAuditHtml, orderForReport, signalScore } from '../audit/report-html.js';
 import type { Granularity } from '../audit/score-document.js';
 import type { AuditConfig, AuditReport } from '../audit/types.js';
 import { loadEmbedder } from '../models/registry.js';
@@ -85,6 +86,8 @@ interface AuditFlags extends ScoringFlags {
   candidates: number;
   suggestions: number;
   firstStageWeight: number;
+  /** commander: a path, false for --no-ranker, undefined for the default. */
+  ranker?: string | false;
   calibration?: string;
   definition?: string;
   threshold?: number;
@@ -123,6 +126,8 @@ export function registerAuditCommands(program: Command): void {
       .option('--no-recommend', 'no source recommendations')
       .option('--candidates <n>', 'candidate documents reranked per citation', positiveInt('--candidates'), DEFAULT_AUDIT_CONFIG.recommend.candidates)
       .option('--suggestions <n>', 'suggested sources per citation at most', positiveInt('--suggestions'), DEFAULT_AUDIT_CONFIG.recommend.suggestions)
+      .option('--ranker <file>', 'source ranker weights ordering the existing source and the candidates (default models/source-ranker.json)')
+      .option('--no-ranker', 'order sources by the verification score alone')
       .option('--first-stage-weight <w>', 'weight of 1/first-stage-rank added to the verification score when ordering candidates', finiteNumber('--first-stage-weight'), DEFAULT_AUDIT_CONFIG.recommend.firstStageWeight)
       .option('--calibration <file>', 'threshold file from "veracite calibrate" (default models/calibration/wice-dev.json)')
       .option('--definition <name>', 'which calibrated definition flags: not_supported | not_or_partially_supported')
@@ -176,21 +181,29 @@ async function runAudit(article: string, flags: AuditFlags): Promise<AuditReport
       recommend: { ...DEFAULT_AUDIT_CONFIG.recommend, enabled: flags.recommend && !!store, mode: flags.mode, candidates: flags.candidates, suggestions: flags.suggestions, firstStageWeight: flags.firstStageWeight },
       concurrency: flags.concurrency,
     };
-    // Without --calibration, the committed calibration made for these exact scoring settings (if any).
+    // The source ranker orders suggestions and, with a ranker calibration, its score of the cited page is
+    // the flag signal; it needs an index (corpus statistics), so --no-index audits use the engine alone.
+    const ranked = store ? await loadRankerDeps(flags.ranker, loaded, store, indexDir) : { reason: 'no index' };
+    const ranker = 'ranker' in ranked ? ranked.ranker.info : undefined;
+    // Without --calibration, the committed calibration made for these exact settings: the ranker's when
+    // one is loaded and calibrated, else the engine's.
     const calibration = flags.calibration
       ? await loadCalibration(flags.calibration)
-      : await findCalibration(scoringHash(loaded.scorer.info, config.scoring, config.queryContext));
+      : ((ranker && (await findCalibration(scoringHash(loaded.scorer.info, config.scoring, config.queryContext, ranker), undefined, false))) ??
+        (await findCalibration(scoringHash(loaded.scorer.info, config.scoring, config.queryContext))));
     const flag = flagRule(
       { ...(flags.threshold !== undefined ? { threshold: flags.threshold } : {}), ...(calibration ? { calibration } : {}), ...(flags.definition ? { definition: flags.definition } : {}) },
-      { scorer: loaded.scorer.info, scoring: config.scoring, queryContext: config.queryContext },
+      { scorer: loaded.scorer.info, scoring: config.scoring, queryContext: config.queryContext, ...(ranker ? { ranker } : {}) },
     );
     if ('reason' in flag && !flags.quiet) console.error(`note: ${flag.reason}`);
     const models: ModelInfo[] = [loaded.scorer.info];
     if (loaded.embedder) models.push(loaded.embedder.info);
     if (embedder && embedder.info.id !== loaded.embedder?.info.id) models.push(embedder.info);
+    if ('ranker' in ranked) models.push(ranked.ranker.info);
+    else if (store && !flags.quiet) console.error(`note: ${ranked.reason}`);
     const retriever = store ? new Retriever(store, embedder, { mode, fusion: { method: 'union' }, sparseK: 100, denseK: 100 }) : undefined;
     const auditor = new CitationAuditor(
-      { scorer: loaded.scorer, resolver: new SourceResolver(resolverOpts), ...(store && indexDir ? { store, indexDir } : {}), ...(retriever ? { retriever } : {}), retrievalMode: mode, models, flag },
+      { scorer: loaded.scorer, resolver: new SourceResolver(resolverOpts), ...(store && indexDir ? { store, indexDir } : {}), ...(retriever ? { retriever } : {}), retrievalMode: mode, models, flag, ...('ranker' in ranked ? { ranker: ranked } : {}) },
       config,
     );
     const bar = createProgress(`audit ${input.title}`, input.citations.length, 'citations', { quiet: flags.quiet });
@@ -214,10 +227,11 @@ function printSummary(report: AuditReport, flags: AuditFlags): void {
   const s = report.summary;
   const statuses = Object.entries(s.byStatus).map(([k, n]) => `${k} ${n}`).join(', ');
   console.log(`${report.article.title}: ${s.citations} citations in ${s.seconds.toFixed(1)} s; sources: ${statuses}; scored ${s.scored}, flagged ${s.flagged}, with suggestions ${s.withSuggestions}`);
-  const { scored } = orderForReport(report.citations);
+  const signal = report.provenance.flagging.signal ?? 'engine';
+  const { scored } = orderForReport(report.citations, signal);
   for (const c of scored.slice(0, 10)) {
     const flag = c.verification!.flagged ? ' FLAGGED' : '';
-    console.log(`  ${c.verification!.score.toFixed(3)}${flag}  #${c.index + 1} ${c.claim.length > 90 ? c.claim.slice(0, 87) + '...' : c.claim}`);
+    console.log(`  ${signalScore(c, signal).toFixed(3)}${flag}  #${c.index + 1} ${c.claim.length > 90 ? c.claim.slice(0, 87) + '...' : c.claim}`);
   }
   if (scored.length > 10) console.log(`  ... ${scored.length - 10} more`);
   const outputs = [flags.out && `JSON ${flags.out}`, flags.html && `HTML ${flags.html}`, flags.kilt && `WAFER ${flags.kilt}`].filter(Boolean);

@@ -86,7 +86,7 @@ export function registerServeCommand(program: Command): void {
     });
     let server;
     try {
-      server = await startServer(options, { store, retriever, verifier });
+      server = await startServer(options, { store, retriever, verifier, indexDir: flags.index });
     } catch (e) {
       await store.close();
       throw e;

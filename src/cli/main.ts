@@ -11,6 +11,7 @@ import { registerServeCommand } from './command-serve.js';
 import { registerAuditCommands } from './command-audit.js';
 import { registerTrainCommand } from './command-train.js';
 import { registerTuneVerdictCommand } from './command-tune-verdict.js';
+import { registerTrainRankerCommand } from './command-calibrate.js';
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerAuditCommands(program);
   registerTrainCommand(program);
   registerTuneVerdictCommand(program);
+  registerTrainRankerCommand(program);
   registerServeCommand(program);
   registerDemoCommand(program);
   return program;

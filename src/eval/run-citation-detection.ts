@@ -13,11 +13,13 @@
 import { chunkPassages } from '../corpus/passages.js';
 import { splitText } from '../corpus/prepare.js';
 import type { Document } from '../corpus/types.js';
-import type { ModelInfo, PairScorer } from '../models/types.js';
+import type { Embedder, ModelInfo, PairScorer } from '../models/types.js';
+import { rankFeatures } from '../audit/rank-features.js';
+import type { SourceRanker } from '../audit/source-ranker.js';
 import { averagePrecision, precisionAtRecall, prCurve, rocAuc, type PrPoint } from '../audit/detection-metrics.js';
 import { Bm25Stats } from '../audit/lexical.js';
 import { verificationQuery, type QueryContext } from '../audit/query.js';
-import { scoreDocuments, type ScoringConfig } from '../audit/score-document.js';
+import { DEFAULT_SCORING, scoreDocuments, type ScoringConfig } from '../audit/score-document.js';
 import { tfidfRank } from '../verify/tfidf.js';
 import { readFile } from 'node:fs/promises';
 
@@ -141,11 +143,31 @@ export function lexicalBaselines(claims: readonly WiceClaim[], maxWords = 100): 
   };
 }
 
+/**
+ * The source ranker's score of each claim's cited page (the audit's ranker flag signal), from the engine's
+ * scores of the same pages. IDF comes from every cited page's passages, as for the lexical baselines: the
+ * "corpus" an auditor would have.
+ */
+export async function rankerSupport(claims: readonly WiceClaim[], engineScores: readonly number[], ranker: SourceRanker, embedder: Embedder, maxWords = 100): Promise<number[]> {
+  const stats = Bm25Stats.build(claims.flatMap((c) => chunkPassages(c.doc, { maxWords }).map((p) => p.text)));
+  const out: number[] = [];
+  for (let i = 0; i < claims.length; i++) {
+    const c = claims[i]!;
+    const query = { claim: c.claim, context: c.context, articleTitle: c.title, sectionPath: c.section ? [c.section] : [] };
+    const engine = engineScores[i]!;
+    const [row] = await rankFeatures(query, [{ doc: c.doc, engineScore: Number.isFinite(engine) ? engine : undefined }], { stats, embedder, maxWords });
+    out.push(ranker.score(row!));
+  }
+  return out;
+}
+
 export interface VariantResult {
   name: string;
   config: Omit<DetectionVariant, 'name'>;
   seconds: number;
   metrics: Record<PositiveDefinition, DetectionMetrics>;
+  /** Set when the support score is the source ranker's. */
+  ranker?: ModelInfo;
 }
 
 export interface CitationDetectionResult {
@@ -168,6 +190,8 @@ export interface DetectionEvalOptions {
   claims: readonly WiceClaim[];
   scorer: PairScorer;
   variants: readonly DetectionVariant[];
+  /** Also score the source ranker's signal (on the audit's default scoring), when given. */
+  ranker?: { ranker: SourceRanker; embedder: Embedder };
   onVariant?: (name: string, done: number, total: number) => void;
 }
 
@@ -194,6 +218,17 @@ export async function runCitationDetectionEval(opts: DetectionEvalOptions): Prom
     const seconds = (performance.now() - t0) / 1000;
     const { m, curves } = both(support);
     variants.push({ name: v.name, config: { scoring: v.scoring, queryContext: v.queryContext }, seconds, metrics: m });
+    const auc = (m.not_supported.rocAuc + m.not_or_partially_supported.rocAuc) / 2;
+    if (!best || auc > best.auc) best = { name: v.name, auc, curves };
+  }
+  if (opts.ranker) {
+    // The audit's settings: sentence-level engine scores, claim alone, default pre-selection.
+    const v: DetectionVariant = { name: `ranker (sentence/none/${DEFAULT_SCORING.preselect})`, scoring: DEFAULT_SCORING, queryContext: 'none' };
+    const t0 = performance.now();
+    const engine = await scoreWiceClaims(opts.scorer, opts.claims, v, (d, t) => opts.onVariant?.(v.name, d, t));
+    const support = await rankerSupport(opts.claims, engine, opts.ranker.ranker, opts.ranker.embedder, v.scoring.maxWords);
+    const { m, curves } = both(support);
+    variants.push({ name: v.name, config: { scoring: v.scoring, queryContext: v.queryContext }, seconds: (performance.now() - t0) / 1000, metrics: m, ranker: opts.ranker.ranker.info });
     const auc = (m.not_supported.rocAuc + m.not_or_partially_supported.rocAuc) / 2;
     if (!best || auc > best.auc) best = { name: v.name, auc, curves };
   }

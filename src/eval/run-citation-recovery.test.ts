@@ -1,33 +1,20 @@
 import { strict as assert } from 'node:assert';
-import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { LexicalPairScorer } from '../audit/lexical.js';
 import { DEFAULT_SCORING } from '../audit/score-document.js';
-import type { Embedder } from '../models/types.js';
+import { hashEmbedder } from '../audit/testing/hash-embedder.js';
 import { Retriever } from '../retrieve/retriever.js';
 import { ingestSource } from '../store/ingest.js';
 import { LanceStore } from '../store/lancedb-store.js';
-import { contentTokens } from '../verify/tfidf.js';
 import { wiceTask } from './retrieval-data.js';
 import { runCitationRecoveryEval } from './run-citation-recovery.js';
+import { collectRecoveryCandidates } from './recovery-candidates.js';
+import { corpusStats } from '../audit/corpus-stats.js';
+import { RANK_FEATURES } from '../audit/rank-features.js';
 import { lexicalBaselines, readWiceClaims, detectionMetrics } from './run-citation-detection.js';
-
-/** Hashed bag of words: a deterministic stand-in for USE, so the dense path runs without a model. */
-const hashEmbedder: Embedder = {
-  info: { id: 'hash-bow-64', version: '1', backend: 'test' },
-  dimension: 64,
-  async embed(texts) {
-    return texts.map((t) => {
-      const v = new Float32Array(64);
-      for (const tok of contentTokens(t)) v[createHash('md5').update(tok).digest()[0]! % 64] += 1;
-      const n = Math.hypot(...v) || 1;
-      return v.map((x) => x / n);
-    });
-  },
-};
 
 describe('citation recovery eval (fixture corpus, hashed embedder)', () => {
   let dir: string;
@@ -42,7 +29,7 @@ describe('citation recovery eval (fixture corpus, hashed embedder)', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('ranks with bm25, dense, union and the reranked union, and scores P@1 / SR@k', async () => {
+  it('ranks with bm25, dense, union, the engine and the cross-validated ranker, and scores P@1 / SR@k', async () => {
     const task = await wiceTask('test/fixtures/audit/pendrick-queries.jsonl');
     const r = await runCitationRecoveryEval({
       queries: task.queries,
@@ -51,18 +38,33 @@ describe('citation recovery eval (fixture corpus, hashed embedder)', () => {
       retriever: new Retriever(store, hashEmbedder, { mode: 'hybrid', fusion: { method: 'union' } }),
       scorer: new LexicalPairScorer(),
       scoring: DEFAULT_SCORING,
-      queryContexts: ['none', 'previous'],
-      rerankDepth: 5,
-      rankWeights: [0.1],
+      stats: await corpusStats(store),
+      embedder: hashEmbedder,
+      depth: 5,
+      folds: 2,
     });
-    const names = r.methods.map((m) => m.method);
-    assert.deepEqual(names, ['bm25', 'dense', 'union', 'union+verify', 'union+verify+rank(0.1)', 'rrf(bm25,dense,verify)', 'union+verify [context previous]', 'union+verify+rank(0.1) [context previous]', 'rrf(bm25,dense,verify) [context previous]']);
+    assert.deepEqual(r.methods.map((m) => m.method), ['bm25', 'dense', 'union', 'union+verify', 'union+ranker [cv]']);
     for (const m of r.methods) {
       assert.ok(m.metrics['p@1'] <= m.metrics['sr@10'] && m.metrics['sr@10'] <= m.metrics['sr@100']);
       assert.equal(m.metrics['sr@100'], 1, `${m.method}: a 10-document corpus is all retrieved`);
     }
     assert.equal(r.nQueries, 4);
-    assert.equal(r.headline.reranked, 'union+verify');
+    assert.equal(r.headline.reranked, 'union+ranker [cv]');
+    assert.deepEqual(Object.keys(r.cvWeights), [...RANK_FEATURES]);
+  });
+
+  it('collects the union of both lists\' top documents, each with a full feature row and its relevance', async () => {
+    const task = await wiceTask('test/fixtures/audit/pendrick-queries.jsonl');
+    const retriever = new Retriever(store, hashEmbedder, { mode: 'hybrid', fusion: { method: 'union' } });
+    const claims = await collectRecoveryCandidates({ queries: task.queries, qrels: task.qrels, store, retriever, scorer: new LexicalPairScorer(), scoring: DEFAULT_SCORING, stats: await corpusStats(store), embedder: hashEmbedder, depth: 3 });
+    for (const c of claims) {
+      const expected = new Set([...c.runs.bm25.slice(0, 3), ...c.runs.dense.slice(0, 3)]);
+      assert.deepEqual(new Set(c.candidates.map((d) => d.docId)), expected);
+      assert.ok(c.candidates.every((d) => d.features.length === RANK_FEATURES.length && d.features.every(Number.isFinite)));
+      const gold = [...task.qrels.get(c.qid)!.keys()];
+      assert.deepEqual(c.candidates.filter((d) => d.relevant).map((d) => d.docId), gold.filter((g) => expected.has(g)));
+      assert.equal(c.group, task.queries.find((q) => q.id === c.qid)!.title);
+    }
   });
 });
 

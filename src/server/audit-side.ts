@@ -17,6 +17,9 @@ import {
   flagRule,
   loadAuditScorer,
   loadCalibration,
+  loadRankerDeps,
+  findCalibration,
+  scoringHash,
   type AuditCitation,
   type AuditDeps,
   type AuditInput,
@@ -40,6 +43,8 @@ export interface SideAuditOptions {
   retriever: Retriever;
   /** 'trained' (default), 'lexical' (no model), or an ONNX cross-encoder. */
   scorer?: string;
+  /** The index folder, where the source ranker's corpus statistics are cached. */
+  indexDir?: string;
   /** Live fetch of sources (SSRF-guarded), cached under `cacheDir`. */
   fetch?: boolean;
   cacheDir?: string;
@@ -60,15 +65,21 @@ export class SideAuditService implements AuditService {
 
   static async create(opts: SideAuditOptions): Promise<SideAuditService> {
     const embedder = opts.retriever.embedder;
-    const { scorer } = await loadAuditScorer(opts.scorer ?? 'trained', embedder ? { embedder } : {});
+    const loaded = await loadAuditScorer(opts.scorer ?? 'trained', embedder ? { embedder } : {});
+    const { scorer } = loaded;
+    // The source ranker when its weights fit this engine; otherwise the engine's score orders sources.
+    const ranked = await loadRankerDeps(undefined, loaded, opts.store, opts.indexDir);
     const mode = embedder && (await opts.store.vectorDimension()) ? 'hybrid' : 'bm25';
     // Flags only with a threshold calibrated for this scorer; otherwise scores without flags (the
     // calibration module says why in the job's provenance).
-    const calibration = await loadCalibration(defaultCalibrationPath()).catch(() => undefined);
-    const flag = flagRule(calibration ? { calibration } : {}, { scorer: scorer.info, scoring: DEFAULT_SCORING, queryContext: 'none' });
-    const models: ModelInfo[] = [scorer.info, ...(embedder && mode === 'hybrid' ? [embedder.info] : [])];
+    const ranker = 'ranker' in ranked ? ranked.ranker.info : undefined;
+    const calibration =
+      (ranker && (await findCalibration(scoringHash(scorer.info, DEFAULT_SCORING, 'none', ranker), undefined, false))) ??
+      (await loadCalibration(defaultCalibrationPath()).catch(() => undefined));
+    const flag = flagRule(calibration ? { calibration } : {}, { scorer: scorer.info, scoring: DEFAULT_SCORING, queryContext: 'none', ...(ranker ? { ranker } : {}) });
+    const models: ModelInfo[] = [scorer.info, ...(embedder && mode === 'hybrid' ? [embedder.info] : []), ...('ranker' in ranked ? [ranked.ranker.info] : [])];
     // The deps' resolver is never used: every call passes the source it resolved (see resolver()).
-    return new SideAuditService({ scorer, resolver: new SourceResolver(), store: opts.store, retriever: opts.retriever, retrievalMode: mode, models, flag }, opts);
+    return new SideAuditService({ scorer, resolver: new SourceResolver(), store: opts.store, retriever: opts.retriever, retrievalMode: mode, models, flag, ...('ranker' in ranked ? { ranker: ranked } : {}) }, opts);
   }
 
   private resolver(): SourceResolver {
@@ -139,7 +150,7 @@ export class SideAuditService implements AuditService {
       verifiability: r.verification?.score ?? null,
       failedVerification: r.verification?.flagged ?? false,
       suggestions,
-      ms: Math.round(r.timingsMs.source + r.timingsMs.retrieve + r.timingsMs.score),
+      ms: Math.round(r.timingsMs.source + r.timingsMs.retrieve + r.timingsMs.score + r.timingsMs.rank),
     };
     if (r.source.reason && r.source.status !== 'found') out.sourceReason = r.source.reason;
     if (resolved.document && r.verification) out.existing = sourceView(resolved.document, r.verification.evidence);

@@ -28,6 +28,8 @@ export interface Pipeline {
   store: Store;
   retriever: Retriever;
   verifier: Verifier;
+  /** The index folder (caches the source ranker's corpus statistics). */
+  indexDir?: string;
   /** Default: the citation audit module (audit-side.ts). */
   audit?: AuditService;
 }
@@ -45,7 +47,7 @@ export async function startServer(options: ServerOptions, pipeline: Pipeline): P
   const o = resolveServerOptions(options);
   const audit =
     pipeline.audit ??
-    (await SideAuditService.create({ store: pipeline.store, retriever: pipeline.retriever, scorer: o.auditScorer, fetch: o.fetch, cacheDir: pageCacheDir(o.dataDir) }));
+    (await SideAuditService.create({ store: pipeline.store, retriever: pipeline.retriever, scorer: o.auditScorer, ...(pipeline.indexDir ? { indexDir: pipeline.indexDir } : {}), fetch: o.fetch, cacheDir: pageCacheDir(o.dataDir) }));
   const [jobStore, annotations] = await Promise.all([JobStore.open(o.dataDir), AnnotationStore.open(o.dataDir)]);
   const ctx: ServerContext = {
     options: o,

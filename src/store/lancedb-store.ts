@@ -342,6 +342,18 @@ export class LanceStore implements Store {
     return rows.map(rowToPassage).sort((a: Passage, b: Passage) => a.index - b.index);
   }
 
+  async *passageTexts(): AsyncIterable<string[]> {
+    if (!this.passages) return;
+    // Streamed record batches: a 500k-passage index never sits in memory as one array.
+    for await (const batch of this.passages.query().select(['text'])) {
+      const col = batch.getChild('text');
+      if (!col) continue;
+      const out = new Array<string>(batch.numRows);
+      for (let i = 0; i < batch.numRows; i++) out[i] = (col.get(i) as string | null) ?? '';
+      yield out;
+    }
+  }
+
   async stats(): Promise<StoreStats> {
     const documents = this.documents ? await this.documents.countRows() : 0;
     const passages = this.passages ? await this.passages.countRows() : 0;

@@ -64,6 +64,8 @@ export interface Store {
   findDocumentsByUrl(url: string): Promise<Document[]>;
   /** Passages of one document in order. */
   getPassages(docId: string): Promise<Passage[]>;
+  /** Every passage's text, in batches (corpus statistics for the source ranker); order unspecified. */
+  passageTexts(): AsyncIterable<string[]>;
   stats(): Promise<StoreStats>;
   /** Identifies the exact content of the store; changes on every write. */
   snapshot(): Promise<string>;

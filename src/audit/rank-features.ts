@@ -1,0 +1,147 @@
+/**
+ * Pair features of (claim in its article context, candidate source document) for the source ranker.
+ * Every feature is computed from the claim and the document's own text (no first-stage rank or list
+ * score), so the existing source, which may not be in the index at all, is scored on the same scale as
+ * the retrieved candidates. Why each feature: the BM25 query with the article title finds the right
+ * topic, but WiCE shows its mistakes are other pages cited by the same article; the features that look
+ * at the claim alone (claim BM25, claim coverage, numbers) tell those pages apart.
+ */
+import { chunkPassages } from '../corpus/passages.js';
+import type { Document } from '../corpus/types.js';
+import type { Embedder } from '../models/types.js';
+import { buildQueries } from '../retrieve/query-building.js';
+import { contentTokens } from '../verify/tfidf.js';
+import type { Bm25Stats } from './lexical.js';
+import { claimInContext, type ClaimWithContext } from './recommend.js';
+
+export const RANK_FEATURES = [
+  /** Max over passages of BM25(sparse query: claim + article title), divided by the query's IDF mass. */
+  'sparse',
+  /** Max cosine of the dense query (title, section, context, claim) with a passage (USE). */
+  'dense',
+  /** Max over passages of BM25(claim alone), same scale as `sparse`. */
+  'claimBm25',
+  /** IDF-weighted share of the claim's words found anywhere in the document. */
+  'claimCoverDocument',
+  /** The same share, best single passage. */
+  'claimCoverPassage',
+  /** The share for the previous sentence + claim (resolves "he", "the album"), best passage. */
+  'previousCoverPassage',
+  /** The share of the claim + article title's words found in the document's title. */
+  'titleCover',
+  /** The share of the context's words found anywhere in the document. */
+  'contextCoverDocument',
+  /** The verification engine's document score (max passage score), as the caller computed it. */
+  'engine',
+  /** Share of the claim's numbers (years, counts) found in the document. */
+  'numbers',
+  /** log(1 + passages): long pages match more words by chance. */
+  'passages',
+] as const;
+export type RankFeature = (typeof RANK_FEATURES)[number];
+
+/** The claim with its article context (an audit citation is one). */
+export type RankQuery = ClaimWithContext;
+
+export interface RankCandidate {
+  doc: Document;
+  /** Verification engine score of the document (max passage); undefined = no text, scored as 0. */
+  engineScore: number | undefined;
+}
+
+export interface RankFeatureDeps {
+  stats: Bm25Stats;
+  embedder: Embedder;
+  /** Passages per document embedded for `dense`: the best `sparse` matches (bounds the cost of long pages). */
+  densePassages?: number;
+  /** Passage size in words (SIDE: ~100). */
+  maxWords?: number;
+}
+
+const NUMBER = /\d[\d,.]*\d|\d/g;
+
+function numbersOf(text: string): Set<string> {
+  return new Set((text.match(NUMBER) ?? []).map((x) => x.replace(/,/g, '')));
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
+  return s;
+}
+
+/** IDF-weighted share of `query` words present in `have`. */
+function cover(stats: Bm25Stats, query: readonly string[], have: ReadonlySet<string>): number {
+  let hit = 0;
+  let all = 0;
+  for (const t of query) {
+    const w = stats.idf(t);
+    all += w;
+    if (have.has(t)) hit += w;
+  }
+  return all > 0 ? hit / all : 0;
+}
+
+/** One feature row (in RANK_FEATURES order) per candidate. */
+export async function rankFeatures(q: RankQuery, candidates: readonly RankCandidate[], deps: RankFeatureDeps): Promise<number[][]> {
+  const { stats } = deps;
+  const denseK = deps.densePassages ?? 8;
+  const queries = buildQueries(claimInContext(q));
+  const sparseNorm = stats.queryWeight(queries.sparse) || 1;
+  const claimNorm = stats.queryWeight(q.claim) || 1;
+  const uniq = (s: string) => [...new Set(contentTokens(s))];
+  const claimToks = uniq(q.claim);
+  const previous = q.context.length ? `${q.context[q.context.length - 1]} ${q.claim}` : q.claim;
+  const previousToks = uniq(previous);
+  const titleToks = uniq(`${q.claim} ${q.articleTitle ?? ''}`);
+  const contextToks = uniq(q.context.join(' '));
+  const claimNumbers = numbersOf(q.claim);
+
+  const rows: number[][] = [];
+  const denseTexts: string[][] = [];
+  for (const c of candidates) {
+    const passages = chunkPassages(c.doc, { maxWords: deps.maxWords ?? 100 }).map((p) => p.text);
+    let sparse = 0;
+    let claimBm25 = 0;
+    let claimCoverPassage = 0;
+    let previousCoverPassage = 0;
+    const bySparse: { text: string; s: number }[] = [];
+    const docWords = new Set<string>();
+    for (const text of passages) {
+      const words = new Set(contentTokens(text));
+      for (const w of words) docWords.add(w);
+      const s = stats.score(queries.sparse, text) / sparseNorm;
+      bySparse.push({ text, s });
+      sparse = Math.max(sparse, s);
+      claimBm25 = Math.max(claimBm25, stats.score(q.claim, text) / claimNorm);
+      claimCoverPassage = Math.max(claimCoverPassage, cover(stats, claimToks, words));
+      previousCoverPassage = Math.max(previousCoverPassage, cover(stats, previousToks, words));
+    }
+    denseTexts.push(bySparse.sort((a, b) => b.s - a.s).slice(0, denseK).map((x) => x.text));
+    const docNumbers = numbersOf(c.doc.sentences.join(' '));
+    let numbers = 0;
+    for (const n of claimNumbers) if (docNumbers.has(n)) numbers++;
+    rows.push([
+      sparse,
+      0, // dense: filled below, after one batched embedding call
+      claimBm25,
+      cover(stats, claimToks, docWords),
+      claimCoverPassage,
+      previousCoverPassage,
+      cover(stats, titleToks, new Set(contentTokens(c.doc.title))),
+      cover(stats, contextToks, docWords),
+      c.engineScore ?? 0,
+      claimNumbers.size ? numbers / claimNumbers.size : 0,
+      Math.log1p(passages.length),
+    ]);
+  }
+  const vectors = await deps.embedder.embed([queries.dense, ...denseTexts.flat()]);
+  const qv = vectors[0]!;
+  let at = 1;
+  denseTexts.forEach((texts, i) => {
+    let best = texts.length ? -1 : 0;
+    for (let j = 0; j < texts.length; j++) best = Math.max(best, dot(qv, vectors[at++]!));
+    rows[i]![1] = best;
+  });
+  return rows;
+}
