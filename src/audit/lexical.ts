@@ -5,6 +5,18 @@
 import type { ModelInfo, PairScorer, ScoredPair } from '../models/types.js';
 import { contentTokens } from '../verify/tfidf.js';
 
+/** Term frequencies and length of a tokenised text. */
+export interface TermCounts {
+  tf: Map<string, number>;
+  length: number;
+}
+
+export function termCounts(tokens: readonly string[]): TermCounts {
+  const tf = new Map<string, number>();
+  for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
+  return { tf, length: tokens.length };
+}
+
 export interface Bm25StatsJson {
   n: number;
   avgLength: number;
@@ -66,13 +78,15 @@ export class Bm25Stats {
   }
 
   score(query: string, text: string): number {
-    const toks = contentTokens(text);
-    const tf = new Map<string, number>();
-    for (const t of toks) tf.set(t, (tf.get(t) ?? 0) + 1);
-    const norm = this.k1 * (1 - this.b + (this.b * toks.length) / (this.avgLength || 1));
+    return this.scoreTokens(contentTokens(query), termCounts(contentTokens(text)));
+  }
+
+  /** `score` on pre-tokenised input: a text scored against several queries is tokenised once. */
+  scoreTokens(queryTokens: readonly string[], text: TermCounts): number {
+    const norm = this.k1 * (1 - this.b + (this.b * text.length) / (this.avgLength || 1));
     let s = 0;
-    for (const q of contentTokens(query)) {
-      const f = tf.get(q);
+    for (const q of queryTokens) {
+      const f = text.tf.get(q);
       if (f) s += (this.idf(q) * f * (this.k1 + 1)) / (f + norm);
     }
     return s;

@@ -11,7 +11,7 @@ import type { Document } from '../corpus/types.js';
 import type { Embedder } from '../models/types.js';
 import { buildQueries } from '../retrieve/query-building.js';
 import { contentTokens } from '../verify/tfidf.js';
-import type { Bm25Stats } from './lexical.js';
+import { termCounts, type Bm25Stats } from './lexical.js';
 import { claimInContext, type ClaimWithContext } from './recommend.js';
 
 export const RANK_FEATURES = [
@@ -71,7 +71,7 @@ function dot(a: Float32Array, b: Float32Array): number {
 }
 
 /** IDF-weighted share of `query` words present in `have`. */
-function cover(stats: Bm25Stats, query: readonly string[], have: ReadonlySet<string>): number {
+function cover(stats: Bm25Stats, query: readonly string[], have: { has(t: string): boolean }): number {
   let hit = 0;
   let all = 0;
   for (const t of query) {
@@ -89,6 +89,9 @@ export async function rankFeatures(q: RankQuery, candidates: readonly RankCandid
   const queries = buildQueries(claimInContext(q));
   const sparseNorm = stats.queryWeight(queries.sparse) || 1;
   const claimNorm = stats.queryWeight(q.claim) || 1;
+  // BM25 counts repeated query words (as LanceDB's does); coverage uses each word once.
+  const sparseQuery = contentTokens(queries.sparse);
+  const claimQuery = contentTokens(q.claim);
   const uniq = (s: string) => [...new Set(contentTokens(s))];
   const claimToks = uniq(q.claim);
   const previous = q.context.length ? `${q.context[q.context.length - 1]} ${q.claim}` : q.claim;
@@ -108,12 +111,13 @@ export async function rankFeatures(q: RankQuery, candidates: readonly RankCandid
     const bySparse: { text: string; s: number }[] = [];
     const docWords = new Set<string>();
     for (const text of passages) {
-      const words = new Set(contentTokens(text));
-      for (const w of words) docWords.add(w);
-      const s = stats.score(queries.sparse, text) / sparseNorm;
+      const counts = termCounts(contentTokens(text));
+      const words = counts.tf;
+      for (const w of words.keys()) docWords.add(w);
+      const s = stats.scoreTokens(sparseQuery, counts) / sparseNorm;
       bySparse.push({ text, s });
       sparse = Math.max(sparse, s);
-      claimBm25 = Math.max(claimBm25, stats.score(q.claim, text) / claimNorm);
+      claimBm25 = Math.max(claimBm25, stats.scoreTokens(claimQuery, counts) / claimNorm);
       claimCoverPassage = Math.max(claimCoverPassage, cover(stats, claimToks, words));
       previousCoverPassage = Math.max(previousCoverPassage, cover(stats, previousToks, words));
     }
