@@ -245,6 +245,7 @@ export function registerCitationEvals(evalCmd: Command): void {
         for (const m of result.methods) {
           console.log(`  ${m.method.padEnd(28)} P@1 ${m.metrics['p@1'].toFixed(3)}  SR@10 ${m.metrics['sr@10'].toFixed(3)}  SR@100 ${m.metrics['sr@100'].toFixed(3)}  MRR ${m.metrics.mrr.toFixed(3)}`);
         }
+        console.log(`  ${CV_METHOD} vs ${result.headline.bestFirstStage} at rank 1: ${result.versusFirstStage.gained} claims gained, ${result.versusFirstStage.lost} lost; P@1 over fold seeds: ${result.cvSeeds.map((s) => `${s.p1.toFixed(3)} (seed ${s.seed})`).join(', ')}`);
         if (ranker && ranker.file.training['queries'] === flags.queries) console.log(`  (the shipped ranker was trained on these queries: its line is in-sample; ${CV_METHOD} is the held-out figure)`);
         console.log(`saved ${flags.out}`);
       });

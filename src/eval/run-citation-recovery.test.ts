@@ -51,6 +51,10 @@ describe('citation recovery eval (fixture corpus, hashed embedder)', () => {
     assert.equal(r.nQueries, 4);
     assert.equal(r.headline.reranked, 'union+ranker [cv]');
     assert.deepEqual(Object.keys(r.cvWeights), [...RANK_FEATURES]);
+    assert.deepEqual(r.cvSeeds.map((s) => s.seed), [13, 1, 2, 3, 4]);
+    assert.equal(r.cvSeeds[0]!.p1, r.headline.rerankedP1);
+    // gained - lost is exactly the P@1 difference, in claims.
+    assert.equal(r.versusFirstStage.gained - r.versusFirstStage.lost, Math.round((r.headline.rerankedP1 - r.headline.bestFirstStageP1) * r.nQueries));
   });
 
   it('collects the union of both lists\' top documents, each with a full feature row and its relevance', async () => {
