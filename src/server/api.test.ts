@@ -179,3 +179,21 @@ describe('web page', () => {
     assert.equal((await fetch(`${url}/..%2Fpackage.json`)).status, 404);
   });
 });
+
+describe('citation check with the default engine and source ranker', () => {
+  it("reports the cited source and its suggestions on the ranker's scale, the one the flags use", async () => {
+    const trained = await startTestServer(ix.index, fakeModels(), { auditScorer: 'trained' });
+    try {
+      const gold = supportedClaims()[4]!;
+      const r = CitationAuditSchema.parse(await (await postJson(`${trained.url}/v1/citations/check`, { claim: gold.claim, source: { url: sampleUrl(gold.docId) } })).json());
+      assert.equal(r.sourceStatus, 'found');
+      assert.equal(r.scoreSignal, 'ranker');
+      assert.ok(Number.isFinite(r.verifiability));
+      for (const s of r.suggestions) assert.ok(s.score > r.verifiability!, `${s.title}: ${s.score} <= ${r.verifiability}`);
+      const off = CitationAuditSchema.parse(await (await postJson(`${url}/v1/citations/check`, { claim: gold.claim, source: { url: sampleUrl(gold.docId) } })).json());
+      assert.equal(off.scoreSignal, 'engine', 'the lexical scorer has no ranker');
+    } finally {
+      await trained.close();
+    }
+  });
+});

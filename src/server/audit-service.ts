@@ -42,11 +42,14 @@ export interface CitationAudit {
   sourceStatus: string;
   sourceReason?: string;
   /**
-   * The audit's verification score: how well the cited source supports the claim (the scorer's
-   * units; a probability for the default trained scorer); null when the source could not be read
+   * How well the cited source supports the claim, on the score the flags use (`scoreSignal`): the
+   * verification engine's (the scorer's units; a probability for the default trained scorer), or the
+   * source ranker's (a linear score) when the audit flags on it; null when the source could not be read
    * ("could not check" is not "does not support"). The web page sorts by it, lowest first.
    */
   verifiability: number | null;
+  /** Which score `verifiability` and the suggestions' scores are: 'engine' or 'ranker'. */
+  scoreSignal?: 'engine' | 'ranker';
   /** Flagged as failed verification (score at or below the calibrated threshold, when one applies). */
   failedVerification: boolean;
   existing?: SourceView;

@@ -63,6 +63,11 @@ export class SideAuditService implements AuditService {
     this.name = `side (scorer ${deps.scorer.info.id})`;
   }
 
+  private get flagSignal(): 'engine' | 'ranker' {
+    const f = this.deps.flag;
+    return f && 'threshold' in f && f.signal === 'ranker' && this.deps.ranker ? 'ranker' : 'engine';
+  }
+
   static async create(opts: SideAuditOptions): Promise<SideAuditService> {
     const embedder = opts.retriever.embedder;
     const loaded = await loadAuditScorer(opts.scorer ?? 'trained', embedder ? { embedder } : {});
@@ -133,11 +138,13 @@ export class SideAuditService implements AuditService {
 
   /** The audit's report of a citation -> the API's shape, with the sentences editors see. */
   private async toApi(source: AuditCitation['source'], resolved: ResolvedSource, r: SideCitationAudit): Promise<CitationAudit> {
+    // One scale for the cited source and its suggestions: the one the flags use.
+    const byRanker = this.flagSignal === 'ranker' && r.verification?.rankerScore !== undefined && r.recommendations?.rankedBy !== 'verification';
     const sugg = r.recommendations?.suggestions ?? [];
     const docs = new Map((await this.opts.store.getDocuments(sugg.map((s) => s.docId))).map((d) => [d.id, d]));
     const suggestions: Suggestion[] = sugg
       .filter((s) => docs.has(s.docId))
-      .map((s) => ({ ...sourceView(docs.get(s.docId)!, s.evidence), score: s.score }));
+      .map((s) => ({ ...sourceView(docs.get(s.docId)!, s.evidence), score: byRanker ? s.rerankScore : s.score }));
     const out: CitationAudit = {
       citationId: r.id,
       index: r.index,
@@ -147,7 +154,8 @@ export class SideAuditService implements AuditService {
       source,
       tags: r.tags,
       sourceStatus: r.source.status,
-      verifiability: r.verification?.score ?? null,
+      verifiability: (byRanker ? r.verification?.rankerScore : r.verification?.score) ?? null,
+      scoreSignal: byRanker ? 'ranker' : 'engine',
       failedVerification: r.verification?.flagged ?? false,
       suggestions,
       ms: Math.round(r.timingsMs.source + r.timingsMs.retrieve + r.timingsMs.score + r.timingsMs.rank),
