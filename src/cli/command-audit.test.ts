@@ -9,7 +9,7 @@ import { LanceStore } from '../store/lancedb-store.js';
 import { loadCalibration } from '../audit/calibration.js';
 import type { AuditReport } from '../audit/types.js';
 import { registerAuditCommands, registerCitationEvals } from './command-audit.js';
-import { registerTrainRankerCommand } from './command-calibrate.js';
+import { registerTrainRankerCommand } from './command-ranker.js';
 import { SourceRanker } from '../audit/source-ranker.js';
 import { startPageServer } from '../../test/fixtures/audit/page-server.js';
 

@@ -11,7 +11,7 @@ import { registerServeCommand } from './command-serve.js';
 import { registerAuditCommands } from './command-audit.js';
 import { registerTrainCommand } from './command-train.js';
 import { registerTuneVerdictCommand } from './command-tune-verdict.js';
-import { registerTrainRankerCommand } from './command-calibrate.js';
+import { registerTrainRankerCommand } from './command-ranker.js';
 
 export function buildProgram(): Command {
   const program = new Command();

@@ -1,0 +1,194 @@
+/**
+ * `veracite eval citation-recovery` and `veracite train-ranker`: both collect, for WiCE claims, the
+ * first-stage rankings and the reranking candidates with their rank features (eval/recovery-candidates.ts)
+ * from a pooled index (WiCE cited pages + SciFact abstracts), built on first use with --corpus.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Command } from 'commander';
+import { corpusStats } from '../audit/corpus-stats.js';
+import { loadAuditScorer, type LoadedScorer } from '../audit/load-scorer.js';
+import { RANK_FEATURES } from '../audit/rank-features.js';
+import { DEFAULT_RANKER_FILE, SourceRanker, defaultRankerPath } from '../audit/source-ranker.js';
+import { listwiseLoss, trainListwise } from '../audit/train-ranker.js';
+import { collectRecoveryCandidates, type CollectOptions } from '../eval/recovery-candidates.js';
+import type { EvalQuery } from '../eval/retrieval-data.js';
+import { wiceTask } from '../eval/retrieval-data.js';
+import { CV_METHOD, rankingExamples, runCitationRecoveryEval, scoreRecovery } from '../eval/run-citation-recovery.js';
+import { loadEmbedder } from '../models/registry.js';
+import type { Embedder, ModelInfo } from '../models/types.js';
+import { configHash } from '../provenance/config-hash.js';
+import { VERACITE_VERSION } from '../provenance/version.js';
+import { Retriever } from '../retrieve/retriever.js';
+import { EmbeddingCache } from '../store/embedding-cache.js';
+import { ingestSource } from '../store/ingest.js';
+import { LanceStore } from '../store/lancedb-store.js';
+import { addScoringOptions, scoringConfigFrom, type ScoringFlags } from './command-audit.js';
+import { commandLine, saveJson } from './command-line.js';
+import { positiveInt } from './options.js';
+import { createProgress } from './progress.js';
+
+export function registerCitationRecovery(evalCmd: Command): void {
+  addScoringOptions(recoveryOptions(evalCmd.command('citation-recovery')))
+    .description('WiCE dev: hide the citation and retrieve it from the cited pages pooled with SciFact abstracts (P@1, SR@10, SR@100: bm25, dense, union, union reranked by the engine and by the source ranker)')
+    .option('--folds <n>', 'grouped cross-validation folds for the held-out ranker figure', positiveInt('--folds'), 5)
+    .option('--seed <n>', 'fold assignment seed', (v: string) => Number.parseInt(v, 10), 13)
+    .option('--ranker <file>', 'shipped source ranker also scored (default models/source-ranker.json when present)')
+    .option('--out <file>', 'result JSON', 'eval-results/citation-recovery.json')
+    .action(async (flags: RecoveryFlags & { folds: number; seed: number; ranker?: string; out: string }, cmd: Command) => {
+      await withRecoverySetup(flags, async (setup) => {
+        const rankerPath = flags.ranker ?? (existsSync(defaultRankerPath()) ? defaultRankerPath() : undefined);
+        const ranker = rankerPath ? await SourceRanker.load(rankerPath) : undefined;
+        const mismatch = ranker?.mismatch(setup.loaded.scorer.info);
+        if (mismatch) throw new Error(`${rankerPath}: ${mismatch}`);
+        const bar = createProgress('recovery', setup.queries.length, 'queries', { quiet: flags.quiet });
+        const result = await runCitationRecoveryEval({ ...setup.collect, folds: flags.folds, seed: flags.seed, ...(ranker ? { ranker } : {}), onProgress: (d) => bar.update(d) });
+        bar.stop();
+        const config = { ...setup.config, folds: flags.folds, seed: flags.seed };
+        const models = [setup.embedder.info, setup.loaded.scorer.info, ...(ranker ? [ranker.info] : [])];
+        await saveJson(flags.out, { ...result, provenance: await setup.provenance(models, config, commandLine(cmd)) });
+        console.log(`WiCE citation recovery: ${result.nQueries} queries, ${setup.corpus}`);
+        for (const m of result.methods) {
+          console.log(`  ${m.method.padEnd(28)} P@1 ${m.metrics['p@1'].toFixed(3)}  SR@10 ${m.metrics['sr@10'].toFixed(3)}  SR@100 ${m.metrics['sr@100'].toFixed(3)}  MRR ${m.metrics.mrr.toFixed(3)}`);
+        }
+        console.log(`  ${CV_METHOD} vs ${result.headline.bestFirstStage} at rank 1: ${result.versusFirstStage.gained} claims gained, ${result.versusFirstStage.lost} lost; P@1 over fold seeds: ${result.cvSeeds.map((s) => `${s.p1.toFixed(3)} (seed ${s.seed})`).join(', ')}`);
+        if (ranker && ranker.file.training['queries'] === flags.queries) console.log(`  (the shipped ranker was trained on these queries: its line is in-sample; ${CV_METHOD} is the held-out figure)`);
+        console.log(`saved ${flags.out}`);
+      });
+    });
+}
+
+interface RecoveryFlags extends ScoringFlags {
+  index: string;
+  queries: string;
+  corpus?: string[];
+  depth: number;
+  passagesPerDoc: number;
+  embeddingCache: string;
+  limit?: number;
+  quiet?: boolean;
+}
+
+/** Options shared by `eval citation-recovery` and `train-ranker` (same candidates, same features). */
+function recoveryOptions(cmd: Command): Command {
+  return cmd
+    .requiredOption('--index <dir>', 'pooled index (built with --corpus when missing; needs vectors)')
+    .requiredOption('--queries <file>', 'WiCE retrieval_dev_queries.jsonl')
+    .option('--corpus <files...>', 'corpora to pool when the index does not exist (e.g. retrieval_dev_corpus.jsonl scifact/corpus.jsonl)')
+    .option('--depth <n>', 'documents taken from each first-stage list for reranking', positiveInt('--depth'), 20)
+    .option('--passages-per-doc <n>', 'retrieved passages per document the engine scores', positiveInt('--passages-per-doc'), 3)
+    .option('--embedding-cache <dir>', 'on-disk embedding cache for the scorer', 'tmp/embcache-wice')
+    .option('--limit <n>', 'first n queries only', positiveInt('--limit'))
+    .option('--quiet', 'no progress output');
+}
+
+interface RecoverySetup {
+  queries: EvalQuery[];
+  collect: CollectOptions;
+  loaded: LoadedScorer;
+  embedder: Embedder;
+  config: Record<string, unknown>;
+  corpus: string;
+  provenance(models: ModelInfo[], config: Record<string, unknown>, command: string): Promise<Record<string, unknown>>;
+}
+
+async function withRecoverySetup(flags: RecoveryFlags, run: (s: RecoverySetup) => Promise<void>): Promise<void> {
+  const embedder = await loadEmbedder('use');
+  if (!existsSync(flags.index)) {
+    if (!flags.corpus?.length) throw new Error(`${flags.index} does not exist: pass --corpus <files...> to build the pooled index`);
+    await buildPooledIndex(flags.index, flags.corpus, embedder, flags.quiet);
+  }
+  const store = await LanceStore.open(flags.index, { create: false });
+  try {
+    if ((await store.vectorDimension()) === undefined) throw new Error(`${flags.index} has no vectors: rebuild with --corpus (dense)`);
+    if (flags.scorer !== 'trained' && !flags.scorer.startsWith('trained:')) throw new Error(`--scorer ${flags.scorer}: the source ranker's features need the trained engine (its USE encoder)`);
+    const loaded = await loadAuditScorer(flags.scorer, { onnx: { device: flags.device }, embeddingCacheDir: flags.embeddingCache, embedder });
+    try {
+      const task = await wiceTask(flags.queries);
+      const queries = task.queries.slice(0, flags.limit);
+      const retriever = new Retriever(store, embedder, { mode: 'hybrid', fusion: { method: 'union' }, sparseK: 100, denseK: 100 });
+      const cfg = scoringConfigFrom(flags);
+      const stats = await corpusStats(store, flags.index);
+      const st = await store.stats();
+      const config = { scoring: cfg.scoring, depth: flags.depth, passagesPerDoc: flags.passagesPerDoc, retriever: retriever.config, features: RANK_FEATURES };
+      await run({
+        queries,
+        loaded,
+        embedder,
+        config,
+        corpus: `${st.documents} documents / ${st.passages} passages pooled`,
+        collect: { queries, qrels: task.qrels, store, retriever, scorer: loaded.scorer, scoring: cfg.scoring, stats, embedder: loaded.embedder ?? embedder, depth: flags.depth, passagesPerDoc: flags.passagesPerDoc },
+        provenance: async (models, config, command) => ({
+          index: flags.index,
+          snapshot: await store.snapshot(),
+          engine: store.engine,
+          corpus: { documents: st.documents, passages: st.passages },
+          models,
+          config,
+          configHash: configHash(config),
+          veraciteVersion: VERACITE_VERSION,
+          command,
+        }),
+      });
+    } finally {
+      await loaded.close();
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+/** `veracite train-ranker`: fit the source ranker on claims with known cited pages (WiCE dev). */
+export function registerTrainRankerCommand(program: Command): void {
+  addScoringOptions(recoveryOptions(program.command('train-ranker')))
+    .description('train the source ranker (rank features -> listwise linear model) on claims with known cited pages; reports grouped cross-validation first')
+    .option('--folds <n>', 'grouped cross-validation folds reported before the final fit', positiveInt('--folds'), 5)
+    .option('--seed <n>', 'fold assignment seed', (v: string) => Number.parseInt(v, 10), 13)
+    .option('--out <file>', 'weights file', DEFAULT_RANKER_FILE)
+    .action(async (flags: RecoveryFlags & { folds: number; seed: number; out: string }, cmd: Command) => {
+      await withRecoverySetup(flags, async (setup) => {
+        const bar = createProgress('features', setup.queries.length, 'queries', { quiet: flags.quiet });
+        const claims = await collectRecoveryCandidates({ ...setup.collect, onProgress: (d) => bar.update(d) });
+        bar.stop();
+        const held = scoreRecovery(claims, setup.collect.qrels, { folds: flags.folds, seed: flags.seed });
+        const examples = rankingExamples(claims);
+        const weights = trainListwise(examples, RANK_FEATURES.length);
+        const p1 = (m: string) => held.methods.find((x) => x.method === m)!.metrics['p@1'];
+        const training = {
+          command: commandLine(cmd),
+          queries: flags.queries,
+          index: flags.index,
+          snapshot: await setup.collect.store.snapshot(),
+          claims: claims.length,
+          candidates: claims.reduce((s, c) => s + c.candidates.length, 0),
+          config: setup.config,
+          objective: 'listwise softmax cross-entropy, L2 0.01, 3000 full-batch steps of 0.5 from zero',
+          crossValidation: { folds: flags.folds, seed: flags.seed, groupedBy: 'article', p1: { bm25: p1('bm25'), dense: p1('dense'), union: p1('union'), engine: p1('union+verify'), ranker: p1(CV_METHOD) } },
+          trainLoss: listwiseLoss(weights, examples),
+        };
+        await mkdir(dirname(flags.out), { recursive: true });
+        await SourceRanker.save(flags.out, SourceRanker.serialise(weights, setup.loaded.scorer.info, setup.embedder.info.id, training));
+        console.log(`source ranker: ${claims.length} claims, ${training.candidates} candidates`);
+        console.log(`  ${flags.folds}-fold CV by article, P@1: bm25 ${p1('bm25').toFixed(3)}, engine alone ${p1('union+verify').toFixed(3)}, ranker ${p1(CV_METHOD).toFixed(3)}`);
+        console.log(`  weights: ${RANK_FEATURES.map((f, j) => `${f} ${weights[j]!.toFixed(2)}`).join(', ')}`);
+        console.log(`saved ${flags.out}`);
+      });
+    });
+}
+
+async function buildPooledIndex(dir: string, corpora: string[], embedder: Awaited<ReturnType<typeof loadEmbedder>>, quiet?: boolean): Promise<void> {
+  const store = await LanceStore.open(dir);
+  const cache = await EmbeddingCache.open(dir, embedder);
+  await store.setSetting('embedder', embedder.info);
+  try {
+    for (const path of corpora) {
+      const bar = createProgress(`index ${path}`, 0, 'docs', { quiet, rates: ['passages'] });
+      await ingestSource(store, path, { embedder, embeddingCache: cache, onProgress: (p) => bar.update(p.records, { passages: p.passages }) });
+      bar.stop();
+    }
+  } finally {
+    cache.close();
+    await store.close();
+  }
+}
