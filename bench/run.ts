@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-const scripts = ['bench/bench-ingest.ts', 'bench/bench-search.ts', 'bench/bench-dense.ts', 'bench/embed.ts'].filter((s) => existsSync(s));
+const scripts = ['bench/bench-ingest.ts', 'bench/bench-search.ts', 'bench/bench-corpus-stats.ts', 'bench/bench-dense.ts', 'bench/embed.ts'].filter((s) => existsSync(s));
 for (const s of scripts) {
   console.log(`\n== ${s}`);
   const r = spawnSync(process.execPath, ['--import', 'tsx', s, ...process.argv.slice(2)], { stdio: 'inherit' });
