@@ -21,7 +21,7 @@ import { verificationQuery } from './query.js';
 import type { Document } from '../corpus/types.js';
 import type { Embedder } from '../models/types.js';
 import type { Bm25Stats } from './lexical.js';
-import { rankFeatures } from './rank-features.js';
+import { rankFeatures, type RankFeatureDeps } from './rank-features.js';
 import { rankSuggestions, retrieveCandidates, type CandidateSet, type RankerScores } from './recommend.js';
 import { DEFAULT_SCORING, scoreDocuments, type DocumentScore, type ScoreJob } from './score-document.js';
 import type { SourceRanker } from './source-ranker.js';
@@ -57,6 +57,8 @@ export interface RankerDeps {
   stats: Bm25Stats;
   /** The ranker's sentence encoder (USE), for its `dense` feature. */
   embedder: Embedder;
+  /** The index's passage vectors when `embedder` made them (rank-features.ts reuses them). */
+  storedVectors?: RankFeatureDeps['storedVectors'];
 }
 
 export interface AuditProgress {
@@ -146,7 +148,7 @@ export class CitationAuditor {
     const rows = await rankFeatures(
       c,
       [...(existing ? [{ doc: existing.doc, engineScore: existing.score }] : []), ...cands.map((cand, i) => ({ doc: cand.doc, engineScore: scores[i]?.score }))],
-      { stats: r.stats, embedder: r.embedder, maxWords: this.config.scoring.maxWords },
+      { stats: r.stats, embedder: r.embedder, maxWords: this.config.scoring.maxWords, ...(r.storedVectors ? { storedVectors: r.storedVectors } : {}) },
     );
     const all = rows.map((x) => r.ranker.score(x));
     return { rankedBy: r.ranker.info.id, existing: existing ? all[0] : undefined, candidates: all.slice(existing ? 1 : 0) };

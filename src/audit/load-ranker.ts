@@ -5,6 +5,7 @@
  * cannot be used is an error; the default one missing is a note.
  */
 import { existsSync } from 'node:fs';
+import type { Embedder, ModelInfo } from '../models/types.js';
 import type { Store } from '../store/types.js';
 import type { RankerDeps } from './audit.js';
 import { corpusStats } from './corpus-stats.js';
@@ -29,5 +30,13 @@ export async function loadRankerDeps(
   const ranker = await SourceRanker.load(path);
   const mismatch = ranker.mismatch(scorer.scorer.info);
   if (mismatch) return fail(mismatch);
-  return { ranker, stats: await corpusStats(store, indexDir), embedder: scorer.embedder };
+  const embedder = scorer.embedder;
+  return { ranker, stats: await corpusStats(store, indexDir), embedder, ...(storedVectorsOf(store, embedder) ? { storedVectors: storedVectorsOf(store, embedder)! } : {}) };
+}
+
+/** The index's passage vectors as a cache for the ranker's `dense` feature, when the same encoder made them. */
+export function storedVectorsOf(store: Store, embedder: Embedder): RankerDeps['storedVectors'] | undefined {
+  const made = store.settings['embedder'] as ModelInfo | undefined;
+  if (made?.id !== embedder.info.id || made.version !== embedder.info.version) return undefined;
+  return (ids) => store.passageVectors(ids);
 }

@@ -1,6 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { ingestSource } from '../store/ingest.js';
+import { LanceStore } from '../store/lancedb-store.js';
 import { prepareDocument } from '../corpus/prepare.js';
 import type { Document } from '../corpus/types.js';
 import { Bm25Stats } from './lexical.js';
@@ -55,5 +60,37 @@ describe('rank features', () => {
     const one = await rankFeatures(claim, [{ doc: byId('fog-history'), engineScore: 0.1 }], { stats, embedder: hashEmbedder });
     const i = docs.findIndex((d) => d.id === 'fog-history');
     all[i]!.forEach((v, j) => assert.ok(Math.abs(v - one[0]![j]!) < 1e-6, RANK_FEATURES[j]));
+  });
+
+  it("reuse the index's stored vectors only for the exact passage, with the same result as embedding", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'vc-rankvec-'));
+    const store = await LanceStore.open(join(dir, 'idx'));
+    try {
+      await ingestSource(store, 'test/fixtures/audit/pendrick-corpus.jsonl', { format: 'jsonl', embedder: hashEmbedder });
+      const indexed = await store.getDocuments(docs.map((d) => d.id));
+      const cands = indexed.map((doc) => ({ doc, engineScore: 0.2 }));
+      let asked = 0;
+      const storedVectors = async (ids: string[]) => {
+        asked += ids.length;
+        return store.passageVectors(ids);
+      };
+      const embedded = await rankFeatures(claim, cands, { stats, embedder: hashEmbedder });
+      let calls = 0;
+      const counting = { ...hashEmbedder, embed: async (t: string[]) => ((calls += t.length), hashEmbedder.embed(t)) };
+      const reused = await rankFeatures(claim, cands, { stats, embedder: counting, storedVectors });
+      reused.forEach((r, i) => r.forEach((v, j) => assert.ok(Math.abs(v - embedded[i]![j]!) < 1e-6, `${indexed[i]!.id} ${RANK_FEATURES[j]}`)));
+      assert.ok(asked > 0);
+      assert.equal(calls, 1, 'only the dense query is embedded');
+      // A document with an indexed id but other text is embedded, not matched to the stored vector.
+      const changed = { ...indexed[0]!, sentences: ['Completely different words about roses and gardens.'] };
+      calls = 0;
+      const [row] = await rankFeatures(claim, [{ doc: changed, engineScore: 0 }], { stats, embedder: counting, storedVectors });
+      const [fresh] = await rankFeatures(claim, [{ doc: changed, engineScore: 0 }], { stats, embedder: hashEmbedder });
+      assert.equal(calls, 2);
+      assert.ok(Math.abs(row![col('dense')]! - fresh![col('dense')]!) < 1e-6);
+    } finally {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

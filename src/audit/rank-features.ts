@@ -7,7 +7,8 @@
  * at the claim alone (claim BM25, claim coverage, numbers) tell those pages apart.
  */
 import { chunkPassages } from '../corpus/passages.js';
-import type { Document } from '../corpus/types.js';
+import type { Document, Passage } from '../corpus/types.js';
+import { searchTextOf } from '../store/arrow-batch.js';
 import type { Embedder } from '../models/types.js';
 import { buildQueries } from '../retrieve/query-building.js';
 import { contentTokens } from '../verify/tfidf.js';
@@ -17,7 +18,7 @@ import { claimInContext, type ClaimWithContext } from './recommend.js';
 export const RANK_FEATURES = [
   /** Max over passages of BM25(sparse query: claim + article title), divided by the query's IDF mass. */
   'sparse',
-  /** Max cosine of the dense query (title, section, context, claim) with a passage (USE). */
+  /** Max cosine of the dense query (title, section, context, claim) with a passage's index vector (USE of title + text). */
   'dense',
   /** Max over passages of BM25(claim alone), same scale as `sparse`. */
   'claimBm25',
@@ -52,6 +53,11 @@ export interface RankCandidate {
 export interface RankFeatureDeps {
   stats: Bm25Stats;
   embedder: Embedder;
+  /**
+   * The index's stored passage vectors, when they come from `embedder` (same model): reused instead of
+   * embedding again. A stored passage is used only when its text is the passage's text.
+   */
+  storedVectors?: (passageIds: string[]) => Promise<Map<string, { text: string; vector: Float32Array }>>;
   /** Passages per document embedded for `dense`: the best `sparse` matches (bounds the cost of long pages). */
   densePassages?: number;
   /** Passage size in words (SIDE: ~100). */
@@ -101,27 +107,28 @@ export async function rankFeatures(q: RankQuery, candidates: readonly RankCandid
   const claimNumbers = numbersOf(q.claim);
 
   const rows: number[][] = [];
-  const denseTexts: string[][] = [];
+  const densePassages: Passage[][] = [];
   for (const c of candidates) {
-    const passages = chunkPassages(c.doc, { maxWords: deps.maxWords ?? 100 }).map((p) => p.text);
+    const chunks = chunkPassages(c.doc, { maxWords: deps.maxWords ?? 100 });
+    const passages = chunks.map((p) => p.text);
     let sparse = 0;
     let claimBm25 = 0;
     let claimCoverPassage = 0;
     let previousCoverPassage = 0;
-    const bySparse: { text: string; s: number }[] = [];
+    const bySparse: { p: Passage; s: number }[] = [];
     const docWords = new Set<string>();
-    for (const text of passages) {
+    for (const [i, text] of passages.entries()) {
       const counts = termCounts(contentTokens(text));
       const words = counts.tf;
       for (const w of words.keys()) docWords.add(w);
       const s = stats.scoreTokens(sparseQuery, counts) / sparseNorm;
-      bySparse.push({ text, s });
+      bySparse.push({ p: chunks[i]!, s });
       sparse = Math.max(sparse, s);
       claimBm25 = Math.max(claimBm25, stats.scoreTokens(claimQuery, counts) / claimNorm);
       claimCoverPassage = Math.max(claimCoverPassage, cover(stats, claimToks, words));
       previousCoverPassage = Math.max(previousCoverPassage, cover(stats, previousToks, words));
     }
-    denseTexts.push(bySparse.sort((a, b) => b.s - a.s).slice(0, denseK).map((x) => x.text));
+    densePassages.push(bySparse.sort((a, b) => b.s - a.s).slice(0, denseK).map((x) => x.p));
     const docNumbers = numbersOf(c.doc.sentences.join(' '));
     let numbers = 0;
     for (const n of claimNumbers) if (docNumbers.has(n)) numbers++;
@@ -139,13 +146,32 @@ export async function rankFeatures(q: RankQuery, candidates: readonly RankCandid
       Math.log1p(passages.length),
     ]);
   }
-  const vectors = await deps.embedder.embed([queries.dense, ...denseTexts.flat()]);
-  const qv = vectors[0]!;
-  let at = 1;
-  denseTexts.forEach((texts, i) => {
-    let best = texts.length ? -1 : 0;
-    for (let j = 0; j < texts.length; j++) best = Math.max(best, dot(qv, vectors[at++]!));
+  const vectors = await passageVectors(densePassages.flat(), queries.dense, deps);
+  const qv = vectors.query;
+  let at = 0;
+  densePassages.forEach((ps, i) => {
+    let best = ps.length ? -1 : 0;
+    for (let j = 0; j < ps.length; j++) best = Math.max(best, dot(qv, vectors.passages[at++]!));
     rows[i]![1] = best;
   });
   return rows;
+}
+
+/**
+ * The dense query's vector and each passage's vector as the index stores it (the encoder over
+ * `title\ntext`, see store/ingest.ts): from the index when it holds that exact passage, else embedded,
+ * all misses in one call.
+ */
+async function passageVectors(passages: readonly Passage[], denseQuery: string, deps: RankFeatureDeps): Promise<{ query: Float32Array; passages: Float32Array[] }> {
+  const stored = deps.storedVectors && passages.length ? await deps.storedVectors(passages.map((p) => p.id)) : undefined;
+  const out = new Array<Float32Array>(passages.length);
+  const missing: number[] = [];
+  passages.forEach((p, i) => {
+    const hit = stored?.get(p.id);
+    if (hit && hit.text === p.text) out[i] = hit.vector;
+    else missing.push(i);
+  });
+  const embedded = await deps.embedder.embed([denseQuery, ...missing.map((i) => searchTextOf(passages[i]!.title, passages[i]!.text))]);
+  missing.forEach((i, j) => (out[i] = embedded[j + 1]!));
+  return { query: embedded[0]!, passages: out };
 }

@@ -9,6 +9,8 @@ import { CORPUS_STATS_FILE, corpusStats } from './corpus-stats.js';
 import { Bm25Stats } from './lexical.js';
 import { RANK_FEATURES } from './rank-features.js';
 import { SourceRanker, defaultRankerPath } from './source-ranker.js';
+import { storedVectorsOf } from './load-ranker.js';
+import type { Store } from '../store/types.js';
 
 const engine = { id: 'veracite-evidence-use@abc', version: 'sha256:abc', backend: 'trained' };
 
@@ -64,5 +66,16 @@ describe('corpus statistics of an index', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('stored vectors for the ranker', () => {
+  it('are used only when the index vectors come from the same encoder and version', () => {
+    const embedder = { info: { id: 'use-lite-512', version: 'v1', backend: 'onnx' }, dimension: 512, embed: async () => [] };
+    const storeWith = (settings: Record<string, unknown>) => ({ settings, passageVectors: async () => new Map() }) as unknown as Store;
+    assert.equal(typeof storedVectorsOf(storeWith({ embedder: embedder.info }), embedder), 'function');
+    assert.equal(storedVectorsOf(storeWith({ embedder: { ...embedder.info, version: 'v2' } }), embedder), undefined);
+    assert.equal(storedVectorsOf(storeWith({ embedder: { ...embedder.info, id: 'bge-small' } }), embedder), undefined);
+    assert.equal(storedVectorsOf(storeWith({}), embedder), undefined);
   });
 });

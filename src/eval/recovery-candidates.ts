@@ -11,6 +11,7 @@ import type { Retriever, RetrieverResult } from '../retrieve/retriever.js';
 import type { RankedDocument } from '../retrieve/types.js';
 import type { Store } from '../store/types.js';
 import type { Bm25Stats } from '../audit/lexical.js';
+import { storedVectorsOf } from '../audit/load-ranker.js';
 import { rankFeatures, type RankQuery } from '../audit/rank-features.js';
 import { scoreDocuments, type ScoringConfig } from '../audit/score-document.js';
 import type { EvalQuery } from './retrieval-data.js';
@@ -63,6 +64,7 @@ export async function collectRecoveryCandidates(opts: CollectOptions): Promise<R
   const depth = opts.depth ?? 20;
   const perDoc = opts.passagesPerDoc ?? 3;
   const out: RecoveryClaim[] = [];
+  const storedVectors = storedVectorsOf(opts.store, opts.embedder);
   for (const q of opts.queries) {
     const input = { claim: q.text, ...(q.context ? { context: q.context } : {}), ...(q.title ? { title: q.title } : {}), ...(q.section ? { section: q.section } : {}) };
     const [bm25, dense, union] = await Promise.all([
@@ -88,7 +90,7 @@ export async function collectRecoveryCandidates(opts: CollectOptions): Promise<R
     const features = await rankFeatures(
       rankQueryOf(q),
       present.map((id, i) => ({ doc: docs.get(id)!, engineScore: scores[i]!.score })),
-      { stats: opts.stats, embedder: opts.embedder, maxWords: opts.scoring.maxWords },
+      { stats: opts.stats, embedder: opts.embedder, maxWords: opts.scoring.maxWords, ...(storedVectors ? { storedVectors } : {}) },
     );
     const rel = opts.qrels.get(q.id);
     out.push({

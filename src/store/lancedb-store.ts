@@ -354,6 +354,23 @@ export class LanceStore implements Store {
     }
   }
 
+  async passageVectors(ids: string[]): Promise<Map<string, { text: string; vector: Float32Array }>> {
+    const out = new Map<string, { text: string; vector: Float32Array }>();
+    if (!this.passages || ids.length === 0 || (await this.vectorDimension()) === undefined) return out;
+    for (let i = 0; i < ids.length; i += 500) {
+      const t = await this.passages.query().where(`id IN (${inList(ids.slice(i, i + 500))}) AND vector IS NOT NULL`).select(['id', 'text', 'vector']).toArrow();
+      const id = t.getChild('id');
+      const text = t.getChild('text');
+      const vec = t.getChild('vector');
+      for (let r = 0; r < t.numRows; r++) {
+        const v = vec?.get(r) as { toArray(): Float32Array } | null;
+        if (!v) continue;
+        out.set(id!.get(r) as string, { text: text!.get(r) as string, vector: Float32Array.from(v.toArray()) });
+      }
+    }
+    return out;
+  }
+
   async stats(): Promise<StoreStats> {
     const documents = this.documents ? await this.documents.countRows() : 0;
     const passages = this.passages ? await this.passages.countRows() : 0;

@@ -66,6 +66,10 @@ export interface Store {
   getPassages(docId: string): Promise<Passage[]>;
   /** Every passage's text, in batches (corpus statistics for the source ranker); order unspecified. */
   passageTexts(): AsyncIterable<string[]>;
+  /** Stored vectors of these passages (with the text they were computed from); absent ids are left out. */
+  passageVectors(ids: string[]): Promise<Map<string, { text: string; vector: Float32Array }>>;
+  /** Settings recorded at creation (e.g. `embedder`: the ModelInfo of the stored vectors). */
+  readonly settings: Record<string, unknown>;
   stats(): Promise<StoreStats>;
   /** Identifies the exact content of the store; changes on every write. */
   snapshot(): Promise<string>;
