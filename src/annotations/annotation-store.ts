@@ -13,7 +13,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, open, readFile, stat, truncate, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fsyncDir } from '../server/jobs/atomic-json.js';
+import { fsyncDir } from '../util/atomic-file.js';
 import { AnnotationSchema, type Annotation } from './types.js';
 
 export const ANNOTATIONS_FILE = 'annotations.jsonl';

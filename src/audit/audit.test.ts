@@ -10,7 +10,7 @@ import { ingestSource } from '../store/ingest.js';
 import { LanceStore } from '../store/lancedb-store.js';
 import { normalizeUrl } from '../store/url.js';
 import { loadArticleInput } from './article-input.js';
-import { CitationAuditor } from './audit.js';
+import { CitationAuditor, type AuditDeps } from './audit.js';
 import { flagRule, scoringHash, type CalibrationFile } from './calibration.js';
 import { LexicalPairScorer } from './lexical.js';
 import { loadAuditScorer } from './load-scorer.js';
@@ -184,15 +184,15 @@ describe('CitationAuditor with the shipped source ranker (trained engine)', () =
       const ranked = await loadRankerDeps(undefined, loaded, store, join(dir, 'idx'));
       assert.ok('ranker' in ranked, 'reason' in ranked ? ranked.reason : '');
       const input = await loadArticleInput(ARTICLE, { title: 'Pendrick Lighthouse' });
-      const auditor = new CitationAuditor({
+      const deps: AuditDeps = {
         scorer: loaded.scorer,
         resolver: new SourceResolver({ store }),
         store,
         retriever: new Retriever(store, undefined, { mode: 'bm25', fusion: { method: 'union' } }),
         retrievalMode: 'bm25',
         ranker: ranked,
-      });
-      const report = await auditor.auditArticle(input);
+      };
+      const report = await new CitationAuditor(deps).auditArticle(input);
       const home = report.citations[2]!;
       assert.equal(home.recommendations!.rankedBy, ranked.ranker.info.id);
       assert.equal(home.recommendations!.suggestions[0]!.docId, 'towers-pendrick');
@@ -210,15 +210,7 @@ describe('CitationAuditor with the shipped source ranker (trained engine)', () =
 
       // With a ranker calibration, the threshold applies to the ranker's score, also for suggestions.
       const threshold = home.verification!.rankerScore!;
-      const flagged = await new CitationAuditor({
-        scorer: loaded.scorer,
-        resolver: new SourceResolver({ store }),
-        store,
-        retriever: new Retriever(store, undefined, { mode: 'bm25', fusion: { method: 'union' } }),
-        retrievalMode: 'bm25',
-        ranker: ranked,
-        flag: { threshold, source: 'test', signal: 'ranker' },
-      }).auditArticle(input);
+      const flagged = await new CitationAuditor({ ...deps, flag: { threshold, source: 'test', signal: 'ranker' } }).auditArticle(input);
       for (const c of flagged.citations.filter((x) => x.verification)) {
         assert.equal(c.verification!.flagged, c.verification!.rankerScore! <= threshold, c.claim);
         for (const s of c.recommendations!.suggestions) assert.ok(s.rerankScore > threshold);

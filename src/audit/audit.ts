@@ -136,7 +136,7 @@ export class CitationAuditor {
   }
 
   /** Which score the flag threshold applies to (calibration.ts FlagRule.signal). */
-  private get flagSignal(): 'engine' | 'ranker' {
+  get flagSignal(): 'engine' | 'ranker' {
     const f = this.deps.flag;
     return f && 'threshold' in f && f.signal === 'ranker' && this.deps.ranker ? 'ranker' : 'engine';
   }

@@ -5,9 +5,10 @@
  * index changes the snapshot and the next call recomputes them.
  */
 import { existsSync } from 'node:fs';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Store } from '../store/types.js';
+import { writeJsonAtomic } from '../util/atomic-file.js';
 import { Bm25Stats, type Bm25StatsJson } from './lexical.js';
 
 export const CORPUS_STATS_FILE = 'corpus-stats.json';
@@ -31,11 +32,7 @@ export async function corpusStats(store: Store, indexDir?: string): Promise<Bm25
   const builder = Bm25Stats.builder();
   for await (const batch of store.passageTexts()) for (const t of batch) builder.add(t);
   const stats = builder.finish();
-  if (file) {
-    // Write-then-rename: an interrupted write never leaves a half file that a later run would read.
-    const tmp = `${file}.${process.pid}.tmp`;
-    await writeFile(tmp, JSON.stringify({ snapshot, ...stats.toJSON() }));
-    await rename(tmp, file);
-  }
+  // Crash-safe: an interrupted write never leaves a half file that a later run would read.
+  if (file) await writeJsonAtomic(file, { snapshot, ...stats.toJSON() });
   return stats;
 }

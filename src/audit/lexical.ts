@@ -107,16 +107,19 @@ export class LexicalPairScorer implements PairScorer {
   }
 
   private overlap(query: string, passage: string): number {
-    const q = [...new Set(contentTokens(query))];
-    if (q.length === 0) return 0;
-    const have = new Set(contentTokens(passage));
-    let hit = 0;
-    let all = 0;
-    for (const t of q) {
-      const w = this.stats ? this.stats.idf(t) : 1;
-      all += w;
-      if (have.has(t)) hit += w;
-    }
-    return all > 0 ? hit / all : 0;
+    const idf = this.stats ? (t: string) => this.stats!.idf(t) : undefined;
+    return wordCoverage([...new Set(contentTokens(query))], new Set(contentTokens(passage)), idf);
   }
+}
+
+/** Share of the (distinct) query words present in `have`, each weighted by `weight` (default 1; IDF in practice). */
+export function wordCoverage(queryWords: readonly string[], have: { has(word: string): boolean }, weight: (word: string) => number = () => 1): number {
+  let hit = 0;
+  let all = 0;
+  for (const t of queryWords) {
+    const w = weight(t);
+    all += w;
+    if (have.has(t)) hit += w;
+  }
+  return all > 0 ? hit / all : 0;
 }

@@ -31,7 +31,8 @@ export async function loadRankerDeps(
   const mismatch = ranker.mismatch(scorer.scorer.info);
   if (mismatch) return fail(mismatch);
   const embedder = scorer.embedder;
-  return { ranker, stats: await corpusStats(store, indexDir), embedder, ...(storedVectorsOf(store, embedder) ? { storedVectors: storedVectorsOf(store, embedder)! } : {}) };
+  const storedVectors = storedVectorsOf(store, embedder);
+  return { ranker, stats: await corpusStats(store, indexDir), embedder, ...(storedVectors ? { storedVectors } : {}) };
 }
 
 /** The index's passage vectors as a cache for the ranker's `dense` feature, when the same encoder made them. */

@@ -12,7 +12,7 @@ import { searchTextOf } from '../store/arrow-batch.js';
 import type { Embedder } from '../models/types.js';
 import { buildQueries } from '../retrieve/query-building.js';
 import { contentTokens } from '../verify/tfidf.js';
-import { termCounts, type Bm25Stats } from './lexical.js';
+import { termCounts, wordCoverage, type Bm25Stats } from './lexical.js';
 import { claimInContext, type ClaimWithContext } from './recommend.js';
 
 export const RANK_FEATURES = [
@@ -40,6 +40,7 @@ export const RANK_FEATURES = [
   'passages',
 ] as const;
 export type RankFeature = (typeof RANK_FEATURES)[number];
+const DENSE = RANK_FEATURES.indexOf('dense');
 
 /** The claim with its article context (an audit citation is one). */
 export type RankQuery = ClaimWithContext;
@@ -76,18 +77,6 @@ function dot(a: Float32Array, b: Float32Array): number {
   return s;
 }
 
-/** IDF-weighted share of `query` words present in `have`. */
-function cover(stats: Bm25Stats, query: readonly string[], have: { has(t: string): boolean }): number {
-  let hit = 0;
-  let all = 0;
-  for (const t of query) {
-    const w = stats.idf(t);
-    all += w;
-    if (have.has(t)) hit += w;
-  }
-  return all > 0 ? hit / all : 0;
-}
-
 /** One feature row (in RANK_FEATURES order) per candidate. */
 export async function rankFeatures(q: RankQuery, candidates: readonly RankCandidate[], deps: RankFeatureDeps): Promise<number[][]> {
   const { stats } = deps;
@@ -105,6 +94,8 @@ export async function rankFeatures(q: RankQuery, candidates: readonly RankCandid
   const titleToks = uniq(`${q.claim} ${q.articleTitle ?? ''}`);
   const contextToks = uniq(q.context.join(' '));
   const claimNumbers = numbersOf(q.claim);
+  const idf = (t: string) => stats.idf(t);
+  const cover = (words: readonly string[], have: { has(t: string): boolean }) => wordCoverage(words, have, idf);
 
   const rows: number[][] = [];
   const densePassages: Passage[][] = [];
@@ -125,8 +116,8 @@ export async function rankFeatures(q: RankQuery, candidates: readonly RankCandid
       bySparse.push({ p: chunks[i]!, s });
       sparse = Math.max(sparse, s);
       claimBm25 = Math.max(claimBm25, stats.scoreTokens(claimQuery, counts) / claimNorm);
-      claimCoverPassage = Math.max(claimCoverPassage, cover(stats, claimToks, words));
-      previousCoverPassage = Math.max(previousCoverPassage, cover(stats, previousToks, words));
+      claimCoverPassage = Math.max(claimCoverPassage, cover(claimToks, words));
+      previousCoverPassage = Math.max(previousCoverPassage, cover(previousToks, words));
     }
     densePassages.push(bySparse.sort((a, b) => b.s - a.s).slice(0, denseK).map((x) => x.p));
     const docNumbers = numbersOf(c.doc.sentences.join(' '));
@@ -136,11 +127,11 @@ export async function rankFeatures(q: RankQuery, candidates: readonly RankCandid
       sparse,
       0, // dense: filled below, after one batched embedding call
       claimBm25,
-      cover(stats, claimToks, docWords),
+      cover(claimToks, docWords),
       claimCoverPassage,
       previousCoverPassage,
-      cover(stats, titleToks, new Set(contentTokens(c.doc.title))),
-      cover(stats, contextToks, docWords),
+      cover(titleToks, new Set(contentTokens(c.doc.title))),
+      cover(contextToks, docWords),
       c.engineScore ?? 0,
       claimNumbers.size ? numbers / claimNumbers.size : 0,
       Math.log1p(passages.length),
@@ -152,7 +143,7 @@ export async function rankFeatures(q: RankQuery, candidates: readonly RankCandid
   densePassages.forEach((ps, i) => {
     let best = ps.length ? -1 : 0;
     for (let j = 0; j < ps.length; j++) best = Math.max(best, dot(qv, vectors.passages[at++]!));
-    rows[i]![1] = best;
+    rows[i]![DENSE] = best;
   });
   return rows;
 }

@@ -10,9 +10,10 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ModelInfo } from '../models/types.js';
+import { writeFileAtomic } from '../util/atomic-file.js';
 import { packageRoot } from '../models/trained/weights-io.js';
 import { RANK_FEATURES } from './rank-features.js';
 import { linearScore } from './train-ranker.js';
@@ -69,15 +70,21 @@ export class SourceRanker {
     return SourceRanker.fromJSON(await readFile(path, 'utf8'), path);
   }
 
+  /** `load`, refusing weights trained with another engine (`where` names the option in the error). */
+  static async loadFor(engine: ModelInfo, path: string, where = path): Promise<SourceRanker> {
+    const ranker = await SourceRanker.load(path);
+    const mismatch = ranker.mismatch(engine);
+    if (mismatch) throw new Error(`${where}: ${mismatch}`);
+    return ranker;
+  }
+
   static serialise(weights: readonly number[], engine: ModelInfo, embedder: string, training: Record<string, unknown>): string {
     const f: SourceRankerFile = { format: RANKER_FORMAT, formatVersion: 1, features: [...RANK_FEATURES], weights: [...weights], engine, embedder, training };
     return JSON.stringify(f, null, 2) + '\n';
   }
 
   static async save(path: string, text: string): Promise<void> {
-    const tmp = `${path}.${process.pid}.tmp`;
-    await writeFile(tmp, text);
-    await rename(tmp, path);
+    await writeFileAtomic(path, text);
   }
 
   /** Why this ranker cannot order sources scored by `engine`, or undefined when it can. */

@@ -38,9 +38,14 @@ export function linearScore(w: readonly number[], x: readonly number[]): number 
   return s;
 }
 
+/** Examples with a relevant candidate: the others carry no signal (the cited page was not retrieved). */
+function withRelevant(data: readonly RankingExample[]): RankingExample[] {
+  return data.filter((d) => d.y.some((v) => v > 0));
+}
+
 /** Mean listwise cross-entropy + L2 (the objective `trainListwise` minimises). */
 export function listwiseLoss(w: readonly number[], data: readonly RankingExample[], l2 = 0.01): number {
-  const usable = data.filter((d) => d.y.some((v) => v > 0));
+  const usable = withRelevant(data);
   let loss = 0;
   for (const d of usable) {
     const p = softmax(d.x.map((x) => linearScore(w, x)));
@@ -56,8 +61,7 @@ export function trainListwise(data: readonly RankingExample[], dim: number, opts
   const l2 = opts.l2 ?? 0.01;
   const iterations = opts.iterations ?? 3000;
   const lr = opts.learningRate ?? 0.5;
-  // Examples without a relevant candidate carry no signal (the cited page was not retrieved).
-  const usable = data.filter((d) => d.y.some((v) => v > 0) && d.x.length > 0);
+  const usable = withRelevant(data);
   for (const d of usable) for (const x of d.x) if (x.length !== dim) throw new RangeError(`feature row of length ${x.length}, expected ${dim}`);
   const w = new Array<number>(dim).fill(0);
   if (usable.length === 0) return w;

@@ -47,9 +47,7 @@ interface CalibrateFlags extends ScoringFlags {
 /** The ranker named by --ranker ("default" = models/source-ranker.json), checked against the engine. */
 async function rankerFor(spec: string | undefined, loaded: LoadedScorer): Promise<{ ranker: SourceRanker; embedder: Embedder } | undefined> {
   if (!spec) return undefined;
-  const ranker = await SourceRanker.load(spec === 'default' ? defaultRankerPath() : spec);
-  const mismatch = ranker.mismatch(loaded.scorer.info);
-  if (mismatch) throw new Error(`--ranker ${spec}: ${mismatch}`);
+  const ranker = await SourceRanker.loadFor(loaded.scorer.info, spec === 'default' ? defaultRankerPath() : spec, `--ranker ${spec}`);
   if (!loaded.embedder) throw new Error(`--ranker ${spec}: the ranker needs the trained engine's USE encoder`);
   return { ranker, embedder: loaded.embedder };
 }

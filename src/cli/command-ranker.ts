@@ -39,9 +39,7 @@ export function registerCitationRecovery(evalCmd: Command): void {
     .action(async (flags: RecoveryFlags & { folds: number; seed: number; ranker?: string; out: string }, cmd: Command) => {
       await withRecoverySetup(flags, async (setup) => {
         const rankerPath = flags.ranker ?? (existsSync(defaultRankerPath()) ? defaultRankerPath() : undefined);
-        const ranker = rankerPath ? await SourceRanker.load(rankerPath) : undefined;
-        const mismatch = ranker?.mismatch(setup.loaded.scorer.info);
-        if (mismatch) throw new Error(`${rankerPath}: ${mismatch}`);
+        const ranker = rankerPath ? await SourceRanker.loadFor(setup.loaded.scorer.info, rankerPath) : undefined;
         const bar = createProgress('recovery', setup.queries.length, 'queries', { quiet: flags.quiet });
         const result = await runCitationRecoveryEval({ ...setup.collect, folds: flags.folds, seed: flags.seed, ...(ranker ? { ranker } : {}), onProgress: (d) => bar.update(d) });
         bar.stop();
@@ -94,6 +92,8 @@ interface RecoverySetup {
 }
 
 async function withRecoverySetup(flags: RecoveryFlags, run: (s: RecoverySetup) => Promise<void>): Promise<void> {
+  // Checked before any index is built: the features need the trained engine's USE encoder.
+  if (flags.scorer !== 'trained' && !flags.scorer.startsWith('trained:')) throw new Error(`--scorer ${flags.scorer}: the source ranker's features need the trained engine (its USE encoder)`);
   const embedder = await loadEmbedder('use');
   if (!existsSync(flags.index)) {
     if (!flags.corpus?.length) throw new Error(`${flags.index} does not exist: pass --corpus <files...> to build the pooled index`);
@@ -102,7 +102,6 @@ async function withRecoverySetup(flags: RecoveryFlags, run: (s: RecoverySetup) =
   const store = await LanceStore.open(flags.index, { create: false });
   try {
     if ((await store.vectorDimension()) === undefined) throw new Error(`${flags.index} has no vectors: rebuild with --corpus (dense)`);
-    if (flags.scorer !== 'trained' && !flags.scorer.startsWith('trained:')) throw new Error(`--scorer ${flags.scorer}: the source ranker's features need the trained engine (its USE encoder)`);
     const loaded = await loadAuditScorer(flags.scorer, { onnx: { device: flags.device }, embeddingCacheDir: flags.embeddingCache, embedder });
     try {
       const task = await wiceTask(flags.queries);

@@ -75,10 +75,8 @@ export async function collectRecoveryCandidates(opts: CollectOptions): Promise<R
     const hits = new Map<string, RankedDocument>();
     for (const d of [...bm25.documents.slice(0, depth), ...dense.documents.slice(0, depth)]) if (!hits.has(d.docId)) hits.set(d.docId, d);
     const unionOrder = ids(union);
-    const position = (id: string) => {
-      const i = unionOrder.indexOf(id);
-      return i < 0 ? Infinity : i;
-    };
+    const unionRank = new Map(unionOrder.map((id, i) => [id, i]));
+    const position = (id: string) => unionRank.get(id) ?? Infinity;
     const candIds = [...hits.keys()].sort((a, b) => position(a) - position(b));
     const docs = new Map<string, Document>((await opts.store.getDocuments(candIds)).map((d) => [d.id, d]));
     const present = candIds.filter((id) => docs.has(id));

@@ -132,11 +132,19 @@ export function detectionMetrics(support: readonly number[], labels: readonly Wi
   };
 }
 
+function citedPassages(claims: readonly WiceClaim[], maxWords: number): string[][] {
+  return claims.map((c) => chunkPassages(c.doc, { maxWords }).map((p) => p.text));
+}
+
+/** IDF over every passage of every cited page: the "corpus" an auditor of these claims would have. */
+function citedPageStats(passages: readonly string[][]): Bm25Stats {
+  return Bm25Stats.build(passages.flat());
+}
+
 /** Lexical baselines: similarity of the bare claim to the page's best ~100-word passage. */
 export function lexicalBaselines(claims: readonly WiceClaim[], maxWords = 100): { bm25: number[]; tfidf: number[] } {
-  const passages = claims.map((c) => chunkPassages(c.doc, { maxWords }).map((p) => p.text));
-  // IDF over every passage of every cited page: the "corpus" an auditor would have.
-  const stats = Bm25Stats.build(passages.flat());
+  const passages = citedPassages(claims, maxWords);
+  const stats = citedPageStats(passages);
   return {
     bm25: claims.map((c, i) => Math.max(0, ...passages[i]!.map((p) => stats.score(c.claim, p)))),
     tfidf: claims.map((c, i) => (passages[i]!.length ? Math.max(...tfidfRank(c.claim, passages[i]!)) : 0)),
@@ -145,11 +153,10 @@ export function lexicalBaselines(claims: readonly WiceClaim[], maxWords = 100): 
 
 /**
  * The source ranker's score of each claim's cited page (the audit's ranker flag signal), from the engine's
- * scores of the same pages. IDF comes from every cited page's passages, as for the lexical baselines: the
- * "corpus" an auditor would have.
+ * scores of the same pages. IDF comes from every cited page's passages, as for the lexical baselines.
  */
 export async function rankerSupport(claims: readonly WiceClaim[], engineScores: readonly number[], ranker: SourceRanker, embedder: Embedder, maxWords = 100): Promise<number[]> {
-  const stats = Bm25Stats.build(claims.flatMap((c) => chunkPassages(c.doc, { maxWords }).map((p) => p.text)));
+  const stats = citedPageStats(citedPassages(claims, maxWords));
   const out: number[] = [];
   for (let i = 0; i < claims.length; i++) {
     const c = claims[i]!;
@@ -212,25 +219,27 @@ export async function runCitationDetectionEval(opts: DetectionEvalOptions): Prom
   };
   const variants: VariantResult[] = [];
   let best: { name: string; auc: number; curves: Record<PositiveDefinition, PrPoint[]> } | undefined;
+  const record = (v: DetectionVariant, support: number[], t0: number, ranker?: ModelInfo) => {
+    const { m, curves } = both(support);
+    variants.push({ name: v.name, config: { scoring: v.scoring, queryContext: v.queryContext }, seconds: (performance.now() - t0) / 1000, metrics: m, ...(ranker ? { ranker } : {}) });
+    const auc = (m.not_supported.rocAuc + m.not_or_partially_supported.rocAuc) / 2;
+    if (!best || auc > best.auc) best = { name: v.name, auc, curves };
+  };
+  // Engine scores by settings: the ranker reuses the audit-default variant's when it was run.
+  const engineBySettings = new Map<string, number[]>();
+  const settingsKey = (v: Pick<DetectionVariant, 'scoring' | 'queryContext'>) => JSON.stringify([v.scoring, v.queryContext]);
   for (const v of opts.variants) {
     const t0 = performance.now();
     const support = await scoreWiceClaims(opts.scorer, opts.claims, v, (d, t) => opts.onVariant?.(v.name, d, t));
-    const seconds = (performance.now() - t0) / 1000;
-    const { m, curves } = both(support);
-    variants.push({ name: v.name, config: { scoring: v.scoring, queryContext: v.queryContext }, seconds, metrics: m });
-    const auc = (m.not_supported.rocAuc + m.not_or_partially_supported.rocAuc) / 2;
-    if (!best || auc > best.auc) best = { name: v.name, auc, curves };
+    engineBySettings.set(settingsKey(v), support);
+    record(v, support, t0);
   }
   if (opts.ranker) {
     // The audit's settings: sentence-level engine scores, claim alone, default pre-selection.
     const v: DetectionVariant = { name: `ranker (sentence/none/${DEFAULT_SCORING.preselect})`, scoring: DEFAULT_SCORING, queryContext: 'none' };
     const t0 = performance.now();
-    const engine = await scoreWiceClaims(opts.scorer, opts.claims, v, (d, t) => opts.onVariant?.(v.name, d, t));
-    const support = await rankerSupport(opts.claims, engine, opts.ranker.ranker, opts.ranker.embedder, v.scoring.maxWords);
-    const { m, curves } = both(support);
-    variants.push({ name: v.name, config: { scoring: v.scoring, queryContext: v.queryContext }, seconds: (performance.now() - t0) / 1000, metrics: m, ranker: opts.ranker.ranker.info });
-    const auc = (m.not_supported.rocAuc + m.not_or_partially_supported.rocAuc) / 2;
-    if (!best || auc > best.auc) best = { name: v.name, auc, curves };
+    const engine = engineBySettings.get(settingsKey(v)) ?? (await scoreWiceClaims(opts.scorer, opts.claims, v, (d, t) => opts.onVariant?.(v.name, d, t)));
+    record(v, await rankerSupport(opts.claims, engine, opts.ranker.ranker, opts.ranker.embedder, v.scoring.maxWords), t0, opts.ranker.ranker.info);
   }
   const lex = lexicalBaselines(opts.claims);
   const labelCounts = { supported: 0, partially_supported: 0, not_supported: 0 } as Record<WiceLabel, number>;

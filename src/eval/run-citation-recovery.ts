@@ -79,7 +79,8 @@ export function scoreRecovery(claims: readonly RecoveryClaim[], qrels: Qrels, op
     if (!m) runs.set(method, (m = new Map()));
     m.set(qid, ranking.slice(0, k));
   };
-  const cv = crossValidatedScores(rankingExamples(claims), RANK_FEATURES.length, folds, seed);
+  const examples = rankingExamples(claims);
+  const cv = crossValidatedScores(examples, RANK_FEATURES.length, folds, seed);
   claims.forEach((c, qi) => {
     put('bm25', c.qid, c.runs.bm25);
     put('dense', c.qid, c.runs.dense);
@@ -106,14 +107,10 @@ export function scoreRecovery(claims: readonly RecoveryClaim[], qrels: Qrels, op
     if (b && !a) versusFirstStage.gained++;
     if (a && !b) versusFirstStage.lost++;
   }
-  const examples = rankingExamples(claims);
   const cvSeeds = (opts.extraSeeds ?? []).map((s) => {
     const scores = crossValidatedScores(examples, RANK_FEATURES.length, folds, s).scores;
-    const hits = claims.filter((c, qi) => {
-      const top = reranked(c, (i) => scores[qi]![i]!, 1)[0];
-      return top !== undefined && (qrels.get(c.qid)?.get(top) ?? 0) > 0;
-    }).length;
-    return { seed: s, p1: claims.length ? hits / claims.length : 0 };
+    const run = new Map(claims.map((c, qi) => [c.qid, reranked(c, (i) => scores[qi]![i]!, 1)]));
+    return { seed: s, p1: evaluateRun(run, qrels, [1]).metrics['p@1'] ?? 0 };
   });
   return {
     methods,

@@ -63,11 +63,6 @@ export class SideAuditService implements AuditService {
     this.name = `side (scorer ${deps.scorer.info.id})`;
   }
 
-  private get flagSignal(): 'engine' | 'ranker' {
-    const f = this.deps.flag;
-    return f && 'threshold' in f && f.signal === 'ranker' && this.deps.ranker ? 'ranker' : 'engine';
-  }
-
   static async create(opts: SideAuditOptions): Promise<SideAuditService> {
     const embedder = opts.retriever.embedder;
     const loaded = await loadAuditScorer(opts.scorer ?? 'trained', embedder ? { embedder } : {});
@@ -139,7 +134,7 @@ export class SideAuditService implements AuditService {
   /** The audit's report of a citation -> the API's shape, with the sentences editors see. */
   private async toApi(source: AuditCitation['source'], resolved: ResolvedSource, r: SideCitationAudit): Promise<CitationAudit> {
     // One scale for the cited source and its suggestions: the one the flags use.
-    const byRanker = this.flagSignal === 'ranker' && r.verification?.rankerScore !== undefined && r.recommendations?.rankedBy !== 'verification';
+    const byRanker = this.auditor.flagSignal === 'ranker' && r.verification?.rankerScore !== undefined && r.recommendations?.rankedBy !== 'verification';
     const sugg = r.recommendations?.suggestions ?? [];
     const docs = new Map((await this.opts.store.getDocuments(sugg.map((s) => s.docId))).map((d) => [d.id, d]));
     const suggestions: Suggestion[] = sugg

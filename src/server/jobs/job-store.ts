@@ -1,5 +1,5 @@
 /**
- * Audit jobs on disk: one JSON file per job in `<dataDir>/jobs/`, written atomically (atomic-json.ts).
+ * Audit jobs on disk: one JSON file per job in `<dataDir>/jobs/`, written atomically (src/util/atomic-file.ts).
  * A job file is rewritten after every audited citation (coalesced: at most one write in flight per job,
  * the latest state written next), so a crash loses at most the citations finished since the last write.
  *
@@ -10,7 +10,7 @@
 import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FINAL_STATUSES, type AuditJob, type AuditJobInput } from './job-types.js';
-import { isTempFile, writeJsonAtomic } from './atomic-json.js';
+import { isTempFile, writeJsonAtomic } from '../../util/atomic-file.js';
 
 const INPUT_SUFFIX = '.input.json';
 export const INTERRUPTED_MESSAGE = 'the server stopped before the job finished; submit the same input again to resume it';

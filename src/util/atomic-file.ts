@@ -1,5 +1,5 @@
 /**
- * Crash-safe JSON files: write a temporary file, fsync it, rename it over the target, fsync the
+ * Crash-safe files: write a temporary file, fsync it, rename it over the target, fsync the
  * directory. A kill or power loss at any point leaves the old file or the new one, never a mix, and a
  * file we reported as saved survives.
  */
@@ -18,10 +18,14 @@ export async function fsyncDir(dir: string): Promise<void> {
 }
 
 export async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
+  await writeFileAtomic(path, JSON.stringify(value));
+}
+
+export async function writeFileAtomic(path: string, text: string): Promise<void> {
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${++counter}.tmp`);
   const fh = await open(tmp, 'w');
   try {
-    await fh.writeFile(JSON.stringify(value));
+    await fh.writeFile(text);
     await fh.sync();
   } catch (e) {
     await fh.close();
