@@ -15,16 +15,8 @@ import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CitationAuditor } from '../src/audit/audit.js';
+import { Veracite } from '../src/app/veracite.js';
 import { loadArticleInput } from '../src/audit/article-input.js';
-import { loadAuditScorer } from '../src/audit/load-scorer.js';
-import { loadRankerDeps } from '../src/audit/load-ranker.js';
-import { loadEmbedder } from '../src/models/registry.js';
-import { Retriever } from '../src/retrieve/retriever.js';
-import { SourceResolver } from '../src/sources/resolve-source.js';
-import { EmbeddingCache } from '../src/store/embedding-cache.js';
-import { ingestSource } from '../src/store/ingest.js';
-import { LanceStore } from '../src/store/lancedb-store.js';
 import { peakRssMb, percentile, saveBenchResult } from './util.js';
 
 const { values: args } = parseArgs({
@@ -53,12 +45,9 @@ async function buildBenchIndex(urls: string[]): Promise<void> {
   });
   const file = 'tmp/bench/audit-source-pages.jsonl';
   await writeFile(file, lines.join('\n') + '\n');
-  const embedder = await loadEmbedder('use');
-  const store = await LanceStore.open(args.index!);
-  const cache = await EmbeddingCache.open(args.index!, embedder);
-  await ingestSource(store, file, { format: 'jsonl', embedder, embeddingCache: cache });
-  cache.close();
-  await store.close();
+  const vc = await Veracite.open({ index: { dir: args.index! } });
+  await vc.ingest(file, { format: 'jsonl', dense: true });
+  await vc.close();
 }
 
 args.index ??= `tmp/bench/audit-index-${basename(args.article!).replace(/\.[^.]*$/, '')}`;
@@ -69,20 +58,17 @@ const urls = [...new Set(input.citations.map((c) => c.source.url!))];
 if (!existsSync(args.index!)) await buildBenchIndex(urls);
 
 const t0 = performance.now();
-const store = await LanceStore.open(args.index!, { create: false });
-const embedder = await loadEmbedder('use');
-const loaded = await loadAuditScorer(args.scorer!, { embedder });
-const retriever = new Retriever(store, embedder, { mode: 'hybrid', fusion: { method: 'union' }, sparseK: 100, denseK: 100 });
-// The default source ranker, as `veracite audit` loads it (corpus statistics cached in the index after the first run).
-const ranked = await loadRankerDeps(undefined, loaded, store, args.index!);
-if ('reason' in ranked) console.error(`note: ${ranked.reason}`);
-const models = [loaded.scorer.info, embedder.info, ...('ranker' in ranked ? [ranked.ranker.info] : [])];
-const auditor = new CitationAuditor({ scorer: loaded.scorer, resolver: new SourceResolver({ store }), store, retriever, retrievalMode: 'hybrid', models, ...('ranker' in ranked ? { ranker: ranked } : {}) });
+// The audit exactly as `veracite audit --index DIR --scorer S` assembles it (default ranker, calibration,
+// hybrid union candidates; corpus statistics cached in the index after the first run).
+const vc = await Veracite.open({ index: { dir: args.index! }, models: { scorer: args.scorer! } });
+const pipeline = await vc.auditPipeline();
+for (const note of pipeline.notes) console.error(`note: ${note}`);
 const t1 = performance.now();
-const report = await auditor.auditArticle(input);
+const report = await pipeline.auditor.auditArticle(input);
 const t2 = performance.now();
-await loaded.close();
-await store.close();
+const ranked = pipeline.deps.ranker;
+const loaded = pipeline.engine;
+await vc.close();
 
 const per = report.citations.map((c) => c.timingsMs.source + c.timingsMs.retrieve + c.timingsMs.score + c.timingsMs.rank).sort((a, b) => a - b);
 const sum = (k: 'source' | 'retrieve' | 'score' | 'rank') => report.citations.reduce((s, c) => s + c.timingsMs[k], 0) / 1000;
@@ -93,7 +79,7 @@ const result = {
   distinctUrls: urls.length,
   sourcesFound: report.summary.byStatus.found ?? 0,
   scorer: loaded.scorer.info.id,
-  ranker: 'ranker' in ranked ? ranked.ranker.info.id : `none (${ranked.reason})`,
+  ranker: ranked ? ranked.ranker.info.id : `none (${pipeline.notes.join('; ')})`,
   retrieval: 'hybrid (union of BM25 and USE dense), 5 candidates reranked',
   index: args.index,
   setupSeconds: +((t1 - t0) / 1000).toFixed(2),

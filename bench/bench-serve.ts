@@ -16,8 +16,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Command } from 'commander';
-import { addVerifyOptions, openVerifier, type VerifyFlags } from '../src/cli/pipeline.js';
+import { Veracite } from '../src/app/veracite.js';
 import { startServer } from '../src/server/start.js';
 import { buildSampleIndex, sampleClaims } from '../src/server/testing/sample-index.js';
 import { peakRssMb, percentile, saveBenchResult } from './util.js';
@@ -26,10 +25,8 @@ const SELF = fileURLToPath(import.meta.url);
 
 /** Server mode: the default pipeline, as `veracite serve --index DIR` builds it. */
 async function serve(index: string, concurrency: number): Promise<void> {
-  const cmd = addVerifyOptions(new Command('serve')).exitOverride();
-  cmd.parse(['--index', index], { from: 'user' });
-  const { store, retriever, verifier } = await openVerifier(cmd.opts<VerifyFlags>());
-  const server = await startServer({ index, dataDir: join(index, '..', 'bench-serve-data'), port: 0, concurrency }, { store, retriever, verifier });
+  const server = await startServer({ dataDir: join(index, '..', 'bench-serve-data'), port: 0, concurrency }, await Veracite.open({ index: { dir: index } }));
+  const verifier = server.ctx.verifier;
   process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
   // Warm-up: the first verify pays for lazy initialisation (tokenizer tables, LanceDB caches).
   await fetch(`${server.url}/v1/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ claim: 'warm up' }) });

@@ -6,12 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { loadVerifierModels } from '../src/models/registry.js';
-import { Retriever, type SearchMode } from '../src/retrieve/retriever.js';
-import { EmbeddingCache } from '../src/store/embedding-cache.js';
-import { ingestSource } from '../src/store/ingest.js';
-import { LanceStore } from '../src/store/lancedb-store.js';
-import { Verifier } from '../src/verify/verifier.js';
+import { Veracite } from '../src/app/veracite.js';
 import { peakRssMb, percentile, saveBenchResult } from './util.js';
 
 const { values } = parseArgs({
@@ -24,18 +19,18 @@ const { values } = parseArgs({
     dir: { type: 'string', default: 'tmp/bench' },
   },
 });
-const mode = values.mode as SearchMode;
-const models = await loadVerifierModels();
+const mode = values.mode as 'bm25' | 'dense' | 'hybrid';
 const indexDir = `${values.dir}/verify-${mode}-${values.corpus!.replace(/\W+/g, '_')}`;
-const fresh = !existsSync(indexDir);
-const store = await LanceStore.open(indexDir);
-if (fresh) {
-  const cache = mode === 'bm25' ? undefined : await EmbeddingCache.open(indexDir, models.embedder);
-  const s = await ingestSource(store, values.corpus!, { embedder: mode === 'bm25' ? undefined : models.embedder, embeddingCache: cache });
+// The pipeline as `veracite verify --mode M --depth 200 --evidence E` builds it.
+const settings = { index: { dir: indexDir }, retrieval: { mode, depth: 200 }, verify: { evidence: values.evidence as 'sentence' | 'document' } };
+if (!existsSync(indexDir)) {
+  const writer = await Veracite.open({ ...settings, retrieval: { mode: 'auto' as const } }, { create: true });
+  const s = await writer.ingest(values.corpus!, { dense: mode !== 'bm25' });
   console.log(`indexed ${s.documents} documents, ${s.passages} passages in ${s.seconds.toFixed(1)} s`);
+  await writer.close();
 }
-const retriever = new Retriever(store, mode === 'bm25' ? undefined : models.embedder, { mode, sparseK: 200, denseK: 200 });
-const verifier = new Verifier(store, retriever, models, { documents: { mode }, evidence: { mode: values.evidence as 'sentence' | 'document' } });
+const vc = await Veracite.open(settings);
+const verifier = await vc.verifier();
 const claims = readFileSync(values.claims!, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { claim: string }).claim).slice(0, Number(values.n));
 
 await verifier.verify(claims[0]!); // warm-up: model sessions, page cache
@@ -64,6 +59,6 @@ const result = {
   models: verifier.modelInfos().map((m) => m.id),
   peakRssMb: peakRssMb(),
 };
-await store.close();
+await vc.close();
 console.log(JSON.stringify(result, null, 2));
 saveBenchResult(`verify-${mode}`, result);

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Embedder, ModelInfo } from '../src/models/types.js';
-import { mulberry32 } from './synthetic.js';
+import { uniform } from '../src/util/rng.js';
 
 function gaussian(rand: () => number): number {
   const u = Math.max(rand(), 1e-12);
@@ -24,13 +24,13 @@ export class ClusteredEmbedder implements Embedder {
   readonly info: ModelInfo;
   private readonly centroids: Float32Array[];
   constructor(readonly dimension = 512, clusters = 1000, private readonly noise = 0.35, seed = 7) {
-    const rand = mulberry32(seed);
+    const rand = uniform(seed);
     this.centroids = Array.from({ length: clusters }, () => normalise(Float32Array.from({ length: dimension }, () => gaussian(rand))));
     this.info = { id: `synthetic-clustered-${dimension}d-${clusters}c`, version: String(seed), backend: 'synthetic' };
   }
   vectorFor(text: string): Float32Array {
     const h = createHash('sha1').update(text).digest();
-    const rand = mulberry32(h.readUInt32LE(0));
+    const rand = uniform(h.readUInt32LE(0));
     const c = this.centroids[h.readUInt32LE(4) % this.centroids.length]!;
     const v = new Float32Array(this.dimension);
     const scale = this.noise / Math.sqrt(this.dimension);

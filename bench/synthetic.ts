@@ -6,9 +6,8 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 
-import { mulberry32 } from '../src/util/mulberry32.js';
+import { uniform } from '../src/util/rng.js';
 
-export { mulberry32 };
 
 const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'te', 'vo', 'zi', 'ba', 'de', 'fu', 'go', 'hi', 'ja', 'ku', 'li', 'mo', 'nu', 'pe', 'ri', 'so', 'ta', 'ul', 'ex', 'an', 'or', 'is'];
 
@@ -87,7 +86,7 @@ export interface SyntheticCorpusOptions {
 
 /** Writes the corpus; returns the number of documents. */
 export async function writeSyntheticCorpus(path: string, opts: SyntheticCorpusOptions): Promise<number> {
-  const gen = new SyntheticText(mulberry32(opts.seed));
+  const gen = new SyntheticText(uniform(opts.seed));
   const perDoc = opts.passagesPerDoc ?? 5;
   const docs = Math.ceil(opts.passages / perDoc);
   const out = createWriteStream(path);
@@ -102,6 +101,6 @@ export async function writeSyntheticCorpus(path: string, opts: SyntheticCorpusOp
 }
 
 export function syntheticQueries(seed: number, n: number): string[] {
-  const gen = new SyntheticText(mulberry32(seed));
+  const gen = new SyntheticText(uniform(seed));
   return Array.from({ length: n }, () => gen.query());
 }

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Command } from 'commander';
 import { registerServeCommand } from '../cli/command-serve.js';
-import { CON, ENT, NEU } from '../models/trained/data.js';
-import { label } from '../models/trained/softmax-regression.js';
+import { CON, ENT, NEU } from '../learn/heads/data.js';
+import { label } from '../learn/heads/softmax-regression.js';
 import { ComparisonResponse } from '../server/schemas.js';
 import type { RunningServer } from '../server/start.js';
 import { FakeAuditService } from '../server/testing/fake-audit.js';
@@ -19,7 +19,7 @@ import { makeTestIndex, postJson, readSse, startTestServer, type TestIndex } fro
 import { auditArticle } from '../server/testing/sample-index.js';
 import { AnnotationStore, annotationsPath, exportLines, readAnnotations } from './annotation-store.js';
 import { decodePairId, encodePairId, preferredRole } from './blind-pair.js';
-import { annotationToPairs, loadAnnotationTrainingData, toEvidencePairs, toNliPairs } from './to-training-pairs.js';
+import { annotationToPairs, loadAnnotationTrainingData, toEvidencePairs, toNliPairs } from '../learn/annotation-pairs.js';
 import { AnnotationSchema, type Annotation } from './types.js';
 
 let tmp: string;

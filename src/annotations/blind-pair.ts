@@ -6,7 +6,7 @@
  * someone decoding it.)
  */
 import { randomInt } from 'node:crypto';
-import type { CitationAudit, SourceView } from '../server/audit-service.js';
+import type { CitationView, SourceView } from '../audit/citation-view.js';
 import type { AnnotationSide, Choice, Role } from './types.js';
 
 export interface PairRef {
@@ -35,16 +35,16 @@ export function decodePairId(id: string): PairRef | undefined {
 }
 
 /** A citation can be compared when its source was read and the audit found a suggestion. */
-export function isComparable(r: CitationAudit): boolean {
+export function isComparable(r: CitationView): boolean {
   return !!r.existing && r.existing.sentences.length > 0 && r.suggestions.length > 0 && r.suggestions[0]!.sentences.length > 0;
 }
 
 /** Least verifiable first: where a better source matters most. */
-export function comparisonOrder(results: CitationAudit[]): CitationAudit[] {
+export function comparisonOrder(results: CitationView[]): CitationView[] {
   return results.filter(isComparable).sort((x, y) => (x.verifiability ?? 0) - (y.verifiability ?? 0) || x.index - y.index);
 }
 
-export function newPairRef(jobId: string, r: CitationAudit): PairRef {
+export function newPairRef(jobId: string, r: CitationView): PairRef {
   return { jobId, citationId: r.citationId, suggestion: 0, aRole: randomInt(2) === 0 ? 'existing' : 'suggestion' };
 }
 
@@ -61,13 +61,13 @@ function side(view: SourceView, role: Role): AnnotationSide {
 }
 
 /** The two sides of a pair, in display order, or undefined when the citation has no such pair. */
-export function pairViews(r: CitationAudit, ref: PairRef): { a: SourceView; b: SourceView } | undefined {
+export function pairViews(r: CitationView, ref: PairRef): { a: SourceView; b: SourceView } | undefined {
   const suggestion = r.suggestions[ref.suggestion];
   if (!r.existing || !suggestion) return undefined;
   return ref.aRole === 'existing' ? { a: r.existing, b: suggestion } : { a: suggestion, b: r.existing };
 }
 
-export function pairSides(r: CitationAudit, ref: PairRef): { a: AnnotationSide; b: AnnotationSide } | undefined {
+export function pairSides(r: CitationView, ref: PairRef): { a: AnnotationSide; b: AnnotationSide } | undefined {
   const views = pairViews(r, ref);
   if (!views) return undefined;
   const bRole: Role = ref.aRole === 'existing' ? 'suggestion' : 'existing';

@@ -12,10 +12,12 @@ import { normalizeUrl } from '../store/url.js';
 import { loadArticleInput } from './article-input.js';
 import { CitationAuditor, type AuditDeps } from './audit.js';
 import { flagRule, scoringHash, type CalibrationFile } from './calibration.js';
-import { LexicalPairScorer } from './lexical.js';
-import { loadAuditScorer } from './load-scorer.js';
-import { loadRankerDeps } from './load-ranker.js';
-import { defaultRankerPath } from './source-ranker.js';
+import { LexicalPairScorer } from '../models/lexical-scorer.js';
+import { MemoEmbedder } from '../models/memo-embedder.js';
+import { loadPairScorer, loadUse } from '../models/registry.js';
+import { corpusStats } from './corpus-stats.js';
+import { storedVectorsOf } from './rank-features.js';
+import { SourceRanker, defaultRankerPath } from './source-ranker.js';
 import type { AuditInput, AuditReport } from './types.js';
 
 const ARTICLE = 'test/fixtures/audit/pendrick.wikitext';
@@ -152,10 +154,16 @@ describe('flagRule', () => {
   });
 });
 
+/** The default engine as the composition root builds it: the trained head over a memoising USE. */
+async function trainedEngine() {
+  const embedder = new MemoEmbedder(await loadUse());
+  return { scorer: await loadPairScorer('trained', { use: embedder }), embedder, close: () => embedder.dispose() };
+}
+
 describe('CitationAuditor with the trained scorer (default engine)', () => {
   const weights = join(process.cwd(), 'models/evidence-head.json');
   it('scores a cited page that states the claim above an unrelated home page', { skip: !existsSync(weights) && 'models/evidence-head.json not built' }, async () => {
-    const loaded = await loadAuditScorer('trained');
+    const loaded = await trainedEngine();
     try {
       const input = await loadArticleInput(ARTICLE, { title: 'Pendrick Lighthouse' });
       const docs = new Map([
@@ -178,11 +186,11 @@ describe('CitationAuditor with the shipped source ranker (trained engine)', () =
   it('orders suggestions by the ranker and still finds the page that states the claim', { skip: !ready && 'model weights not built' }, async () => {
     const dir = await mkdtemp(join(tmpdir(), 'vc-audit-ranker-'));
     const store = await LanceStore.open(join(dir, 'idx'));
-    const loaded = await loadAuditScorer('trained');
+    const loaded = await trainedEngine();
     try {
       await ingestSource(store, CORPUS, { format: 'jsonl' });
-      const ranked = await loadRankerDeps(undefined, loaded, store, join(dir, 'idx'));
-      assert.ok('ranker' in ranked, 'reason' in ranked ? ranked.reason : '');
+      const storedVectors = storedVectorsOf(store, loaded.embedder);
+      const ranked = { ranker: await SourceRanker.loadFor(loaded.scorer.info, defaultRankerPath()), stats: await corpusStats(store, join(dir, 'idx')), embedder: loaded.embedder, ...(storedVectors ? { storedVectors } : {}) };
       const input = await loadArticleInput(ARTICLE, { title: 'Pendrick Lighthouse' });
       const deps: AuditDeps = {
         scorer: loaded.scorer,
@@ -219,22 +227,6 @@ describe('CitationAuditor with the shipped source ranker (trained engine)', () =
       assert.equal(flagged.citations[0]!.verification!.flagged, false);
     } finally {
       await loaded.close();
-      await store.close();
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
-
-  it('falls back to the engine score, saying why, when the ranker cannot be used', async () => {
-    const lexical = { scorer: new LexicalPairScorer(), close: async () => {} };
-    const dir = await mkdtemp(join(tmpdir(), 'vc-audit-ranker-'));
-    const store = await LanceStore.open(join(dir, 'idx'));
-    try {
-      const r = await loadRankerDeps(undefined, lexical, store);
-      assert.ok('reason' in r && /needs the trained engine/.test(r.reason));
-      assert.ok('reason' in (await loadRankerDeps(false, lexical, store)));
-      assert.ok('reason' in (await loadRankerDeps(undefined, lexical, undefined)));
-      await assert.rejects(loadRankerDeps('models/source-ranker.json', lexical, store), /--ranker models\/source-ranker.json: the ranker needs the trained engine/);
-    } finally {
       await store.close();
       await rm(dir, { recursive: true, force: true });
     }

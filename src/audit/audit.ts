@@ -11,7 +11,7 @@
 import type { ModelInfo, PairScorer } from '../models/types.js';
 import { configHash } from '../provenance/config-hash.js';
 import { VERACITE_VERSION } from '../provenance/version.js';
-import type { Retriever } from '../retrieve/retriever.js';
+import type { Retriever, SearchMode } from '../retrieve/retriever.js';
 import type { SourceResolver } from '../sources/resolve-source.js';
 import type { ResolvedSource } from '../sources/types.js';
 import type { Store } from '../store/types.js';
@@ -20,7 +20,7 @@ import { originalFromArchiveUrl } from '../sources/archive.js';
 import { verificationQuery } from './query.js';
 import type { Document } from '../corpus/types.js';
 import type { Embedder } from '../models/types.js';
-import type { Bm25Stats } from './lexical.js';
+import type { Bm25Stats } from '../text/bm25-stats.js';
 import { rankFeatures, type RankFeatureDeps } from './rank-features.js';
 import { rankSuggestions, retrieveCandidates, type CandidateSet, type RankerScores } from './recommend.js';
 import { DEFAULT_SCORING, scoreDocuments, type DocumentScore, type ScoreJob } from './score-document.js';
@@ -41,8 +41,8 @@ export interface AuditDeps {
   /** Index for recommendations (and provenance); without it, no suggestions. */
   store?: Store;
   retriever?: Retriever;
-  /** What 'auto' resolved to: hybrid when the index has vectors and an embedder is loaded. */
-  retrievalMode?: 'bm25' | 'hybrid';
+  /** The retrieval mode of the candidates (the composition root decided 'auto'). */
+  retrievalMode?: SearchMode;
   /** Every model involved, for provenance (scorer, embedder). */
   models?: ModelInfo[];
   flag?: FlagRule | { reason: string };

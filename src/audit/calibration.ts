@@ -4,11 +4,11 @@
  * settings it was measured with, so the file records both and the audit refuses to flag with a
  * mismatching file (it reports scores without flags and says why).
  */
-import { readFile, readdir, mkdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { ModelInfo } from '../models/types.js';
-import { packageRoot } from '../models/trained/weights-io.js';
+import { packageRoot } from '../util/package-root.js';
 import { configHash } from '../provenance/config-hash.js';
 import type { QueryContext } from './query.js';
 import type { ScoringConfig } from './score-document.js';
@@ -104,11 +104,6 @@ export async function findCalibration(
     if (fallBack && join(dir, name) === defaultCalibrationPath()) fallback = cal;
   }
   return fallback;
-}
-
-export async function saveCalibration(path: string, cal: CalibrationFile): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, JSON.stringify(cal, null, 2) + '\n');
 }
 
 export interface FlagRule {

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Store } from '../store/types.js';
 import { writeJsonAtomic } from '../util/atomic-file.js';
-import { Bm25Stats, type Bm25StatsJson } from './lexical.js';
+import { Bm25Stats, type Bm25StatsJson } from '../text/bm25-stats.js';
 
 export const CORPUS_STATS_FILE = 'corpus-stats.json';
 

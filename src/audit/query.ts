@@ -6,18 +6,15 @@
  *   previous = the sentence before the claim + the claim (resolves "he", "the album");
  *   full     = the article title + all context sentences + the claim, cut from the left to `maxWords`.
  */
+import type { ClaimInContext } from '../retrieve/query-building.js';
+
 export const QUERY_CONTEXTS = ['none', 'previous', 'full'] as const;
 export type QueryContext = (typeof QUERY_CONTEXTS)[number];
 
-export interface ClaimText {
-  claim: string;
-  context: readonly string[];
-  articleTitle?: string;
-}
-
-export function verificationQuery(c: ClaimText, mode: QueryContext, maxWords = 128): string {
-  if (mode === 'none' || c.context.length === 0) return c.claim;
-  if (mode === 'previous') return `${c.context[c.context.length - 1]} ${c.claim}`;
-  const words = [...(c.articleTitle ? [c.articleTitle + '.'] : []), ...c.context, c.claim].join(' ').split(/\s+/).filter(Boolean);
+export function verificationQuery(c: ClaimInContext, mode: QueryContext, maxWords = 128): string {
+  const context = c.context ?? [];
+  if (mode === 'none' || context.length === 0) return c.claim;
+  if (mode === 'previous') return `${context[context.length - 1]} ${c.claim}`;
+  const words = [...(c.articleTitle ? [c.articleTitle + '.'] : []), ...context, c.claim].join(' ').split(/\s+/).filter(Boolean);
   return words.slice(Math.max(0, words.length - maxWords)).join(' ');
 }

@@ -8,9 +8,9 @@ import { ingestSource } from '../store/ingest.js';
 import { LanceStore } from '../store/lancedb-store.js';
 import { prepareDocument } from '../corpus/prepare.js';
 import type { Document } from '../corpus/types.js';
-import { Bm25Stats } from './lexical.js';
+import { Bm25Stats } from '../text/bm25-stats.js';
 import { RANK_FEATURES, rankFeatures, type RankQuery } from './rank-features.js';
-import { hashEmbedder } from './testing/hash-embedder.js';
+import { hashEmbedder } from '../models/testing/hash-embedder.js';
 
 // The audit fixture corpus: a fictional lighthouse article's claims and the pages they cite.
 const docs: Document[] = readFileSync('test/fixtures/audit/pendrick-corpus.jsonl', 'utf8')

@@ -9,11 +9,12 @@
 import { chunkPassages } from '../corpus/passages.js';
 import type { Document, Passage } from '../corpus/types.js';
 import { searchTextOf } from '../store/arrow-batch.js';
-import type { Embedder } from '../models/types.js';
-import { buildQueries } from '../retrieve/query-building.js';
-import { contentTokens } from '../verify/tfidf.js';
-import { termCounts, wordCoverage, type Bm25Stats } from './lexical.js';
-import { claimInContext, type ClaimWithContext } from './recommend.js';
+import type { Store } from '../store/types.js';
+import type { Embedder, ModelInfo } from '../models/types.js';
+import { buildQueries, type ClaimInContext } from '../retrieve/query-building.js';
+import { contentTokens } from '../text/tfidf.js';
+import { termCounts, type Bm25Stats } from '../text/bm25-stats.js';
+import { wordCoverage } from '../text/coverage.js';
 
 export const RANK_FEATURES = [
   /** Max over passages of BM25(sparse query: claim + article title), divided by the query's IDF mass. */
@@ -43,7 +44,7 @@ export type RankFeature = (typeof RANK_FEATURES)[number];
 const DENSE = RANK_FEATURES.indexOf('dense');
 
 /** The claim with its article context (an audit citation is one). */
-export type RankQuery = ClaimWithContext;
+export type RankQuery = ClaimInContext;
 
 export interface RankCandidate {
   doc: Document;
@@ -81,7 +82,7 @@ function dot(a: Float32Array, b: Float32Array): number {
 export async function rankFeatures(q: RankQuery, candidates: readonly RankCandidate[], deps: RankFeatureDeps): Promise<number[][]> {
   const { stats } = deps;
   const denseK = deps.densePassages ?? 8;
-  const queries = buildQueries(claimInContext(q));
+  const queries = buildQueries(q);
   const sparseNorm = stats.queryWeight(queries.sparse) || 1;
   const claimNorm = stats.queryWeight(q.claim) || 1;
   // BM25 counts repeated query words (as LanceDB's does); coverage uses each word once.
@@ -89,10 +90,11 @@ export async function rankFeatures(q: RankQuery, candidates: readonly RankCandid
   const claimQuery = contentTokens(q.claim);
   const uniq = (s: string) => [...new Set(contentTokens(s))];
   const claimToks = uniq(q.claim);
-  const previous = q.context.length ? `${q.context[q.context.length - 1]} ${q.claim}` : q.claim;
+  const context = q.context ?? [];
+  const previous = context.length ? `${context[context.length - 1]} ${q.claim}` : q.claim;
   const previousToks = uniq(previous);
   const titleToks = uniq(`${q.claim} ${q.articleTitle ?? ''}`);
-  const contextToks = uniq(q.context.join(' '));
+  const contextToks = uniq(context.join(' '));
   const claimNumbers = numbersOf(q.claim);
   const idf = (t: string) => stats.idf(t);
   const cover = (words: readonly string[], have: { has(t: string): boolean }) => wordCoverage(words, have, idf);
@@ -165,4 +167,11 @@ async function passageVectors(passages: readonly Passage[], denseQuery: string, 
   const embedded = await deps.embedder.embed([denseQuery, ...missing.map((i) => searchTextOf(passages[i]!.title, passages[i]!.text))]);
   missing.forEach((i, j) => (out[i] = embedded[j + 1]!));
   return { query: embedded[0]!, passages: out };
+}
+
+/** The index's passage vectors as a cache for the ranker's `dense` feature, when the same encoder made them. */
+export function storedVectorsOf(store: Store, embedder: Embedder): RankFeatureDeps['storedVectors'] | undefined {
+  const made = store.settings['embedder'] as ModelInfo | undefined;
+  if (made?.id !== embedder.info.id || made.version !== embedder.info.version) return undefined;
+  return (ids) => store.passageVectors(ids);
 }

@@ -6,8 +6,7 @@
  * together with the existing source. The scoring itself happens in the caller's one batched scorer call.
  */
 import type { Document, Passage } from '../corpus/types.js';
-import type { ClaimInContext } from '../retrieve/query-building.js';
-import type { Retriever } from '../retrieve/retriever.js';
+import type { Retriever, SearchMode } from '../retrieve/retriever.js';
 import type { Store } from '../store/types.js';
 import { exclusionReason, type ExclusionContext } from './exclusions.js';
 import type { DocumentScore } from './score-document.js';
@@ -20,27 +19,10 @@ export interface Candidate {
 }
 
 export interface CandidateSet {
-  mode: 'bm25' | 'hybrid';
+  mode: SearchMode;
   queries: { sparse: string; dense: string };
   excluded: Recommendations['excluded'];
   candidates: Candidate[];
-}
-
-/** A claim as the retriever and the source ranker read it (an audit citation is one). */
-export interface ClaimWithContext {
-  claim: string;
-  /** Sentences before the claim, oldest first. */
-  context: readonly string[];
-  articleTitle?: string;
-  sectionPath: readonly string[];
-}
-
-export function claimInContext(c: ClaimWithContext): ClaimInContext {
-  const q: ClaimInContext = { claim: c.claim };
-  if (c.context.length) q.context = c.context.join(' ');
-  if (c.articleTitle) q.title = c.articleTitle;
-  if (c.sectionPath.length) q.section = c.sectionPath.join(' ');
-  return q;
 }
 
 export async function retrieveCandidates(
@@ -49,10 +31,10 @@ export async function retrieveCandidates(
   citation: AuditCitation,
   exclusion: ExclusionContext,
   cfg: AuditConfig['recommend'],
-  mode: 'bm25' | 'hybrid',
+  mode: SearchMode,
 ): Promise<CandidateSet> {
   // A few extra documents make room for the excluded ones (the article, the existing source).
-  const res = await retriever.search(claimInContext(citation), { k: cfg.candidates + 4, mode });
+  const res = await retriever.search(citation, { k: cfg.candidates + 4, mode });
   const docs = new Map((await store.getDocuments(res.documents.map((d) => d.docId))).map((d) => [d.id, d]));
   const excluded: Recommendations['excluded'] = [];
   const candidates: Candidate[] = [];

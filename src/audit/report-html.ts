@@ -6,7 +6,7 @@
  * section, since "could not check" is not "does not support".
  * Every piece of text from the article or a source is HTML-escaped.
  */
-import { contentTokens } from '../verify/tfidf.js';
+import { contentTokens } from '../text/tfidf.js';
 import type { EvidenceSentence } from './score-document.js';
 import type { AuditReport, CitationAudit, Suggestion } from './types.js';
 

@@ -12,7 +12,7 @@
 import { chunkPassages } from '../corpus/passages.js';
 import type { Document, Passage } from '../corpus/types.js';
 import type { PairScorer } from '../models/types.js';
-import { tfidfRank } from '../verify/tfidf.js';
+import { tfidfRank } from '../text/tfidf.js';
 
 export type Granularity = 'sentence' | 'passage';
 

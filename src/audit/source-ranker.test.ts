@@ -6,10 +6,10 @@ import { describe, it } from 'node:test';
 import { ingestSource } from '../store/ingest.js';
 import { LanceStore } from '../store/lancedb-store.js';
 import { CORPUS_STATS_FILE, corpusStats } from './corpus-stats.js';
-import { Bm25Stats } from './lexical.js';
+import { Bm25Stats } from '../text/bm25-stats.js';
 import { RANK_FEATURES } from './rank-features.js';
 import { SourceRanker, defaultRankerPath } from './source-ranker.js';
-import { storedVectorsOf } from './load-ranker.js';
+import { storedVectorsOf } from './rank-features.js';
 import type { Store } from '../store/types.js';
 
 const engine = { id: 'veracite-evidence-use@abc', version: 'sha256:abc', backend: 'trained' };

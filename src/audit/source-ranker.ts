@@ -14,9 +14,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ModelInfo } from '../models/types.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
-import { packageRoot } from '../models/trained/weights-io.js';
+import { packageRoot } from '../util/package-root.js';
 import { RANK_FEATURES } from './rank-features.js';
-import { linearScore } from './train-ranker.js';
 
 export const RANKER_FORMAT = 'veracite-source-ranker';
 export const DEFAULT_RANKER_FILE = 'models/source-ranker.json';
@@ -95,4 +94,11 @@ export class SourceRanker {
   score(features: readonly number[]): number {
     return linearScore(this.file.weights, features);
   }
+}
+
+/** w·x: the ranker's score of one feature row (training computes the same). */
+export function linearScore(w: readonly number[], x: readonly number[]): number {
+  let s = 0;
+  for (let j = 0; j < w.length; j++) s += w[j]! * x[j]!;
+  return s;
 }

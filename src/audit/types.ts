@@ -6,6 +6,7 @@
  */
 import type { Citation, CitationKind, CitationSource, CitationTags } from '../wiki/types.js';
 import type { ModelInfo } from '../models/types.js';
+import type { SearchMode } from '../retrieve/retriever.js';
 import type { SourceAttempt, SourceStatus, SourceVia } from '../sources/types.js';
 import type { QueryContext } from './query.js';
 import type { EvidenceSentence, ScoredPassage, ScoringConfig } from './score-document.js';
@@ -74,7 +75,7 @@ export interface Suggestion {
 }
 
 export interface Recommendations {
-  mode: 'bm25' | 'hybrid';
+  mode: SearchMode;
   queries: { sparse: string; dense: string };
   /** Documents reranked (after exclusions). */
   candidates: number;
@@ -114,8 +115,8 @@ export interface AuditConfig {
   queryContext: QueryContext;
   recommend: {
     enabled: boolean;
-    /** 'auto': hybrid (union of sparse and dense) when the index has vectors, bm25 otherwise. */
-    mode: 'auto' | 'bm25' | 'hybrid';
+    /** As requested (retrieval.mode); 'auto': hybrid (union of sparse and dense) when the index has vectors, bm25 otherwise. */
+    mode: SearchMode | 'auto';
     /** Candidate documents reranked by the verification engine. */
     candidates: number;
     /** Retrieved passages per candidate scored (its best first-stage passages). */

@@ -8,7 +8,8 @@ import { ingestSource } from '../store/ingest.js';
 import { LanceStore } from '../store/lancedb-store.js';
 import { loadCalibration } from '../audit/calibration.js';
 import type { AuditReport } from '../audit/types.js';
-import { registerAuditCommands, registerCitationEvals } from './command-audit.js';
+import { registerAuditCommand } from './command-audit.js';
+import { registerCalibrateCommand, registerCitationEvals } from './command-calibrate.js';
 import { registerTrainRankerCommand } from './command-ranker.js';
 import { SourceRanker } from '../audit/source-ranker.js';
 import { startPageServer } from '../../test/fixtures/audit/page-server.js';
@@ -19,7 +20,8 @@ const WICE = 'test/fixtures/audit/wice-sample.jsonl';
 
 async function run(args: string[]): Promise<string> {
   const program = new Command().exitOverride();
-  registerAuditCommands(program);
+  registerAuditCommand(program);
+  registerCalibrateCommand(program);
   registerCitationEvals(program.command('eval'));
   registerTrainRankerCommand(program);
   const out: string[] = [];

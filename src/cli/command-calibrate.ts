@@ -7,22 +7,27 @@
  */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { saveCalibration, scoringHash, DEFAULT_CALIBRATION, type CalibrationDefinition, type CalibrationFile } from '../audit/calibration.js';
-import { chooseOperatingPoint, f1, parseCriterion, type ThresholdCriterion } from '../audit/detection-metrics.js';
-import { loadAuditScorer, type LoadedScorer } from '../audit/load-scorer.js';
+import { auditConfigOf } from '../app/audit.js';
+import { rankerWeights } from '../app/ranker.js';
+import type { SettingsInput } from '../app/settings.js';
+import { Veracite } from '../app/veracite.js';
+import { scoringHash, DEFAULT_CALIBRATION, type CalibrationDefinition, type CalibrationFile } from '../audit/calibration.js';
+import { chooseOperatingPoint, f1, parseCriterion, type ThresholdCriterion } from '../learn/detection-metrics.js';
 import { QUERY_CONTEXTS, type QueryContext } from '../audit/query.js';
 import { DEFAULT_SCORING, type Granularity } from '../audit/score-document.js';
 import { POSITIVE_DEFINITIONS, detectionMetrics, rankerSupport, readWiceClaims, runCitationDetectionEval, scoreWiceClaims, type DetectionVariant, type PositiveDefinition } from '../eval/run-citation-detection.js';
-
-import { SourceRanker, defaultRankerPath } from '../audit/source-ranker.js';
-import type { Embedder } from '../models/types.js';
 import { configHash } from '../provenance/config-hash.js';
 import { VERACITE_VERSION } from '../provenance/version.js';
-import { addScoringOptions, scoringConfigFrom, type ScoringFlags } from './command-audit.js';
-import { oneOf, positiveInt } from './options.js';
+import { writeJsonAtomic } from '../util/atomic-file.js';
+import { addOptions, oneOf, positiveInt, settingsFrom, type OptionPick } from './options.js';
 import { createProgress } from './progress.js';
 import { commandLine, saveJson } from './command-line.js';
 import { registerCitationRecovery } from './command-ranker.js';
+
+/** The engine and its scoring settings; the ranker only when asked for (the threshold is then on its score). */
+const CALIBRATE_OPTIONS: OptionPick = { models: ['scorer', 'device', 'cache'], scoring: true, audit: ['ranker'] };
+/** Calibration scores the labelled claims' own pages: no index; the engine's threshold unless --ranker is given. */
+const CALIBRATE_BASE: SettingsInput = { index: { dir: null }, audit: { ranker: 'off' } };
 
 function criterionOption(value: string): ThresholdCriterion {
   try {
@@ -32,31 +37,21 @@ function criterionOption(value: string): ThresholdCriterion {
   }
 }
 
-interface CalibrateFlags extends ScoringFlags {
+interface CalibrateFlags extends Record<string, unknown> {
   data: string;
   out: string;
   criterion: ThresholdCriterion;
   partialCriterion: ThresholdCriterion;
   defaultDefinition: PositiveDefinition;
-  embeddingCache?: string;
-  ranker?: string;
   limit?: number;
   quiet?: boolean;
 }
 
-/** The ranker named by --ranker ("default" = models/source-ranker.json), checked against the engine. */
-async function rankerFor(spec: string | undefined, loaded: LoadedScorer): Promise<{ ranker: SourceRanker; embedder: Embedder } | undefined> {
-  if (!spec) return undefined;
-  const ranker = await SourceRanker.loadFor(loaded.scorer.info, spec === 'default' ? defaultRankerPath() : spec, `--ranker ${spec}`);
-  if (!loaded.embedder) throw new Error(`--ranker ${spec}: the ranker needs the trained engine's USE encoder`);
-  return { ranker, embedder: loaded.embedder };
-}
-
 export function registerCalibrateCommand(program: Command): void {
-  addScoringOptions(
+  addOptions(
     program
       .command('calibrate')
-      .description('choose the failed-verification threshold on a labelled dev set (WiCE claim_dev) and save it with its precision-recall curve')
+      .description("choose the failed-verification threshold on a labelled dev set (WiCE claim_dev) and save it with its precision-recall curve; with --ranker, the threshold is on the source ranker's score (calibrate's default: --ranker off)")
       .requiredOption('--data <file>', 'WiCE claim_dev.jsonl (claim, meta.claim_context, evidence sentences, label)')
       .option('--out <file>', 'calibration JSON', DEFAULT_CALIBRATION)
       // The two definitions have very different base rates (WiCE dev: 12% vs 67%): max-F1 on the second
@@ -64,19 +59,19 @@ export function registerCalibrateCommand(program: Command): void {
       .option('--criterion <c>', 'threshold for not_supported: max-f1 | precision:<p> (highest recall at precision >= p) | recall:<r>', criterionOption, { kind: 'max-f1' } as ThresholdCriterion)
       .option('--partial-criterion <c>', 'threshold for not_or_partially_supported (same forms)', criterionOption, { kind: 'precision', target: 0.8 } as ThresholdCriterion)
       .option('--default-definition <d>', `definition the audit flags with: ${Object.keys(POSITIVE_DEFINITIONS).join('|')}`, oneOf('--default-definition', Object.keys(POSITIVE_DEFINITIONS) as PositiveDefinition[]), 'not_supported')
-      .option('--embedding-cache <dir>', 'on-disk embedding cache (re-runs skip embedding)')
-      .option('--ranker <file>', "threshold the source ranker's score of the cited page instead of the engine's ('default' = models/source-ranker.json)")
       .option('--limit <n>', 'first n claims only', positiveInt('--limit'))
       .option('--quiet', 'no progress output'),
+    CALIBRATE_OPTIONS,
   ).action(async (flags: CalibrateFlags, cmd: Command) => {
     const claims = (await readWiceClaims(flags.data)).slice(0, flags.limit);
-    const loaded = await openScorer(flags);
+    const vc = await Veracite.open(settingsFrom(flags, CALIBRATE_OPTIONS, CALIBRATE_BASE));
     try {
-      const cfg = scoringConfigFrom(flags);
+      const loaded = await vc.models.engine();
+      const cfg = auditConfigOf(vc.settings, vc.mode, false);
       const bar = createProgress('calibrate', claims.length, 'claims', { quiet: flags.quiet });
       const engine = await scoreWiceClaims(loaded.scorer, claims, cfg, (d) => bar.update(d));
       bar.stop();
-      const ranked = await rankerFor(flags.ranker, loaded);
+      const ranked = await rankerWeights(vc.settings.audit.ranker, loaded);
       const support = ranked ? await rankerSupport(claims, engine, ranked.ranker, ranked.embedder, cfg.scoring.maxWords) : engine;
       const labels = claims.map((c) => c.label);
       const definitions: Record<string, CalibrationDefinition> = {};
@@ -114,23 +109,19 @@ export function registerCalibrateCommand(program: Command): void {
         definitions,
         createdAt: new Date().toISOString(),
       };
-      await saveCalibration(flags.out, file);
+      await writeJsonAtomic(flags.out, file);
       for (const [name, d] of Object.entries(definitions)) {
         console.log(`${name}: threshold ${d.threshold.toFixed(4)} (${d.criterion}${d.criterionMet ? '' : ', not met: max-f1 used'}) -> precision ${d.atThreshold.precision.toFixed(3)}, recall ${d.atThreshold.recall.toFixed(3)}, flagged ${d.atThreshold.flagged}/${claims.length}; ROC AUC ${d.rocAuc.toFixed(3)}, P@15%R ${d.precisionAt15Recall.toFixed(3)}`);
       }
       console.log(`saved ${flags.out}`);
     } finally {
-      await loaded.close();
+      await vc.close();
     }
   });
 }
 
 function criterionName(c: ThresholdCriterion): string {
   return c.kind === 'max-f1' ? 'max-f1' : `${c.kind}>=${c.target}`;
-}
-
-function openScorer(flags: ScoringFlags & { embeddingCache?: string }): Promise<LoadedScorer> {
-  return loadAuditScorer(flags.scorer, { onnx: { device: flags.device }, ...(flags.embeddingCache ? { embeddingCacheDir: flags.embeddingCache } : {}) });
 }
 
 /** "sentence/previous/48" -> a detection variant. */
@@ -145,25 +136,28 @@ function parseVariant(spec: string): DetectionVariant {
 /** The comparison behind the audit's defaults: granularity x query context, all units, plus the audit's pre-selection. */
 export const DEFAULT_DETECTION_VARIANTS = ['sentence/none/all', 'sentence/previous/all', 'sentence/full/all', 'passage/none/all', 'passage/previous/all', 'passage/full/all', `sentence/none/${DEFAULT_SCORING.preselect}`];
 
+/** The variants replace the scoring group; the ranker's signal is scored too unless --ranker off. */
+const DETECTION_OPTIONS: OptionPick = { models: ['scorer', 'device', 'cache'], audit: ['ranker'] };
+const DETECTION_BASE: SettingsInput = { index: { dir: null }, models: { cache: 'tmp/embcache-wice' }, audit: { ranker: 'off' } };
+
 export function registerCitationEvals(evalCmd: Command): void {
-  evalCmd
-    .command('citation-detection')
-    .description('WiCE dev: detect unsupported citations from the cited page (PR curve, P@15%R, ROC AUC) for two positive definitions, beside BM25/TF-IDF baselines')
-    .requiredOption('--data <file>', 'WiCE claim_dev.jsonl')
-    .option('--scorer <spec>', "'trained' (default), 'lexical', or an ONNX cross-encoder", 'trained')
-    .option('--variants <list>', 'comma-separated granularity/context/preselect specs', (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean), DEFAULT_DETECTION_VARIANTS)
-    .option('--embedding-cache <dir>', 'on-disk embedding cache', 'tmp/embcache-wice')
-    .option('--device <device>', 'ONNX device: cpu|cuda', oneOf('--device', ['cpu', 'cuda'] as const), 'cpu')
-    .option('--ranker <file>', "also score the source ranker's signal ('default' = models/source-ranker.json)")
-    .option('--limit <n>', 'first n claims only', positiveInt('--limit'))
-    .option('--out <file>', 'result JSON', 'eval-results/citation-detection.json')
-    .option('--quiet', 'no progress output')
-    .action(async (flags: { data: string; scorer: string; variants: string[]; embeddingCache: string; device: 'cpu' | 'cuda'; ranker?: string; limit?: number; out: string; quiet?: boolean }, cmd: Command) => {
+  addOptions(
+    evalCmd
+      .command('citation-detection')
+      .description("WiCE dev: detect unsupported citations from the cited page (PR curve, P@15%R, ROC AUC) for two positive definitions, beside BM25/TF-IDF baselines; --ranker default also scores the source ranker's signal")
+      .requiredOption('--data <file>', 'WiCE claim_dev.jsonl')
+      .option('--variants <list>', 'comma-separated granularity/context/preselect specs', (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean), DEFAULT_DETECTION_VARIANTS)
+      .option('--limit <n>', 'first n claims only', positiveInt('--limit'))
+      .option('--out <file>', 'result JSON', 'eval-results/citation-detection.json')
+      .option('--quiet', 'no progress output'),
+    DETECTION_OPTIONS,
+  ).action(async (flags: { data: string; variants: string[]; limit?: number; out: string; quiet?: boolean } & Record<string, unknown>, cmd: Command) => {
       const variants = flags.variants.map(parseVariant);
       const claims = (await readWiceClaims(flags.data)).slice(0, flags.limit);
-      const loaded = await loadAuditScorer(flags.scorer, { onnx: { device: flags.device }, embeddingCacheDir: flags.embeddingCache });
+      const vc = await Veracite.open(settingsFrom(flags, DETECTION_OPTIONS, DETECTION_BASE));
       try {
-        const ranked = await rankerFor(flags.ranker, loaded);
+        const loaded = await vc.models.engine();
+        const ranked = await rankerWeights(vc.settings.audit.ranker, loaded);
         let bar: ReturnType<typeof createProgress> | undefined;
         let current = '';
         const result = await runCitationDetectionEval({
@@ -192,7 +186,7 @@ export function registerCitationEvals(evalCmd: Command): void {
         console.log(`  URL depth: ${result.urlDepthBaseline}`);
         console.log(`best: ${result.best.name}; saved ${flags.out}`);
       } finally {
-        await loaded.close();
+        await vc.close();
       }
     });
 

@@ -5,18 +5,18 @@
  */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { beirTask, readQrels, readQueries, scifactTask, wiceTask, type EvalTask } from '../eval/retrieval-data.js';
+import { beirTask, evalQueryInput, readQrels, readQueries, scifactTask, wiceTask, type EvalTask } from '../eval/retrieval-data.js';
 import { runRetrievalEval, saveResult } from '../eval/run-retrieval.js';
-import type { EvalQuery } from '../eval/retrieval-data.js';
-import type { ClaimInContext } from '../retrieve/query-building.js';
-import { oneOf, positiveInt } from './options.js';
-import { addRetrievalOptions, addVerifyOptions, openRetriever, openVerifier, type RetrievalFlags, type VerifyFlags } from './pipeline.js';
+import { addOptions, oneOf, positiveInt } from './options.js';
+import { withApp } from './open-app.js';
 import { createProgress } from './progress.js';
 import { readSciFactClaims, runSciFactEval } from '../eval/run-scifact.js';
 import { registerCitationEvals } from './command-calibrate.js';
 import { readFeverClaims, runFeverEval } from '../eval/run-fever.js';
-import { writeFile, mkdir } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { saveJson } from './command-line.js';
+import { SEARCH_OPTIONS } from './command-search.js';
+import { VERIFY_OPTIONS } from './command-verify.js';
 
 const TASKS = ['scifact', 'wice', 'beir', 'files'] as const;
 
@@ -31,7 +31,7 @@ function cutoffList(value: string): number[] {
   return list;
 }
 
-interface EvalFlags extends RetrievalFlags {
+interface EvalFlags extends Record<string, unknown> {
   task: (typeof TASKS)[number];
   queries?: string;
   qrels?: string;
@@ -58,20 +58,9 @@ async function loadTask(flags: EvalFlags): Promise<EvalTask> {
   }
 }
 
-/** Claims with article context (WiCE) are searched as SIDE does: claim + context, title, section. */
-export function evalQueryInput(q: EvalQuery): string | ClaimInContext {
-  if (q.context === undefined && q.title === undefined && q.section === undefined) return q.text;
-  return { claim: q.text, context: q.context, title: q.title, section: q.section };
-}
-
-async function saveJson(path: string, value: unknown): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, JSON.stringify(value, null, 2) + '\n');
-}
-
 export function registerEvalCommand(program: Command): void {
   const evalCmd = program.command('eval').description('evaluation runners');
-  addRetrievalOptions(evalCmd
+  addOptions(evalCmd
     .command('retrieval')
     .description('document-level retrieval metrics (nDCG@10, Recall@k, MRR, P@1, SR@k)')
     .option('--task <task>', `${TASKS.join('|')}`, oneOf('--task', TASKS), 'scifact')
@@ -82,11 +71,13 @@ export function registerEvalCommand(program: Command): void {
     .option('--cutoffs <list>', 'metric cutoffs', cutoffList, [1, 10, 100])
     .option('--out <file>', 'save the result JSON here (default eval-results/<task>-<mode>.json)')
     .option('--quiet', 'no progress output')
-    .option('--json', 'print the full result JSON'))
+    .option('--json', 'print the full result JSON'), SEARCH_OPTIONS)
     .action(async (flags: EvalFlags) => {
       const task = await loadTask(flags);
-      const { store, retriever } = await openRetriever(flags);
-      try {
+      await withApp(flags, SEARCH_OPTIONS, async (vc) => {
+        const store = vc.requireStore();
+        const retriever = vc.retriever();
+        const mode = vc.mode;
         const bar = createProgress(`eval ${task.name}`, task.queries.length, 'queries', { quiet: flags.quiet });
         const result = await runRetrievalEval({
           name: task.name,
@@ -98,26 +89,24 @@ export function registerEvalCommand(program: Command): void {
           onProgress: (done) => bar.update(done),
         });
         bar.stop();
-        const provenance = { index: flags.index, snapshot: await store.snapshot(), engine: store.engine, mode: flags.mode, retriever: retriever.config, embedder: retriever.embedder?.info, settings: store.settings };
+        const provenance = { index: vc.settings.index.dir, snapshot: await store.snapshot(), engine: store.engine, mode, retriever: retriever.config, embedder: retriever.embedder?.info, settings: store.settings };
         const full = { ...result, provenance };
-        const out = flags.out ?? `eval-results/${flags.task}-${flags.mode}.json`;
+        const out = flags.out ?? `eval-results/${flags.task}-${mode}.json`;
         await saveResult(full, out);
         if (flags.json) console.log(JSON.stringify(full, null, 2));
         else {
-          console.log(`${task.name}: ${result.nEvaluated} queries evaluated (${result.excludedNoRelevant.length} without relevant docs), mode ${flags.mode}`);
+          console.log(`${task.name}: ${result.nEvaluated} queries evaluated (${result.excludedNoRelevant.length} without relevant docs), mode ${mode}`);
           for (const [m, v] of Object.entries(result.metrics)) console.log(`  ${m.padEnd(12)} ${v.toFixed(4)}`);
           console.log(`  ${result.timing.queriesPerSecond.toFixed(1)} queries/s; saved ${out}`);
         }
-      } finally {
-        await store.close();
-      }
+      });
     });
   registerVerdictEvals(evalCmd);
   registerCitationEvals(evalCmd);
 }
 
 export function registerVerdictEvals(evalCmd: Command): void {
-  addVerifyOptions(
+  addOptions(
     evalCmd
       .command('scifact')
       .description('SciFact abstract- and sentence-level P/R/F1 (official metrics), oracle and open settings')
@@ -127,10 +116,12 @@ export function registerVerdictEvals(evalCmd: Command): void {
       .option('--limit <n>', 'first n claims only', positiveInt('--limit'))
       .option('--out <file>', 'result JSON', 'eval-results/scifact.json')
       .option('--quiet', 'no progress output'),
-  ).action(async (flags: VerifyFlags & { claims: string; setting: 'oracle' | 'open' | 'both'; openDocs: number; limit?: number; out: string; quiet?: boolean }) => {
+    VERIFY_OPTIONS,
+  ).action(async (flags: { claims: string; setting: 'oracle' | 'open' | 'both'; openDocs: number; limit?: number; out: string; quiet?: boolean } & Record<string, unknown>) => {
     const claims = (await readSciFactClaims(flags.claims)).slice(0, flags.limit);
-    const { store, retriever, verifier } = await openVerifier(flags);
-    try {
+    await withApp(flags, VERIFY_OPTIONS, async (vc) => {
+      const retriever = vc.retriever();
+      const verifier = await vc.verifier();
       const settings = flags.setting === 'both' ? (['oracle', 'open'] as const) : [flags.setting];
       const results: Record<string, unknown> = {};
       for (const setting of settings) {
@@ -146,12 +137,10 @@ export function registerVerdictEvals(evalCmd: Command): void {
       }
       await saveJson(flags.out, { claims: flags.claims, nClaims: claims.length, results, provenance: await verifier.provenance() });
       console.log(`saved ${flags.out}`);
-    } finally {
-      await store.close();
-    }
+    });
   });
 
-  addVerifyOptions(
+  addOptions(
     evalCmd
       .command('fever')
       .description('FEVER score, label accuracy and evidence P/R/F1 (official scorer) against an index of FEVER wiki-pages')
@@ -160,10 +149,11 @@ export function registerVerdictEvals(evalCmd: Command): void {
       .option('--out <file>', 'result JSON', 'eval-results/fever.json')
       .option('--predictions <file>', 'also write predictions in the official submission format')
       .option('--quiet', 'no progress output'),
-  ).action(async (flags: VerifyFlags & { claims: string; limit?: number; out: string; predictions?: string; quiet?: boolean }) => {
+    VERIFY_OPTIONS,
+  ).action(async (flags: { claims: string; limit?: number; out: string; predictions?: string; quiet?: boolean } & Record<string, unknown>) => {
     const claims = await readFeverClaims(flags.claims, flags.limit);
-    const { store, verifier } = await openVerifier(flags);
-    try {
+    await withApp(flags, VERIFY_OPTIONS, async (vc) => {
+      const verifier = await vc.verifier();
       const bar = createProgress('fever', claims.length, 'claims', { quiet: flags.quiet });
       const r = await runFeverEval(verifier, claims, (d) => bar.update(d));
       bar.stop();
@@ -172,8 +162,6 @@ export function registerVerdictEvals(evalCmd: Command): void {
       await saveJson(flags.out, { claims: flags.claims, score: s, claimsPerSecond: r.claimsPerSecond, provenance: await verifier.provenance() });
       if (flags.predictions) await writeFile(flags.predictions, r.predictions.map((p) => JSON.stringify(p)).join('\n') + '\n');
       console.log(`saved ${flags.out}`);
-    } finally {
-      await store.close();
-    }
+    });
   });
 }

@@ -1,36 +1,39 @@
 /**
  * `veracite eval citation-recovery` and `veracite train-ranker`: both collect, for WiCE claims, the
  * first-stage rankings and the reranking candidates with their rank features (eval/recovery-candidates.ts)
- * from a pooled index (WiCE cited pages + SciFact abstracts), built on first use with --corpus.
+ * from a pooled index (WiCE cited pages + SciFact abstracts), built on first use with --corpus. The engine,
+ * the candidate retriever and the index come from the composition root, as in an audit.
  */
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
+import type { Engine } from '../app/models.js';
+import type { SettingsInput } from '../app/settings.js';
+import { Veracite } from '../app/veracite.js';
 import { corpusStats } from '../audit/corpus-stats.js';
-import { loadAuditScorer, type LoadedScorer } from '../audit/load-scorer.js';
 import { RANK_FEATURES } from '../audit/rank-features.js';
 import { DEFAULT_RANKER_FILE, SourceRanker, defaultRankerPath } from '../audit/source-ranker.js';
-import { listwiseLoss, trainListwise } from '../audit/train-ranker.js';
 import { collectRecoveryCandidates, type CollectOptions } from '../eval/recovery-candidates.js';
 import type { EvalQuery } from '../eval/retrieval-data.js';
 import { wiceTask } from '../eval/retrieval-data.js';
 import { CV_METHOD, rankingExamples, runCitationRecoveryEval, scoreRecovery } from '../eval/run-citation-recovery.js';
-import { loadEmbedder } from '../models/registry.js';
+import { listwiseLoss, trainListwise } from '../learn/ranker/train-ranker.js';
 import type { Embedder, ModelInfo } from '../models/types.js';
 import { configHash } from '../provenance/config-hash.js';
 import { VERACITE_VERSION } from '../provenance/version.js';
-import { Retriever } from '../retrieve/retriever.js';
-import { EmbeddingCache } from '../store/embedding-cache.js';
-import { ingestSource } from '../store/ingest.js';
-import { LanceStore } from '../store/lancedb-store.js';
-import { addScoringOptions, scoringConfigFrom, type ScoringFlags } from './command-audit.js';
+import { auditConfigOf } from '../app/audit.js';
+import { SettingsError } from '../util/settings-error.js';
 import { commandLine, saveJson } from './command-line.js';
-import { positiveInt } from './options.js';
+import { addOptions, positiveInt, settingsFrom, type OptionPick } from './options.js';
 import { createProgress } from './progress.js';
 
+const RECOVERY_OPTIONS: OptionPick = { index: ['index'], models: ['scorer', 'device', 'cache'], scoring: true };
+/** The candidates are SIDE's union of BM25 and dense lists; the engine's vectors persist across runs. */
+const RECOVERY_BASE: SettingsInput = { retrieval: { mode: 'hybrid' }, audit: { fusion: 'union' }, models: { cache: 'tmp/embcache-wice' } };
+
 export function registerCitationRecovery(evalCmd: Command): void {
-  addScoringOptions(recoveryOptions(evalCmd.command('citation-recovery')))
+  recoveryOptions(evalCmd.command('citation-recovery'))
     .description('WiCE dev: hide the citation and retrieve it from the cited pages pooled with SciFact abstracts (P@1, SR@10, SR@100: bm25, dense, union, union reranked by the engine and by the source ranker)')
     .option('--folds <n>', 'grouped cross-validation folds for the held-out ranker figure', positiveInt('--folds'), 5)
     .option('--seed <n>', 'fold assignment seed', (v: string) => Number.parseInt(v, 10), 13)
@@ -39,12 +42,12 @@ export function registerCitationRecovery(evalCmd: Command): void {
     .action(async (flags: RecoveryFlags & { folds: number; seed: number; ranker?: string; out: string }, cmd: Command) => {
       await withRecoverySetup(flags, async (setup) => {
         const rankerPath = flags.ranker ?? (existsSync(defaultRankerPath()) ? defaultRankerPath() : undefined);
-        const ranker = rankerPath ? await SourceRanker.loadFor(setup.loaded.scorer.info, rankerPath) : undefined;
+        const ranker = rankerPath ? await SourceRanker.loadFor(setup.engine.scorer.info, rankerPath, '--ranker') : undefined;
         const bar = createProgress('recovery', setup.queries.length, 'queries', { quiet: flags.quiet });
         const result = await runCitationRecoveryEval({ ...setup.collect, folds: flags.folds, seed: flags.seed, ...(ranker ? { ranker } : {}), onProgress: (d) => bar.update(d) });
         bar.stop();
         const config = { ...setup.config, folds: flags.folds, seed: flags.seed };
-        const models = [setup.embedder.info, setup.loaded.scorer.info, ...(ranker ? [ranker.info] : [])];
+        const models = [setup.embedder.info, setup.engine.scorer.info, ...(ranker ? [ranker.info] : [])];
         await saveJson(flags.out, { ...result, provenance: await setup.provenance(models, config, commandLine(cmd)) });
         console.log(`WiCE citation recovery: ${result.nQueries} queries, ${setup.corpus}`);
         for (const m of result.methods) {
@@ -57,34 +60,34 @@ export function registerCitationRecovery(evalCmd: Command): void {
     });
 }
 
-interface RecoveryFlags extends ScoringFlags {
+interface RecoveryFlags extends Record<string, unknown> {
   index: string;
   queries: string;
   corpus?: string[];
-  depth: number;
+  perList: number;
   passagesPerDoc: number;
-  embeddingCache: string;
   limit?: number;
   quiet?: boolean;
 }
 
 /** Options shared by `eval citation-recovery` and `train-ranker` (same candidates, same features). */
 function recoveryOptions(cmd: Command): Command {
-  return cmd
-    .requiredOption('--index <dir>', 'pooled index (built with --corpus when missing; needs vectors)')
-    .requiredOption('--queries <file>', 'WiCE retrieval_dev_queries.jsonl')
-    .option('--corpus <files...>', 'corpora to pool when the index does not exist (e.g. retrieval_dev_corpus.jsonl scifact/corpus.jsonl)')
-    .option('--depth <n>', 'documents taken from each first-stage list for reranking', positiveInt('--depth'), 20)
-    .option('--passages-per-doc <n>', 'retrieved passages per document the engine scores', positiveInt('--passages-per-doc'), 3)
-    .option('--embedding-cache <dir>', 'on-disk embedding cache for the scorer', 'tmp/embcache-wice')
-    .option('--limit <n>', 'first n queries only', positiveInt('--limit'))
-    .option('--quiet', 'no progress output');
+  return addOptions(
+    cmd
+      .requiredOption('--queries <file>', 'WiCE retrieval_dev_queries.jsonl')
+      .option('--corpus <files...>', 'corpora to pool when the index does not exist (e.g. retrieval_dev_corpus.jsonl scifact/corpus.jsonl)')
+      .option('--per-list <n>', 'documents taken from each first-stage list (BM25, dense) and reranked', positiveInt('--per-list'), 20)
+      .option('--passages-per-doc <n>', 'retrieved passages per document the engine scores', positiveInt('--passages-per-doc'), 3)
+      .option('--limit <n>', 'first n queries only', positiveInt('--limit'))
+      .option('--quiet', 'no progress output'),
+    RECOVERY_OPTIONS,
+  );
 }
 
 interface RecoverySetup {
   queries: EvalQuery[];
   collect: CollectOptions;
-  loaded: LoadedScorer;
+  engine: Engine;
   embedder: Embedder;
   config: Record<string, unknown>;
   corpus: string;
@@ -92,55 +95,56 @@ interface RecoverySetup {
 }
 
 async function withRecoverySetup(flags: RecoveryFlags, run: (s: RecoverySetup) => Promise<void>): Promise<void> {
+  const settings = settingsFrom(flags, RECOVERY_OPTIONS, RECOVERY_BASE);
+  const scorer = settings.models?.scorer ?? 'trained';
   // Checked before any index is built: the features need the trained engine's USE encoder.
-  if (flags.scorer !== 'trained' && !flags.scorer.startsWith('trained:')) throw new Error(`--scorer ${flags.scorer}: the source ranker's features need the trained engine (its USE encoder)`);
-  const embedder = await loadEmbedder('use');
-  if (!existsSync(flags.index)) {
-    if (!flags.corpus?.length) throw new Error(`${flags.index} does not exist: pass --corpus <files...> to build the pooled index`);
-    await buildPooledIndex(flags.index, flags.corpus, embedder, flags.quiet);
+  if (scorer !== 'trained' && !scorer.startsWith('trained:')) throw new SettingsError('models.scorer', `"${scorer}": the source ranker's features need the trained engine (its USE encoder)`);
+  const dir = settings.index?.dir;
+  if (!dir) throw new SettingsError('index.dir', 'the pooled index is required');
+  if (!existsSync(dir)) {
+    if (!flags.corpus?.length) throw new Error(`${dir} does not exist: pass --corpus <files...> to build the pooled index`);
+    await buildPooledIndex(settings, flags.corpus, flags.quiet);
   }
-  const store = await LanceStore.open(flags.index, { create: false });
+  const vc = await Veracite.open(settings);
   try {
-    if ((await store.vectorDimension()) === undefined) throw new Error(`${flags.index} has no vectors: rebuild with --corpus (dense)`);
-    const loaded = await loadAuditScorer(flags.scorer, { onnx: { device: flags.device }, embeddingCacheDir: flags.embeddingCache, embedder });
-    try {
-      const task = await wiceTask(flags.queries);
-      const queries = task.queries.slice(0, flags.limit);
-      const retriever = new Retriever(store, embedder, { mode: 'hybrid', fusion: { method: 'union' }, sparseK: 100, denseK: 100 });
-      const cfg = scoringConfigFrom(flags);
-      const stats = await corpusStats(store, flags.index);
-      const st = await store.stats();
-      const config = { scoring: cfg.scoring, depth: flags.depth, passagesPerDoc: flags.passagesPerDoc, retriever: retriever.config, features: RANK_FEATURES };
-      await run({
-        queries,
-        loaded,
-        embedder,
+    const store = vc.requireStore();
+    if (!vc.hasVectors) throw new Error(`${dir} has no vectors: rebuild it with --corpus (dense)`);
+    const engine = await vc.models.engine();
+    const embedder = await vc.models.embedder();
+    const task = await wiceTask(flags.queries);
+    const queries = task.queries.slice(0, flags.limit);
+    const retriever = vc.candidateRetriever();
+    const scoring = auditConfigOf(vc.settings, vc.mode, false).scoring;
+    const stats = await corpusStats(store, dir);
+    const st = await store.stats();
+    const config = { scoring, depth: flags.perList, passagesPerDoc: flags.passagesPerDoc, retriever: retriever.config, features: RANK_FEATURES };
+    await run({
+      queries,
+      engine,
+      embedder,
+      config,
+      corpus: `${st.documents} documents / ${st.passages} passages pooled`,
+      collect: { queries, qrels: task.qrels, store, retriever, scorer: engine.scorer, scoring, stats, embedder: engine.embedder ?? embedder, depth: flags.perList, passagesPerDoc: flags.passagesPerDoc },
+      provenance: async (models, config, command) => ({
+        index: dir,
+        snapshot: await store.snapshot(),
+        engine: store.engine,
+        corpus: { documents: st.documents, passages: st.passages },
+        models,
         config,
-        corpus: `${st.documents} documents / ${st.passages} passages pooled`,
-        collect: { queries, qrels: task.qrels, store, retriever, scorer: loaded.scorer, scoring: cfg.scoring, stats, embedder: loaded.embedder ?? embedder, depth: flags.depth, passagesPerDoc: flags.passagesPerDoc },
-        provenance: async (models, config, command) => ({
-          index: flags.index,
-          snapshot: await store.snapshot(),
-          engine: store.engine,
-          corpus: { documents: st.documents, passages: st.passages },
-          models,
-          config,
-          configHash: configHash(config),
-          veraciteVersion: VERACITE_VERSION,
-          command,
-        }),
-      });
-    } finally {
-      await loaded.close();
-    }
+        configHash: configHash(config),
+        veraciteVersion: VERACITE_VERSION,
+        command,
+      }),
+    });
   } finally {
-    await store.close();
+    await vc.close();
   }
 }
 
 /** `veracite train-ranker`: fit the source ranker on claims with known cited pages (WiCE dev). */
 export function registerTrainRankerCommand(program: Command): void {
-  addScoringOptions(recoveryOptions(program.command('train-ranker')))
+  recoveryOptions(program.command('train-ranker'))
     .description('train the source ranker (rank features -> listwise linear model) on claims with known cited pages; reports grouped cross-validation first')
     .option('--folds <n>', 'grouped cross-validation folds reported before the final fit', positiveInt('--folds'), 5)
     .option('--seed <n>', 'fold assignment seed', (v: string) => Number.parseInt(v, 10), 13)
@@ -167,7 +171,7 @@ export function registerTrainRankerCommand(program: Command): void {
           trainLoss: listwiseLoss(weights, examples),
         };
         await mkdir(dirname(flags.out), { recursive: true });
-        await SourceRanker.save(flags.out, SourceRanker.serialise(weights, setup.loaded.scorer.info, setup.embedder.info.id, training));
+        await SourceRanker.save(flags.out, SourceRanker.serialise(weights, setup.engine.scorer.info, setup.embedder.info.id, training));
         console.log(`source ranker: ${claims.length} claims, ${training.candidates} candidates`);
         console.log(`  ${flags.folds}-fold CV by article, P@1: bm25 ${p1('bm25').toFixed(3)}, engine alone ${p1('union+verify').toFixed(3)}, ranker ${p1(CV_METHOD).toFixed(3)}`);
         console.log(`  weights: ${RANK_FEATURES.map((f, j) => `${f} ${weights[j]!.toFixed(2)}`).join(', ')}`);
@@ -176,18 +180,17 @@ export function registerTrainRankerCommand(program: Command): void {
     });
 }
 
-async function buildPooledIndex(dir: string, corpora: string[], embedder: Awaited<ReturnType<typeof loadEmbedder>>, quiet?: boolean): Promise<void> {
-  const store = await LanceStore.open(dir);
-  const cache = await EmbeddingCache.open(dir, embedder);
-  await store.setSetting('embedder', embedder.info);
+/** The pooled index, dense, through the same ingest as `veracite index --dense`. */
+async function buildPooledIndex(settings: SettingsInput, corpora: string[], quiet?: boolean): Promise<void> {
+  // A new index has no vectors yet: open it for writing with the mode decided later, not 'hybrid'.
+  const vc = await Veracite.open({ ...settings, retrieval: { ...settings.retrieval, mode: 'auto' } }, { create: true });
   try {
     for (const path of corpora) {
       const bar = createProgress(`index ${path}`, 0, 'docs', { quiet, rates: ['passages'] });
-      await ingestSource(store, path, { embedder, embeddingCache: cache, onProgress: (p) => bar.update(p.records, { passages: p.passages }) });
+      await vc.ingest(path, { dense: true, onProgress: (p) => bar.update(p.records, { passages: p.passages }) });
       bar.stop();
     }
   } finally {
-    cache.close();
-    await store.close();
+    await vc.close();
   }
 }

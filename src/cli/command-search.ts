@@ -4,8 +4,10 @@
  */
 import type { Command } from 'commander';
 import type { SearchResult } from '../retrieve/types.js';
-import { positiveInt } from './options.js';
-import { addRetrievalOptions, openRetriever, type RetrievalFlags } from './pipeline.js';
+import { addOptions, positiveInt, type OptionPick } from './options.js';
+import { withApp } from './open-app.js';
+
+export const SEARCH_OPTIONS: OptionPick = { index: ['index'], models: ['embedder', 'device'], retrieval: true };
 
 function snippet(text: string, max = 220): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
@@ -21,21 +23,19 @@ export function printSearchResult(r: SearchResult): void {
 }
 
 export function registerSearchCommand(program: Command): void {
-  addRetrievalOptions(
+  addOptions(
     program
       .command('search')
       .description('search an index; documents are ranked by their best passage')
       .argument('<text>', 'query text')
       .option('-k, --k <n>', 'documents to return', positiveInt('-k'), 10)
       .option('--json', 'JSON output'),
-  ).action(async (text: string, flags: RetrievalFlags & { k: number; json?: boolean }) => {
-    const { store, retriever } = await openRetriever(flags);
-    try {
-      const result = await retriever.search(text, { k: flags.k });
+    SEARCH_OPTIONS,
+  ).action(async (text: string, flags: { k: number; json?: boolean } & Record<string, unknown>) => {
+    await withApp(flags, SEARCH_OPTIONS, async (vc) => {
+      const result = await vc.search(text, { k: flags.k });
       if (flags.json) console.log(JSON.stringify(result, null, 2));
       else printSearchResult(result);
-    } finally {
-      await store.close();
-    }
+    });
   });
 }

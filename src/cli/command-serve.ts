@@ -7,12 +7,15 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { annotationsPath, exportLines } from '../annotations/annotation-store.js';
-import { annotationsToPairs, toEvidencePairs, toNliPairs } from '../annotations/to-training-pairs.js';
+import { annotationsToPairs, toEvidencePairs, toNliPairs } from '../learn/annotation-pairs.js';
 import { AnnotationSchema } from '../annotations/types.js';
 import { parseDuration, parseSize, resolveServerOptions } from '../server/options.js';
 import { closeOnSignals, startServer } from '../server/start.js';
-import { DEFAULT_INDEX, oneOf, positiveInt } from './options.js';
-import { addVerifyOptions, openVerifier, type VerifyFlags } from './pipeline.js';
+import { openApp } from './open-app.js';
+import { addOptions, DEFAULT_INDEX, oneOf, positiveInt, type OptionPick } from './options.js';
+
+/** The server runs the same pipeline as verify and audit: every group that shapes it. */
+const SERVE_OPTIONS: OptionPick = { index: ['index'], models: true, retrieval: true, verify: true, scoring: true, audit: true, sources: true };
 
 function port(value: string): number {
   const n = Number(value);
@@ -30,7 +33,7 @@ function wrap<T>(name: string, parse: (v: string) => T) {
   };
 }
 
-interface ServeFlags extends VerifyFlags {
+interface ServeFlags extends Record<string, unknown> {
   port: number;
   host: string;
   concurrency: number;
@@ -39,14 +42,12 @@ interface ServeFlags extends VerifyFlags {
   timeout: number;
   shutdownGrace: number;
   auditConcurrency: number;
-  auditScorer: string;
   dataDir?: string;
-  fetch?: boolean;
   log?: boolean;
 }
 
 export function registerServeCommand(program: Command): void {
-  addVerifyOptions(
+  addOptions(
     program
       .command('serve')
       .description('HTTP API (/v1/...) and web interface (/) over an index: verify, check and audit citations, search, blind comparison')
@@ -62,14 +63,12 @@ export function registerServeCommand(program: Command): void {
           .default(20_000, '20s'),
       )
       .option('--audit-concurrency <n>', 'audit jobs running at once', positiveInt('--audit-concurrency'), 1)
-      .option('--audit-scorer <spec>', "citation audit's verification engine: 'trained', 'lexical' or an ONNX cross-encoder", 'trained')
       .option('--data-dir <dir>', 'audit jobs and annotations (default <index>/server)')
-      .option('--fetch', 'allow URL input: live fetch of articles and cited pages, through the SSRF guard')
       .option('--log', 'log every request (JSON lines on stdout)'),
+    SERVE_OPTIONS,
   ).action(async (flags: ServeFlags) => {
-    const { store, retriever, verifier } = await openVerifier(flags);
-    const options = resolveServerOptions({
-      index: flags.index,
+    const vc = await openApp(flags, SERVE_OPTIONS);
+    const serverOptions = {
       ...(flags.dataDir ? { dataDir: flags.dataDir } : {}),
       host: flags.host,
       port: flags.port,
@@ -79,22 +78,21 @@ export function registerServeCommand(program: Command): void {
       requestTimeoutMs: flags.timeout,
       shutdownGraceMs: flags.shutdownGrace,
       auditConcurrency: flags.auditConcurrency,
-      auditScorer: flags.auditScorer,
-      fetch: !!flags.fetch,
-      mode: flags.mode,
       log: !!flags.log,
-    });
+    };
     let server;
     try {
-      server = await startServer(options, { store, retriever, verifier, indexDir: flags.index });
+      server = await startServer(serverOptions, vc);
     } catch (e) {
-      await store.close();
+      await vc.close();
       throw e;
     }
     closeOnSignals(server);
+    const store = vc.requireStore();
     const stats = await store.stats();
-    console.error(`veracite serve: ${server.url}/ (index ${flags.index}: ${stats.documents} documents, snapshot ${await store.snapshot()})`);
-    console.error(`  API ${server.url}/v1/openapi.json · jobs and annotations in ${options.dataDir} · live fetch ${options.fetch ? 'on' : 'off'} · Ctrl-C stops`);
+    const o = server.ctx.options;
+    console.error(`veracite serve: ${server.url}/ (index ${vc.settings.index.dir}: ${stats.documents} documents, snapshot ${await store.snapshot()}; retrieval ${vc.mode})`);
+    console.error(`  API ${server.url}/v1/openapi.json · jobs and annotations in ${o.dataDir} · live fetch ${vc.settings.sources.fetch ? 'on' : 'off'} · Ctrl-C stops`);
     // The listening server keeps the process alive; closeOnSignals ends it.
   });
 
@@ -108,7 +106,7 @@ export function registerServeCommand(program: Command): void {
     .option('--as <format>', 'annotations (as stored) | pairs ({claim, passage, label}) | evidence | nli (the trainer\'s formats)', oneOf('--as', ['annotations', 'pairs', 'evidence', 'nli'] as const), 'annotations')
     .option('--unchosen-as-negative', 'pairs: also use the side not chosen as a "not-supports" example')
     .action(async (flags: { index: string; dataDir?: string; out?: string; as: 'annotations' | 'pairs' | 'evidence' | 'nli'; unchosenAsNegative?: boolean }) => {
-      const path = annotationsPath(resolveServerOptions({ index: flags.index, ...(flags.dataDir ? { dataDir: flags.dataDir } : {}) }).dataDir);
+      const path = annotationsPath(resolveServerOptions(flags.dataDir ? { dataDir: flags.dataDir } : {}, flags.index).dataDir);
       const out = flags.out ? createWriteStream(flags.out) : process.stdout;
       const write = async (line: string) => {
         if (!out.write(line)) await once(out, 'drain');

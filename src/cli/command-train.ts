@@ -6,8 +6,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { createUseEmbedder } from '../models/use/index.js';
-import { runTraining } from '../models/trained/train.js';
-import { pct } from '../models/trained/train-nli.js';
+import { runTraining } from '../learn/heads/train.js';
+import { pct } from '../learn/heads/train-nli.js';
 import { oneOf, positiveInt } from './options.js';
 
 export const TRAIN_HEADS = ['nli', 'evidence'] as const;

@@ -4,27 +4,32 @@
  */
 import type { Command } from 'commander';
 import { readSciFactClaims } from '../eval/run-scifact.js';
-import { fitVerdictCalibration, saveVerdictCalibration, CALIBRATION_PATH, type LabelledPairs } from '../verify/calibrate-verdict.js';
+import { fitVerdictCalibration, saveVerdictCalibration, CALIBRATION_PATH, type LabelledPairs } from '../learn/verdict/fit-verdict.js';
 import type { Label } from '../verify/types.js';
-import { addVerifyOptions, openVerifier, type VerifyFlags } from './pipeline.js';
+import { Veracite } from '../app/veracite.js';
+import { VERIFY_OPTIONS } from './command-verify.js';
+import { addOptions, settingsFrom } from './options.js';
 import { createProgress } from './progress.js';
 
 const FROM_SCIFACT: Record<string, Label> = { SUPPORT: 'SUPPORTS', CONTRADICT: 'REFUTES' };
 
 export function registerTuneVerdictCommand(program: Command): void {
-  addVerifyOptions(
+  addOptions(
     program
       .command('tune-verdict')
       .description('fit the verdict rule thresholds and confidence temperature on SciFact train claims (oracle abstracts)')
       .option('--claims <file>', 'SciFact train claims', '../shared/data/scifact/claims_train.jsonl')
       .option('--out <file>', 'where to save', CALIBRATION_PATH)
       .option('--quiet', 'no progress output'),
-  ).action(async (flags: VerifyFlags & { claims: string; out: string; quiet?: boolean }) => {
+    VERIFY_OPTIONS,
+  ).action(async (flags: { claims: string; out: string; quiet?: boolean } & Record<string, unknown>) => {
     const claims = await readSciFactClaims(flags.claims);
     // Raw probabilities: the rule must not already apply thresholds while they are being fitted.
-    const { store, verifier } = await openVerifier({ ...flags, rule: 'columbia' });
+    const settings = settingsFrom(flags, VERIFY_OPTIONS);
+    const vc = await Veracite.open({ ...settings, verify: { ...settings.verify, rule: 'columbia' } });
     // verifyEachDocument with the columbia rule attaches each evidence sentence's entailment probabilities.
     try {
+      const verifier = await vc.verifier();
       const columbia: LabelledPairs[] = [];
       const concat: LabelledPairs[] = [];
       const { entailment } = verifier.models;
@@ -48,7 +53,7 @@ export function registerTuneVerdictCommand(program: Command): void {
       }
       console.log(`default rule: ${cal.bestRule}; saved ${flags.out}`);
     } finally {
-      await store.close();
+      await vc.close();
     }
   });
 }

@@ -11,8 +11,12 @@ import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import type { Verdict } from '../verify/types.js';
 import { countRecords } from './count-records.js';
-import { addVerifyOptions, openVerifier, type VerifyFlags } from './pipeline.js';
+import { withApp } from './open-app.js';
+import { addOptions, type OptionPick } from './options.js';
 import { createProgress } from './progress.js';
+
+/** The options of every command that verifies claims (verify, eval scifact / fever, tune-verdict, serve). */
+export const VERIFY_OPTIONS: OptionPick = { index: ['index'], models: ['embedder', 'scorer', 'nli', 'device'], retrieval: true, verify: true };
 
 export function printVerdict(v: Verdict): void {
   console.log(`${v.label} (confidence ${v.confidence.toFixed(2)}): ${v.claim}`);
@@ -74,7 +78,7 @@ export async function completedIds(out: string): Promise<Set<string>> {
 }
 
 export function registerVerifyCommand(program: Command): void {
-  addVerifyOptions(
+  addOptions(
     program
       .command('verify')
       .description('verify a claim (or a JSONL file of claims) against an index')
@@ -83,10 +87,11 @@ export function registerVerifyCommand(program: Command): void {
       .option('--out <file>', 'batch mode: JSONL output, resumed if it exists', 'verdicts.jsonl')
       .option('--json', 'JSON output (single claim)')
       .option('--quiet', 'no progress output'),
-  ).action(async (claim: string | undefined, flags: VerifyFlags & { claims?: string; out: string; json?: boolean; quiet?: boolean }) => {
+    VERIFY_OPTIONS,
+  ).action(async (claim: string | undefined, flags: { claims?: string; out: string; json?: boolean; quiet?: boolean } & Record<string, unknown>) => {
     if (!claim && !flags.claims) throw new Error('give a claim, or --claims <file.jsonl>');
-    const { store, verifier } = await openVerifier(flags);
-    try {
+    await withApp(flags, VERIFY_OPTIONS, async (vc) => {
+      const verifier = await vc.verifier();
       if (claim) {
         const v = await verifier.verify(claim);
         if (flags.json) console.log(JSON.stringify(v, null, 2));
@@ -95,7 +100,8 @@ export function registerVerifyCommand(program: Command): void {
       }
       await mkdir(dirname(flags.out), { recursive: true });
       const done = await completedIds(flags.out);
-      const total = await countRecords(flags.claims!);
+      // A claims file is JSONL whatever its fields: counted as lines, never run through corpus format detection.
+      const total = await countRecords(flags.claims!, 'jsonl');
       const bar = createProgress('verify', total, 'claims', { quiet: flags.quiet });
       let n = 0;
       let written = 0;
@@ -112,8 +118,6 @@ export function registerVerifyCommand(program: Command): void {
       }
       bar.stop();
       console.error(`verified ${written} claims (${done.size} already in ${flags.out}) -> ${flags.out}`);
-    } finally {
-      await store.close();
-    }
+    });
   });
 }

@@ -2,13 +2,16 @@
  * The `veracite` command. Each sub-command lives in its own file and registers itself here.
  */
 import { Command, CommanderError } from 'commander';
+import { SettingsError } from '../util/settings-error.js';
+import { flagOf } from './options.js';
 import { registerIndexCommand } from './command-index.js';
 import { registerSearchCommand } from './command-search.js';
 import { registerEvalCommand } from './command-eval.js';
 import { registerDemoCommand } from './command-demo.js';
 import { registerVerifyCommand } from './command-verify.js';
 import { registerServeCommand } from './command-serve.js';
-import { registerAuditCommands } from './command-audit.js';
+import { registerAuditCommand } from './command-audit.js';
+import { registerCalibrateCommand } from './command-calibrate.js';
 import { registerTrainCommand } from './command-train.js';
 import { registerTuneVerdictCommand } from './command-tune-verdict.js';
 import { registerTrainRankerCommand } from './command-ranker.js';
@@ -20,7 +23,8 @@ export function buildProgram(): Command {
   registerSearchCommand(program);
   registerVerifyCommand(program);
   registerEvalCommand(program);
-  registerAuditCommands(program);
+  registerAuditCommand(program);
+  registerCalibrateCommand(program);
   registerTrainCommand(program);
   registerTuneVerdictCommand(program);
   registerTrainRankerCommand(program);
@@ -44,7 +48,13 @@ export async function main(argv: string[]): Promise<void> {
       process.exitCode = e.exitCode;
       return;
     }
-    console.error(`veracite: ${(e as Error).message}`);
+    console.error(`veracite: ${messageOf(e as Error)}`);
     process.exitCode = 1;
   }
+}
+
+/** Errors from the core name settings (`retrieval.mode`); the user typed flags (`--mode`). */
+export function messageOf(e: Error): string {
+  if (e instanceof SettingsError) return `${flagOf(e.setting) ?? e.setting}: ${e.detail}`;
+  return e.message;
 }

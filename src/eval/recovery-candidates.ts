@@ -10,11 +10,11 @@ import type { Embedder, PairScorer } from '../models/types.js';
 import type { Retriever, RetrieverResult } from '../retrieve/retriever.js';
 import type { RankedDocument } from '../retrieve/types.js';
 import type { Store } from '../store/types.js';
-import type { Bm25Stats } from '../audit/lexical.js';
-import { storedVectorsOf } from '../audit/load-ranker.js';
+import type { Bm25Stats } from '../text/bm25-stats.js';
+import { storedVectorsOf } from '../audit/rank-features.js';
 import { rankFeatures, type RankQuery } from '../audit/rank-features.js';
 import { scoreDocuments, type ScoringConfig } from '../audit/score-document.js';
-import type { EvalQuery } from './retrieval-data.js';
+import { evalQueryInput, type EvalQuery } from './retrieval-data.js';
 import type { Qrels } from './retrieval-metrics.js';
 
 export interface RecoveryCandidate {
@@ -66,7 +66,7 @@ export async function collectRecoveryCandidates(opts: CollectOptions): Promise<R
   const out: RecoveryClaim[] = [];
   const storedVectors = storedVectorsOf(opts.store, opts.embedder);
   for (const q of opts.queries) {
-    const input = { claim: q.text, ...(q.context ? { context: q.context } : {}), ...(q.title ? { title: q.title } : {}), ...(q.section ? { section: q.section } : {}) };
+    const input = evalQueryInput(q);
     const [bm25, dense, union] = await Promise.all([
       opts.retriever.search(input, { k, mode: 'bm25' }),
       opts.retriever.search(input, { k, mode: 'dense' }),

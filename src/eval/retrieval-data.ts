@@ -5,6 +5,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RecordError } from '../corpus/types.js';
+import type { ClaimInContext } from '../retrieve/query-building.js';
 
 export interface EvalQuery {
   id: string;
@@ -258,4 +259,19 @@ export async function writeBeirFiles(task: EvalTask, dir: string): Promise<{ que
   }
   await writeFile(qrelsPath, rows.join('\n') + '\n', 'utf8');
   return { queriesPath, qrelsPath };
+}
+
+/**
+ * A query as the retriever reads it: claims with article context (WiCE) are searched as SIDE does (claim +
+ * context, title, section); others as plain text. The context stays one string: the dense query is built
+ * from its words, exactly as written.
+ */
+export function evalQueryInput(q: EvalQuery): string | ClaimInContext {
+  if (q.context === undefined && q.title === undefined && q.section === undefined) return q.text;
+  return {
+    claim: q.text,
+    ...(q.context !== undefined ? { context: [q.context] } : {}),
+    ...(q.title !== undefined ? { articleTitle: q.title } : {}),
+    ...(q.section !== undefined ? { sectionPath: [q.section] } : {}),
+  };
 }

@@ -16,11 +16,11 @@ import type { Document } from '../corpus/types.js';
 import type { Embedder, ModelInfo, PairScorer } from '../models/types.js';
 import { rankFeatures } from '../audit/rank-features.js';
 import type { SourceRanker } from '../audit/source-ranker.js';
-import { averagePrecision, precisionAtRecall, prCurve, rocAuc, type PrPoint } from '../audit/detection-metrics.js';
-import { Bm25Stats } from '../audit/lexical.js';
+import { averagePrecision, precisionAtRecall, prCurve, rocAuc, type PrPoint } from '../learn/detection-metrics.js';
+import { Bm25Stats } from '../text/bm25-stats.js';
 import { verificationQuery, type QueryContext } from '../audit/query.js';
 import { DEFAULT_SCORING, scoreDocuments, type ScoringConfig } from '../audit/score-document.js';
-import { tfidfRank } from '../verify/tfidf.js';
+import { tfidfRank } from '../text/tfidf.js';
 import { readFile } from 'node:fs/promises';
 
 export const WICE_LABELS = ['supported', 'partially_supported', 'not_supported'] as const;

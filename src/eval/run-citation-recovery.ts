@@ -13,8 +13,8 @@
  * Reranked candidates come first, the rest of the union after them in union order.
  * Metrics: P@1, SR@10, SR@100 (SR = a gold document in the top k), MRR.
  */
-import type { RankingExample } from '../audit/train-ranker.js';
-import { crossValidatedScores } from '../audit/train-ranker.js';
+import type { RankingExample } from '../learn/ranker/train-ranker.js';
+import { crossValidatedScores } from '../learn/ranker/train-ranker.js';
 import { RANK_FEATURES } from '../audit/rank-features.js';
 import type { SourceRanker } from '../audit/source-ranker.js';
 import { collectRecoveryCandidates, type CollectOptions, type RecoveryClaim } from './recovery-candidates.js';

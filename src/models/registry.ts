@@ -1,59 +1,114 @@
 /**
- * Which model fills each role. Defaults are offline: the Universal Sentence Encoder shipped in npm for
- * embeddings, and the heads this project trained (models/) for evidence scoring and entailment. A user
- * with ONNX models (a local folder or a hub id when online) passes them instead; the pipeline only sees
- * the role interfaces.
+ * Which model fills each role, from one spec grammar shared by every command, the server and the library:
+ *
+ *   use                the Universal Sentence Encoder shipped in npm (embedder; offline default)
+ *   trained            the head this project trained, models/<role>-head.json (scorer, nli; offline default)
+ *   trained:<file>     other weights of the same format
+ *   lexical            content-word overlap, no model (scorer only: fast tests, machines without weights)
+ *   <folder>           an ONNX model folder (config.json, tokenizer files, onnx/model.onnx)
+ *   <owner>/<name>     a Hugging Face hub id, downloaded when online
+ *
+ * A spec that looks like a path and does not exist is reported as a missing folder, never tried on the hub
+ * (onnx/resolve.ts). Errors name the setting (`models.scorer`), which the front ends map to their flags.
  */
-import type { EntailmentModel, Embedder, PairScorer } from './types.js';
+import { SettingsError } from '../util/settings-error.js';
 import type { OnnxLoadOptions } from './onnx/load.js';
+import type { EntailmentModel, Embedder, PairScorer } from './types.js';
 
-export interface ModelSpecs {
-  /** 'use' (default), or an ONNX embedder folder / hub id. */
-  embedder?: string;
-  /** 'trained' (default), or an ONNX cross-encoder folder / hub id. */
-  scorer?: string;
-  /** 'trained' (default), or an ONNX NLI model folder / hub id. */
-  nli?: string;
-  onnx?: OnnxLoadOptions;
+export type ModelRole = 'embedder' | 'scorer' | 'nli';
+
+export type ModelSpec =
+  | { kind: 'use' }
+  | { kind: 'trained'; file?: string }
+  | { kind: 'lexical' }
+  /** A local ONNX folder or a hub id: onnx/resolve.ts tells them apart when loading. */
+  | { kind: 'onnx'; ref: string };
+
+const SETTING: Record<ModelRole, string> = { embedder: 'models.embedder', scorer: 'models.scorer', nli: 'models.nli' };
+
+/** One-line description of the accepted specs per role (help texts, error messages). */
+export const MODEL_SPEC_HELP: Record<ModelRole, string> = {
+  embedder: "'use' (offline default) or an ONNX embedder folder / hub id",
+  scorer: "'trained' (default), 'trained:<file>', 'lexical' (no model), or an ONNX cross-encoder folder / hub id",
+  nli: "'trained' (default), 'trained:<file>', or an ONNX NLI model folder / hub id",
+};
+
+const KEYWORDS: Record<string, ModelRole[]> = { use: ['embedder'], trained: ['scorer', 'nli'], lexical: ['scorer'] };
+
+export function parseModelSpec(role: ModelRole, spec: string): ModelSpec {
+  const s = spec.trim();
+  if (!s) throw new SettingsError(SETTING[role], `empty model spec; use ${MODEL_SPEC_HELP[role]}`);
+  const trainedFile = /^trained:(.+)$/.exec(s)?.[1];
+  const keyword = trainedFile !== undefined ? 'trained' : s;
+  const roles = KEYWORDS[keyword];
+  if (roles && !roles.includes(role)) {
+    throw new SettingsError(SETTING[role], `'${keyword}' is not a model for this role (it serves: ${roles.join(', ')}); use ${MODEL_SPEC_HELP[role]}`);
+  }
+  if (keyword === 'use') return { kind: 'use' };
+  if (keyword === 'lexical') return { kind: 'lexical' };
+  if (keyword === 'trained') return trainedFile ? { kind: 'trained', file: trainedFile } : { kind: 'trained' };
+  return { kind: 'onnx', ref: s };
+}
+
+/** The spec as it is written (settings, provenance). */
+export function formatModelSpec(spec: ModelSpec): string {
+  switch (spec.kind) {
+    case 'trained':
+      return spec.file ? `trained:${spec.file}` : 'trained';
+    case 'onnx':
+      return spec.ref;
+    default:
+      return spec.kind;
+  }
+}
+
+/** Whether the role's model is a head trained here, which reads Universal Sentence Encoder vectors. */
+export function needsUse(spec: ModelSpec): boolean {
+  return spec.kind === 'trained';
 }
 
 let useEmbedder: Promise<Embedder> | undefined;
 
-export async function loadEmbedder(spec = 'use', onnx: OnnxLoadOptions = {}): Promise<Embedder> {
-  if (spec === 'use') {
-    // One USE instance per process: loading it costs ~0.5 s and its memory is shared by every caller.
-    useEmbedder ??= import('./use/index.js').then((m) => m.createUseEmbedder());
-    return useEmbedder;
-  }
+/** The Universal Sentence Encoder: one instance per process (~0.5 s to load; its memory is shared by every caller). */
+export function loadUse(): Promise<Embedder> {
+  useEmbedder ??= import('./use/index.js').then((m) => m.createUseEmbedder());
+  return useEmbedder;
+}
+
+export async function loadEmbedder(spec: string | ModelSpec = 'use', onnx: OnnxLoadOptions = {}): Promise<Embedder> {
+  const s = typeof spec === 'string' ? parseModelSpec('embedder', spec) : spec;
+  if (s.kind === 'use') return loadUse();
+  if (s.kind !== 'onnx') throw new SettingsError(SETTING.embedder, `'${formatModelSpec(s)}' is not an embedder; use ${MODEL_SPEC_HELP.embedder}`);
   const { OnnxEmbedder } = await import('./onnx/embedder.js');
-  return OnnxEmbedder.load(spec, onnx);
+  return OnnxEmbedder.load(s.ref, onnx);
 }
 
-export async function loadPairScorer(spec = 'trained', embedder?: Embedder, onnx: OnnxLoadOptions = {}): Promise<PairScorer> {
-  if (spec === 'trained') {
+/**
+ * The evidence scorer / verification engine. `use` is the sentence encoder under a trained head (the
+ * caller may pass a memoising wrapper of it); it is loaded when needed and not given.
+ */
+export async function loadPairScorer(spec: string | ModelSpec = 'trained', opts: { use?: Embedder; onnx?: OnnxLoadOptions } = {}): Promise<PairScorer> {
+  const s = typeof spec === 'string' ? parseModelSpec('scorer', spec) : spec;
+  if (s.kind === 'lexical') {
+    const { LexicalPairScorer } = await import('./lexical-scorer.js');
+    return new LexicalPairScorer();
+  }
+  if (s.kind === 'trained') {
     const { loadTrainedEvidenceScorer } = await import('./trained/index.js');
-    return loadTrainedEvidenceScorer(embedder ?? (await loadEmbedder('use')));
+    return loadTrainedEvidenceScorer(opts.use ?? (await loadUse()), s.file);
   }
+  if (s.kind !== 'onnx') throw new SettingsError(SETTING.scorer, `'${formatModelSpec(s)}' is not a scorer; use ${MODEL_SPEC_HELP.scorer}`);
   const { OnnxPairScorer } = await import('./onnx/pair-scorer.js');
-  return OnnxPairScorer.load(spec, onnx);
+  return OnnxPairScorer.load(s.ref, opts.onnx);
 }
 
-export async function loadEntailment(spec = 'trained', embedder?: Embedder, onnx: OnnxLoadOptions = {}): Promise<EntailmentModel> {
-  if (spec === 'trained') {
+export async function loadEntailment(spec: string | ModelSpec = 'trained', opts: { use?: Embedder; onnx?: OnnxLoadOptions } = {}): Promise<EntailmentModel> {
+  const s = typeof spec === 'string' ? parseModelSpec('nli', spec) : spec;
+  if (s.kind === 'trained') {
     const { loadTrainedEntailment } = await import('./trained/index.js');
-    return loadTrainedEntailment(embedder ?? (await loadEmbedder('use')));
+    return loadTrainedEntailment(opts.use ?? (await loadUse()), s.file);
   }
+  if (s.kind !== 'onnx') throw new SettingsError(SETTING.nli, `'${formatModelSpec(s)}' is not an NLI model; use ${MODEL_SPEC_HELP.nli}`);
   const { OnnxEntailmentModel } = await import('./onnx/entailment.js');
-  return OnnxEntailmentModel.load(spec, onnx);
-}
-
-/** The trained heads need the USE embedder whatever embedder retrieval uses. */
-export async function loadVerifierModels(specs: ModelSpecs = {}): Promise<{ embedder: Embedder; scorer: PairScorer; entailment: EntailmentModel }> {
-  const embedder = await loadEmbedder(specs.embedder ?? 'use', specs.onnx);
-  const useForHeads = (specs.scorer ?? 'trained') === 'trained' || (specs.nli ?? 'trained') === 'trained' ? await loadEmbedder('use') : undefined;
-  const [scorer, entailment] = await Promise.all([
-    loadPairScorer(specs.scorer ?? 'trained', useForHeads, specs.onnx),
-    loadEntailment(specs.nli ?? 'trained', useForHeads, specs.onnx),
-  ]);
-  return { embedder, scorer, entailment };
+  return OnnxEntailmentModel.load(s.ref, opts.onnx);
 }

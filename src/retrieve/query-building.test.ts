@@ -8,9 +8,9 @@ const WICE = 'data/samples/wice/retrieval_dev_queries.jsonl';
 describe('SIDE query building', () => {
   const input = {
     claim: 'Arnold is currently the publisher of Media Play News.',
-    context: 'In 1986 he formed a band with journalist Thomas K. Arnold. They played several concerts around town.',
-    title: 'Roger Hedgecock',
-    section: 'Other endeavors.',
+    context: ['In 1986 he formed a band with journalist Thomas K. Arnold.', 'They played several concerts around town.'],
+    articleTitle: 'Roger Hedgecock',
+    sectionPath: ['Other endeavors.'],
   };
 
   it('dense query = title + section + text before the citation, truncated from the left', () => {
@@ -36,7 +36,7 @@ describe('SIDE query building', () => {
   it('builds queries for every shipped WiCE claim within the length limit', { skip: !existsSync(WICE) && 'WiCE sample missing' }, () => {
     for (const line of readFileSync(WICE, 'utf8').split('\n').filter(Boolean)) {
       const q = JSON.parse(line) as { claim: string; context: string; wiki_title: string; section: string };
-      const built = buildQueries({ claim: q.claim, context: q.context, title: q.wiki_title, section: q.section }, 128);
+      const built = buildQueries({ claim: q.claim, context: [q.context], articleTitle: q.wiki_title, sectionPath: [q.section] }, 128);
       assert.ok(built.dense.split(' ').length <= 128);
       assert.ok(built.sparse.startsWith(q.claim));
       assert.ok(built.dense.startsWith(q.wiki_title));

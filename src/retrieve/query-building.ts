@@ -9,17 +9,20 @@
  * A plain claim (no context) is used as is for both.
  */
 
+/**
+ * A claim as it stands in its article: the one shape every layer reads (a wiki Citation, an audit citation,
+ * an evaluation query with context all are one).
+ */
 export interface ClaimInContext {
   /** The sentence (or clause) the citation supports. */
   claim: string;
-  /** Text before the claim (preceding sentences / paragraph), oldest first. */
-  context?: string;
-  /** Article title. */
-  title?: string;
-  /** Section path, e.g. "Career > Later years". */
-  section?: string;
+  /** Sentences before the claim (or one string of preceding text), oldest first. */
+  context?: readonly string[];
+  articleTitle?: string;
+  /** Section path, outermost first, e.g. ["Career", "Later years"]. */
+  sectionPath?: readonly string[];
   /** Extra terms for the sparse query (e.g. from query expansion). */
-  expansion?: string[];
+  expansion?: readonly string[];
 }
 
 export interface BuiltQueries {
@@ -34,14 +37,14 @@ function words(text: string | undefined): string[] {
   return text ? text.split(/\s+/).filter(Boolean) : [];
 }
 
-function cleanSection(section: string | undefined): string {
+function cleanSection(path: readonly string[] | undefined): string {
   // WiCE / KILT sections end with "." and may be paths; keep the words only.
-  return (section ?? '').replace(/\.\s*$/, '').trim();
+  return (path ?? []).join(' ').replace(/\.\s*$/, '').trim();
 }
 
 export function buildDenseQuery(c: ClaimInContext, maxWords = DENSE_QUERY_WORDS): string {
-  const head = [...words(c.title), ...words(cleanSection(c.section))];
-  const tail = [...words(c.context), ...words(c.claim)];
+  const head = [...words(c.articleTitle), ...words(cleanSection(c.sectionPath))];
+  const tail = [...words(c.context?.join(' ')), ...words(c.claim)];
   // Title and section are short and always kept; the context gives way, from its oldest words.
   const budget = Math.max(0, maxWords - head.length);
   const kept = tail.length > budget ? tail.slice(tail.length - budget) : tail;
@@ -49,11 +52,11 @@ export function buildDenseQuery(c: ClaimInContext, maxWords = DENSE_QUERY_WORDS)
 }
 
 export function buildSparseQuery(c: ClaimInContext): string {
-  return [c.claim, c.title ?? '', ...(c.expansion ?? [])].filter((s) => s.trim()).join(' ');
+  return [c.claim, c.articleTitle ?? '', ...(c.expansion ?? [])].filter((s) => s.trim()).join(' ');
 }
 
 export function buildQueries(input: string | ClaimInContext, maxDenseWords = DENSE_QUERY_WORDS): BuiltQueries {
   if (typeof input === 'string') return { sparse: input, dense: input };
-  if (!input.context && !input.title && !input.section && !input.expansion?.length) return { sparse: input.claim, dense: input.claim };
+  if (!input.context?.length && !input.articleTitle && !input.sectionPath?.length && !input.expansion?.length) return { sparse: input.claim, dense: input.claim };
   return { sparse: buildSparseQuery(input), dense: buildDenseQuery(input, maxDenseWords) };
 }

@@ -5,6 +5,7 @@
 import type { Embedder } from '../models/types.js';
 import { configHash } from '../provenance/config-hash.js';
 import type { Store } from '../store/types.js';
+import { SettingsError } from '../util/settings-error.js';
 import { fuse, type FusionConfig } from './fusion.js';
 import { groupByDocument } from './group-documents.js';
 import { buildQueries, DENSE_QUERY_WORDS, type ClaimInContext } from './query-building.js';
@@ -47,19 +48,40 @@ export interface RetrieverResult extends SearchResult {
   embedder?: string;
 }
 
+/** An embedder, or a loader called on the first dense query (a BM25-only caller never pays for the model). */
+export type EmbedderSource = Embedder | (() => Promise<Embedder>);
+
 export class Retriever {
   readonly config: RetrieverConfig;
+  private loaded: Embedder | undefined;
+  private loader: (() => Promise<Embedder>) | undefined;
+  private loading: Promise<Embedder> | undefined;
+
   constructor(
     readonly store: Store,
-    readonly embedder: Embedder | undefined,
+    embedder: EmbedderSource | undefined,
     config: Partial<RetrieverConfig> = {},
   ) {
     this.config = { ...DEFAULT_RETRIEVER_CONFIG, ...config, fusion: { ...DEFAULT_RETRIEVER_CONFIG.fusion, ...config.fusion } };
+    if (typeof embedder === 'function') this.loader = embedder;
+    else this.loaded = embedder;
   }
 
-  private requireEmbedder(mode: SearchMode): Embedder {
-    if (!this.embedder) throw new Error(`--mode ${mode} needs an embedder (none loaded)`);
-    return this.embedder;
+  /** The query embedder, once loaded (undefined until a dense query needed it, or when there is none). */
+  get embedder(): Embedder | undefined {
+    return this.loaded;
+  }
+
+  /** Whether dense and hybrid queries can be served: an embedder is configured and the index has vectors. */
+  async supportsDense(): Promise<boolean> {
+    return (this.loaded !== undefined || this.loader !== undefined) && (await this.store.vectorDimension()) !== undefined;
+  }
+
+  private async requireEmbedder(mode: SearchMode): Promise<Embedder> {
+    if (this.loaded) return this.loaded;
+    if (!this.loader) throw new SettingsError('retrieval.mode', `"${mode}" needs a query embedder, and none is configured (models.embedder)`);
+    this.loading ??= this.loader().then((e) => (this.loaded = e));
+    return this.loading;
   }
 
   /** The passages of one first-stage list, deep enough to rank `k` documents. */
@@ -77,12 +99,10 @@ export class Retriever {
     const denseDepth = Math.max(this.config.denseK, 3 * opts.k);
     let passages: RankedPassage[];
     if (mode === 'bm25') passages = await this.sparse(queries.sparse, sparseDepth);
-    else if (mode === 'dense') passages = await densePassages(this.store, this.requireEmbedder(mode), queries.dense, denseDepth);
+    else if (mode === 'dense') passages = await densePassages(this.store, await this.requireEmbedder(mode), queries.dense, denseDepth);
     else {
-      const [s, d] = await Promise.all([
-        this.sparse(queries.sparse, sparseDepth),
-        densePassages(this.store, this.requireEmbedder(mode), queries.dense, denseDepth),
-      ]);
+      const embedder = await this.requireEmbedder(mode);
+      const [s, d] = await Promise.all([this.sparse(queries.sparse, sparseDepth), densePassages(this.store, embedder, queries.dense, denseDepth)]);
       passages = fuse(s, d, this.config.fusion);
     }
     const config = { ...this.config, mode };

@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CitationAuditSchema, ErrorResponse, HealthResponse, SearchResponse, VerdictResponse } from './schemas.js';
+import { CitationViewSchema } from '../audit/citation-view.js';
+import { ErrorResponse, HealthResponse, SearchResponse, VerdictResponse } from './schemas.js';
 import type { RunningServer } from './start.js';
 import { fakeModels } from './testing/fake-models.js';
 import { makeTestIndex, postJson, startTestServer, type TestIndex } from './testing/harness.js';
@@ -92,20 +93,21 @@ describe('verify, check, search, health', () => {
     assert.ok(v.evidence.length > 0);
     assert.ok(v.documents.some((d) => d.docId === String(gold.docId)), 'the gold abstract is a candidate');
     assert.match(v.provenance.snapshot, /@p\d+\.d\d+$/);
-    assert.deepEqual(v.provenance.models.map((m) => m.id), ['fake-scorer', 'fake-nli']);
+    // The harness's settings: the lexical scorer (no weights) and the fake entailment model.
+    assert.deepEqual(v.provenance.models.map((m) => m.id), ['lexical-overlap', 'fake-nli']);
   });
 
   it('checks a citation whose URL is in the index, and one given as text', async () => {
-    const byUrl = CitationAuditSchema.parse(await (await postJson(`${url}/v1/citations/check`, { claim: gold.claim, source: { url: sampleUrl(gold.docId) } })).json());
+    const byUrl = CitationViewSchema.parse(await (await postJson(`${url}/v1/citations/check`, { claim: gold.claim, source: { url: sampleUrl(gold.docId) } })).json());
     assert.equal(byUrl.sourceStatus, 'found');
     assert.equal(byUrl.existing?.docId, String(gold.docId));
     assert.ok(byUrl.verifiability! > 0 && byUrl.existing!.sentences.some((s) => s.evidence));
-    const byText = CitationAuditSchema.parse(
+    const byText = CitationViewSchema.parse(
       await (await postJson(`${url}/v1/citations/check`, { claim: 'The moon is made of cheese.', context: 'Folk tales.', source: { text: 'Bread is baked. The sky is blue.' }, suggestions: 0 })).json(),
     );
     assert.equal(byText.sourceStatus, 'found');
     assert.equal(byText.suggestions.length, 0);
-    const missing = CitationAuditSchema.parse(await (await postJson(`${url}/v1/citations/check`, { claim: gold.claim, source: { url: 'https://not-indexed.example/x' } })).json());
+    const missing = CitationViewSchema.parse(await (await postJson(`${url}/v1/citations/check`, { claim: gold.claim, source: { url: 'https://not-indexed.example/x' } })).json());
     assert.equal(missing.sourceStatus, 'not-found');
     assert.equal(missing.verifiability, null);
   });
@@ -182,15 +184,15 @@ describe('web page', () => {
 
 describe('citation check with the default engine and source ranker', () => {
   it("reports the cited source and its suggestions on the ranker's scale, the one the flags use", async () => {
-    const trained = await startTestServer(ix.index, fakeModels(), { auditScorer: 'trained' });
+    const trained = await startTestServer(ix.index, fakeModels(), { settings: { models: { scorer: 'trained' } } });
     try {
       const gold = supportedClaims()[4]!;
-      const r = CitationAuditSchema.parse(await (await postJson(`${trained.url}/v1/citations/check`, { claim: gold.claim, source: { url: sampleUrl(gold.docId) } })).json());
+      const r = CitationViewSchema.parse(await (await postJson(`${trained.url}/v1/citations/check`, { claim: gold.claim, source: { url: sampleUrl(gold.docId) } })).json());
       assert.equal(r.sourceStatus, 'found');
       assert.equal(r.scoreSignal, 'ranker');
       assert.ok(Number.isFinite(r.verifiability));
       for (const s of r.suggestions) assert.ok(s.score > r.verifiability!, `${s.title}: ${s.score} <= ${r.verifiability}`);
-      const off = CitationAuditSchema.parse(await (await postJson(`${url}/v1/citations/check`, { claim: gold.claim, source: { url: sampleUrl(gold.docId) } })).json());
+      const off = CitationViewSchema.parse(await (await postJson(`${url}/v1/citations/check`, { claim: gold.claim, source: { url: sampleUrl(gold.docId) } })).json());
       assert.equal(off.scoreSignal, 'engine', 'the lexical scorer has no ranker');
     } finally {
       await trained.close();

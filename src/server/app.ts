@@ -4,6 +4,7 @@
  */
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { ServerContext } from './context.js';
+import { SettingsError } from '../util/settings-error.js';
 import { HttpError } from './errors.js';
 import { API_ROUTES } from './routes/index.js';
 import { registerStatic } from './static.js';
@@ -16,6 +17,9 @@ const FASTIFY_CODES: Record<string, string> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid_request',
 };
+
+/** Settings a request can choose, by the request field that chooses them. */
+const REQUEST_FIELD: Record<string, string> = { 'retrieval.mode': 'mode' };
 
 export function buildApp(ctx: ServerContext): FastifyInstance {
   const app = Fastify({
@@ -32,6 +36,11 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
     if (err instanceof HttpError) {
       reply.headers(err.headers).code(err.statusCode);
       return reply.send({ error: err.code, message: err.message, ...(err.issues ? { issues: err.issues } : {}) });
+    }
+    // A request asked for something the index or the models cannot do (e.g. dense search without vectors).
+    if (err instanceof SettingsError) {
+      const field = REQUEST_FIELD[err.setting] ?? err.setting;
+      return reply.code(400).send({ error: 'invalid_request', message: `${field}: ${err.detail}`, issues: [{ path: field, message: err.detail }] });
     }
     const status = (err as FastifyError).statusCode;
     if (status && status >= 400 && status < 500) {

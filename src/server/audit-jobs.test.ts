@@ -122,7 +122,7 @@ describe('events', () => {
     }
   });
   it('with --fetch, a URL input goes through the SSRF guard: a loopback address fails the job', async () => {
-    const server = await startTestServer(ix.index, fakeModels(), { dataDir: dataDir(), fetch: true }, () => new FakeAuditService(1));
+    const server = await startTestServer(ix.index, fakeModels(), { dataDir: dataDir(), settings: { sources: { fetch: true } } }, () => new FakeAuditService(1));
     try {
       const job = await submit(server.url, { url: `${server.url}/` });
       const done = (await readSse(`${server.url}${job.links.events}`)).at(-1)!;

@@ -3,11 +3,12 @@
  * ("2mb", "30s") shared by the CLI and the tests.
  */
 import { join } from 'node:path';
-import type { SearchMode } from '../retrieve/retriever.js';
 
+/**
+ * What only the HTTP service has. The pipeline (index, models, retrieval mode, audit settings, live fetch)
+ * comes from the composition root's settings, the same ones `veracite verify` and `veracite audit` use.
+ */
 export interface ServerOptions {
-  /** Index directory (the LanceDB store). */
-  index: string;
   /** Jobs and annotations; default `<index>/server`. */
   dataDir?: string;
   host?: string;
@@ -27,23 +28,17 @@ export interface ServerOptions {
   auditQueue?: number;
   /** How long shutdown waits for running audit jobs before persisting them as interrupted, ms. */
   shutdownGraceMs?: number;
-  /** Allow URL input (live fetch of articles and sources, through the SSRF guard). */
-  fetch?: boolean;
-  /** Verification engine of the citation audit: 'trained' (default), 'lexical', or an ONNX cross-encoder. */
-  auditScorer?: string;
-  /** Default retrieval mode for /v1/search. */
-  mode?: SearchMode;
   /** Log requests (pino, JSON lines on stdout). */
   log?: boolean;
 }
 
-export type ResolvedServerOptions = Required<Omit<ServerOptions, 'mode'>> & { mode: SearchMode };
+export type ResolvedServerOptions = Required<ServerOptions>;
 
-export function resolveServerOptions(o: ServerOptions): ResolvedServerOptions {
+/** `indexDir`: the index the server runs on; its `server/` folder holds jobs and annotations by default. */
+export function resolveServerOptions(o: ServerOptions, indexDir: string | null | undefined): ResolvedServerOptions {
   const concurrency = o.concurrency ?? 2;
   return {
-    index: o.index,
-    dataDir: o.dataDir ?? join(o.index, 'server'),
+    dataDir: o.dataDir ?? join(indexDir ?? '.veracite', 'server'),
     host: o.host ?? '127.0.0.1',
     port: o.port ?? 8080,
     concurrency,
@@ -53,9 +48,6 @@ export function resolveServerOptions(o: ServerOptions): ResolvedServerOptions {
     auditConcurrency: o.auditConcurrency ?? 1,
     auditQueue: o.auditQueue ?? 32,
     shutdownGraceMs: o.shutdownGraceMs ?? 20_000,
-    fetch: o.fetch ?? false,
-    auditScorer: o.auditScorer ?? 'trained',
-    mode: o.mode ?? 'bm25',
     log: o.log ?? false,
   };
 }

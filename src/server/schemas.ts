@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { SEARCH_MODES } from '../retrieve/retriever.js';
 import { LABELS } from '../verify/types.js';
 import { AnnotationSchema, CHOICES } from '../annotations/types.js';
+import { CitationViewSchema, SourceViewSchema } from '../audit/citation-view.js';
 
 const MAX_CLAIM = 2000;
 const text = (max: number) => z.string().trim().min(1).max(max);
@@ -123,29 +124,6 @@ export const VerdictResponse = z
   })
   .meta({ id: 'Verdict' });
 
-const SourceSentence = z.object({ index: z.number().int(), text: z.string(), evidence: z.boolean(), score: z.number().optional() });
-const SourceView = z.object({ docId: z.string().optional(), title: z.string(), url: z.string().optional(), sentences: z.array(SourceSentence) });
-
-export const CitationAuditSchema = z
-  .object({
-    citationId: z.string(),
-    index: z.number().int(),
-    claim: z.string(),
-    context: z.array(z.string()),
-    sectionPath: z.array(z.string()),
-    source: z.object({ url: z.string().optional(), title: z.string().optional(), raw: z.string().optional() }).loose().describe('The reference as the article gives it.'),
-    tags: z.object({ failedVerification: z.boolean(), citationNeeded: z.boolean(), deadLink: z.boolean() }),
-    sourceStatus: z.string().describe("'found', or why the source could not be read: not-found, dead, unreachable, unsupported, blocked, no-url."),
-    sourceReason: z.string().optional(),
-    verifiability: z.number().nullable().describe("The audit's support score of the cited source on the score the flags use (higher = better supported): the verification engine's (0-1), or the source ranker's (linear) when scoreSignal is 'ranker'; null when the source could not be read."),
-    scoreSignal: z.enum(['engine', 'ranker']).optional().describe('Which score verifiability and the suggestions carry.'),
-    failedVerification: z.boolean().describe('Score at or below the calibrated failed-verification threshold (false when no threshold applies).'),
-    existing: SourceView.optional(),
-    suggestions: z.array(SourceView.extend({ score: z.number() })).describe('Indexed documents the audit scores above the cited source, best first.'),
-    ms: z.number().optional(),
-  })
-  .meta({ id: 'CitationAudit' });
-
 export const JOB_STATUSES = ['queued', 'running', 'done', 'failed', 'interrupted'] as const;
 
 export const JobResponse = z
@@ -158,11 +136,16 @@ export const JobResponse = z
     finishedAt: z.string().optional(),
     input: z.object({ kind: z.enum(['wikitext', 'html', 'url']), title: z.string().optional(), url: z.string().optional(), bytes: z.number().int() }),
     resumedFrom: z.string().optional().describe('The interrupted job whose finished citations this one reused.'),
+    provenance: z
+      .object({ configHash: z.string(), models: z.array(ModelInfo), snapshot: z.string().optional(), flagging: z.record(z.string(), z.unknown()), config: z.record(z.string(), z.unknown()) })
+      .loose()
+      .optional()
+      .describe('What produced the results: index snapshot, models, the audit configuration and its hash (the same as `veracite audit` with the same settings), flag threshold.'),
     article: z.object({ title: z.string(), citations: z.number().int(), uncitedClaims: z.number().int(), skippedRefs: z.number().int() }).optional(),
     done: z.number().int(),
     total: z.number().int(),
     error: z.string().optional(),
-    results: z.array(CitationAuditSchema).describe('Per-citation results, in the order they finished.'),
+    results: z.array(CitationViewSchema).describe('Per-citation results, in the order they finished.'),
   })
   .meta({ id: 'AuditJob' });
 
@@ -205,7 +188,7 @@ export const SearchResponse = z
   })
   .meta({ id: 'SearchResult' });
 
-const PairSide = z.object({ title: z.string(), sentences: z.array(SourceSentence) });
+const PairSide = SourceViewSchema.pick({ title: true, sentences: true });
 export const ComparisonResponse = z
   .object({
     pairId: z.string().describe('Send back with the choice; it names the pair without telling the page which side is which.'),

@@ -10,11 +10,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { AnnotationStore } from '../annotations/annotation-store.js';
-import type { Retriever } from '../retrieve/retriever.js';
-import type { Store } from '../store/types.js';
-import type { Verifier } from '../verify/verifier.js';
+import type { Veracite } from '../app/veracite.js';
 import { buildApp } from './app.js';
-import { pageCacheDir, SideAuditService } from './audit-side.js';
+import { SideAuditService } from './audit-side.js';
 import type { AuditService } from './audit-service.js';
 import type { ServerContext } from './context.js';
 import { ShuttingDownError } from './errors.js';
@@ -24,13 +22,8 @@ import { Limiter } from './limiter.js';
 import { resolveServerOptions, type ServerOptions } from './options.js';
 import { SseHub } from './sse.js';
 
-export interface Pipeline {
-  store: Store;
-  retriever: Retriever;
-  verifier: Verifier;
-  /** The index folder (caches the source ranker's corpus statistics). */
-  indexDir?: string;
-  /** Default: the citation audit module (audit-side.ts). */
+export interface StartOptions {
+  /** Default: the citation audit the composition root assembles (audit-side.ts); tests inject their own. */
   audit?: AuditService;
 }
 
@@ -43,17 +36,22 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(options: ServerOptions, pipeline: Pipeline): Promise<RunningServer> {
-  const o = resolveServerOptions(options);
-  const audit =
-    pipeline.audit ??
-    (await SideAuditService.create({ store: pipeline.store, retriever: pipeline.retriever, scorer: o.auditScorer, ...(pipeline.indexDir ? { indexDir: pipeline.indexDir } : {}), fetch: o.fetch, cacheDir: pageCacheDir(o.dataDir) }));
+/**
+ * Serves `vc`'s index with its pipeline. The models are loaded before listening, so a broken model fails
+ * the start, not the first request. Closing the server closes `vc`.
+ */
+export async function startServer(options: ServerOptions, vc: Veracite, start: StartOptions = {}): Promise<RunningServer> {
+  const o = resolveServerOptions(options, vc.settings.index.dir);
+  const store = vc.requireStore();
+  const verifier = await vc.verifier();
+  const audit = start.audit ?? new SideAuditService(await vc.auditPipeline());
   const [jobStore, annotations] = await Promise.all([JobStore.open(o.dataDir), AnnotationStore.open(o.dataDir)]);
   const ctx: ServerContext = {
     options: o,
-    store: pipeline.store,
-    retriever: pipeline.retriever,
-    verifier: pipeline.verifier,
+    app: vc,
+    store,
+    retriever: vc.retriever(),
+    verifier,
     audit,
     jobs: new JobRunner(jobStore, audit, { concurrency: o.auditConcurrency, maxQueue: o.auditQueue }),
     annotations,
@@ -72,7 +70,7 @@ export async function startServer(options: ServerOptions, pipeline: Pipeline): P
   });
   app.addHook('onClose', async () => {
     await annotations.close();
-    await pipeline.store.close();
+    await vc.close();
   });
   await app.listen({ host: o.host, port: o.port });
   const addr = app.server.address();

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { packageRoot } from '../models/trained/weights-io.js';
+import { packageRoot } from '../util/package-root.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

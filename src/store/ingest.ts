@@ -77,6 +77,9 @@ export async function ingestSource(store: Store, path: string, opts: IngestOptio
   const key = `${format}:${abs}`;
   const print = await sourceFingerprint(abs, format);
 
+  // The vectors' embedder is part of the index: dense queries and the source ranker read it back.
+  if (opts.embedder) await store.setSetting('embedder', opts.embedder.info);
+
   let resumedFrom = 0;
   const cp = await store.getCheckpoint(key);
   if (cp && opts.resume !== false && cp.fingerprint === print && cp.maxWords === maxWords) resumedFrom = cp.records;

@@ -68,8 +68,10 @@ export interface Store {
   passageTexts(): AsyncIterable<string[]>;
   /** Stored vectors of these passages (with the text they were computed from); absent ids are left out. */
   passageVectors(ids: string[]): Promise<Map<string, { text: string; vector: Float32Array }>>;
-  /** Settings recorded at creation (e.g. `embedder`: the ModelInfo of the stored vectors). */
+  /** Settings recorded with the index (e.g. `embedder`: the ModelInfo of the stored vectors). */
   readonly settings: Record<string, unknown>;
+  /** Records one setting (ingest records the embedder that made the vectors). */
+  setSetting(key: string, value: unknown): Promise<void>;
   stats(): Promise<StoreStats>;
   /** Identifies the exact content of the store; changes on every write. */
   snapshot(): Promise<string>;

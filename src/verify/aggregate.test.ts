@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { aggregateColumbia, aggregateConcat, DEFAULT_AGGREGATE } from './aggregate.js';
-import { tfidfRank } from './tfidf.js';
+import { tfidfRank } from '../text/tfidf.js';
 
 const p = (entailment: number, neutral: number, contradiction: number) => ({ entailment, neutral, contradiction });
 

@@ -4,7 +4,7 @@
  * scorer's work bounded when candidate documents are long.
  */
 import type { PairScorer } from '../models/types.js';
-import { tfidfRank } from './tfidf.js';
+import { tfidfRank } from '../text/tfidf.js';
 import type { Document, EvidenceSelectOptions, EvidenceSelector, EvidenceSentence } from './types.js';
 
 export interface Candidate {

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { readFeverClaims, runFeverEval } from '../eval/run-fever.js';
 import { readSciFactClaims, runSciFactEval } from '../eval/run-scifact.js';
-import { loadVerifierModels } from '../models/registry.js';
+import { loadEntailment, loadPairScorer, loadUse } from '../models/registry.js';
+import type { VerifierModels } from './verifier.js';
 import { Retriever } from '../retrieve/retriever.js';
 import { ingestSource } from '../store/ingest.js';
 import { LanceStore } from '../store/lancedb-store.js';
@@ -21,10 +22,10 @@ describe('Verifier on real samples with the offline models', () => {
   let dir: string;
   let scifact: LanceStore;
   let fever: LanceStore;
-  let models: Awaited<ReturnType<typeof loadVerifierModels>>;
+  let models: Required<VerifierModels>;
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'vc-verify-'));
-    models = await loadVerifierModels();
+    models = { embedder: await loadUse(), scorer: await loadPairScorer('trained'), entailment: await loadEntailment('trained') };
     scifact = await LanceStore.open(join(dir, 'scifact'));
     await ingestSource(scifact, 'data/samples/scifact/corpus.jsonl', { format: 'scifact' });
     fever = await LanceStore.open(join(dir, 'fever'));

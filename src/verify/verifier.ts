@@ -16,7 +16,7 @@ import { DEFAULT_DOCUMENT_RETRIEVAL, retrieveDocuments, type DocumentRetrievalCo
 import { DocumentLevelSelector } from './evidence-document-level.js';
 import { SentenceLevelSelector } from './evidence-sentence-level.js';
 import { hopEvidence, type HopConfig } from './hop.js';
-import { loadVerdictCalibration } from './calibrate-verdict.js';
+import { loadVerdictCalibration } from './verdict-calibration.js';
 import type { CandidateDocument, EvidenceSelector, EvidenceSentence, Label, LabelProbs, Verdict } from './types.js';
 
 export interface DocumentVerdict {

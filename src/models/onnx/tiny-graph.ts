@@ -1,4 +1,4 @@
-import { mulberry32 } from '../../util/mulberry32.js';
+import { uniform } from '../../util/rng.js';
 import onnxProto from 'onnx-proto';
 
 /**
@@ -26,7 +26,7 @@ export interface TinyGraphSpec {
   quantize: boolean;
 }
 
-const makeRng = mulberry32;
+const makeRng = uniform;
 
 function makeNormal(rng: () => number): (std: number) => number {
   return (std) => {

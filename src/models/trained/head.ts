@@ -4,7 +4,7 @@
  */
 import type { Embedder, ModelInfo } from '../types.js';
 import { buildFeatureMatrix, type FeaturePair } from './features.js';
-import { predictProba } from './softmax-regression.js';
+import { predictProba } from './softmax.js';
 import { readWeights, TrainedModelError, type HeadKind, type HeadWeights } from './weights-io.js';
 
 /** Pairs per feature matrix: bounds memory (~8 KB of features per pair) on very large calls. */

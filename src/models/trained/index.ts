@@ -5,4 +5,4 @@
 export { TrainedEntailmentModel, loadTrainedEntailment, NLI_LABELS } from './entailment.js';
 export { TrainedEvidenceScorer, loadTrainedEvidenceScorer } from './evidence-scorer.js';
 export type { LoadHeadOptions } from './head.js';
-export { TrainedModelError, type TrainedModelErrorCode, defaultWeightsPath, packageRoot } from './weights-io.js';
+export { TrainedModelError, type TrainedModelErrorCode, defaultWeightsPath } from './weights-io.js';

@@ -14,8 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { createUseEmbedder } from '../use/index.js';
 import type { Embedder, EntailmentProbs } from '../types.js';
 import { loadTrainedEntailment, loadTrainedEvidenceScorer } from './index.js';
-import { packageRoot } from './weights-io.js';
-import type { EvidenceFixture } from './make-fixtures.js';
+import { packageRoot } from '../../util/package-root.js';
+import type { EvidenceFixture } from '../../learn/heads/make-fixtures.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 let embedder: Embedder | undefined;

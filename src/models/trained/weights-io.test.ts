@@ -6,9 +6,10 @@ import { join } from 'node:path';
 import type { Embedder } from '../types.js';
 import { featureDim } from './features.js';
 import { LEXICAL_FEATURE_NAMES } from './lexical.js';
-import { label, trainSoftmax } from './softmax-regression.js';
-import { Rng } from './rng.js';
-import { defaultWeightsPath, packageRoot, readWeights, serialiseWeights, TrainedModelError, writeWeights, type HeadWeights } from './weights-io.js';
+import { label, trainSoftmax } from '../../learn/heads/softmax-regression.js';
+import { Rng } from '../../util/rng.js';
+import { packageRoot } from '../../util/package-root.js';
+import { defaultWeightsPath, readWeights, serialiseWeights, TrainedModelError, writeWeights, type HeadWeights } from './weights-io.js';
 import { loadTrainedEntailment } from './entailment.js';
 import { loadTrainedEvidenceScorer } from './evidence-scorer.js';
 

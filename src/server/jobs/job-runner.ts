@@ -11,14 +11,15 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { loadArticleInput } from '../../audit/article-input.js';
 import type { AuditInput } from '../../audit/types.js';
 import { parseWikipediaHtml, parseWikitext } from '../../wiki/index.js';
-import type { AuditService, CitationAudit } from '../audit-service.js';
+import type { CitationView } from '../../audit/citation-view.js';
+import type { AuditService } from '../audit-service.js';
 import { OverloadedError, ShuttingDownError } from '../errors.js';
 import { INTERRUPTED_MESSAGE, type JobStore } from './job-store.js';
 import type { AuditJob, AuditJobInput } from './job-types.js';
 
 export type JobEvent =
   | { type: 'status'; job: AuditJob }
-  | { type: 'citation'; seq: number; done: number; total: number; result: CitationAudit }
+  | { type: 'citation'; seq: number; done: number; total: number; result: CitationView }
   | { type: 'done'; job: AuditJob };
 
 type Listener = (e: JobEvent) => void;
@@ -146,6 +147,9 @@ export class JobRunner {
     this.touch(job);
     this.emit(job.id, { type: 'status', job });
     try {
+      const provenance = await this.audit.provenance?.();
+      // A plain JSON copy: the job file stores it as data, not as the audit's typed config.
+      if (provenance) job.provenance = JSON.parse(JSON.stringify(provenance)) as NonNullable<AuditJob['provenance']>;
       const article = await this.parse(job);
       signal.throwIfAborted();
       const ids = new Set(article.citations.map((c) => c.id));

@@ -3,11 +3,11 @@
  * written once) so that the job file, rewritten after every citation, stays small.
  */
 import type { z } from 'zod';
-import type { CitationAudit } from '../audit-service.js';
+import type { CitationView } from '../../audit/citation-view.js';
 import type { JobResponse } from '../schemas.js';
 
 export type AuditJob = Omit<z.infer<typeof JobResponse>, 'results'> & {
-  results: CitationAudit[];
+  results: CitationView[];
   /** sha256 of the input: a re-submitted interrupted job is found by it and resumed. */
   inputHash: string;
 };

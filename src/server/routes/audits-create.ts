@@ -18,7 +18,7 @@ export const auditsCreateRoute = defineRoute(
     responses: { 202: { description: 'Job accepted.', schema: JobCreatedResponse }, ...errorResponses(400, 413, 503) },
   },
   async (ctx, { body }, _req, reply) => {
-    if (body.url !== undefined && !ctx.options.fetch) {
+    if (body.url !== undefined && !ctx.app.settings.sources.fetch) {
       throw new HttpError(400, 'invalid_request', 'url input needs live fetch: start the server with --fetch, or send the page as html', [
         { path: 'url', message: 'live fetch is off on this server (--fetch)' },
       ]);

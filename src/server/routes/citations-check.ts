@@ -6,7 +6,8 @@
 import type { CitationCheckInput } from '../audit-service.js';
 import { runLimited } from '../deadline.js';
 import { defineRoute, errorResponses } from '../route.js';
-import { CitationAuditSchema, CitationCheckRequest } from '../schemas.js';
+import { CitationViewSchema } from '../../audit/citation-view.js';
+import { CitationCheckRequest } from '../schemas.js';
 import { splitSentences } from '../../corpus/sentences.js';
 
 export const citationsCheckRoute = defineRoute(
@@ -16,7 +17,7 @@ export const citationsCheckRoute = defineRoute(
     tag: 'audit',
     summary: 'Check one citation: claim + context + source',
     body: CitationCheckRequest,
-    responses: { 200: { description: 'The citation\'s audit.', schema: CitationAuditSchema }, ...errorResponses(400, 413, 503, 504) },
+    responses: { 200: { description: 'The citation\'s audit.', schema: CitationViewSchema }, ...errorResponses(400, 413, 503, 504) },
   },
   async (ctx, { body }, _req, reply) => {
     const input: CitationCheckInput = {

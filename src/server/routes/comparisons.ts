@@ -4,7 +4,7 @@
  * comparable citation has been annotated.
  */
 import { comparisonOrder, encodePairId, newPairRef, pairViews } from '../../annotations/blind-pair.js';
-import type { SourceView } from '../audit-service.js';
+import type { SourceView } from '../../audit/citation-view.js';
 import { NotFoundError } from '../errors.js';
 import { defineRoute, errorResponses } from '../route.js';
 import { ComparisonQuery, ComparisonResponse } from '../schemas.js';

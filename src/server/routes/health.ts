@@ -18,10 +18,10 @@ export const healthRoute = defineRoute(
       status: ctx.shuttingDown ? 'shutting_down' : 'ok',
       version: VERACITE_VERSION,
       uptimeSeconds: Math.round((Date.now() - ctx.startedAt) / 100) / 10,
-      index: { dir: ctx.options.index, snapshot, engine: ctx.store.engine, ...stats },
+      index: { dir: ctx.app.settings.index.dir ?? '', snapshot, engine: ctx.store.engine, ...stats },
       models: ctx.verifier.modelInfos(),
       audit: ctx.audit.name,
-      fetch: ctx.options.fetch,
+      fetch: ctx.app.settings.sources.fetch,
       limits: { concurrency: l.concurrency, queue: l.maxQueue, active: l.active, queued: l.queued, bodyLimit: ctx.options.bodyLimit, requestTimeoutMs: ctx.options.requestTimeoutMs },
       jobs: ctx.jobs.stats(),
     };

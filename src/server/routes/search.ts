@@ -14,7 +14,7 @@ export const searchRoute = defineRoute(
   },
   async (ctx, { query }, _req, reply) => {
     const r = await runLimited(ctx.limiter, reply, ctx.options.requestTimeoutMs, () =>
-      ctx.retriever.search(query.q, { k: query.k, mode: query.mode ?? ctx.options.mode }),
+      ctx.retriever.search(query.q, { k: query.k, mode: query.mode ?? ctx.app.mode }),
     );
     return {
       query: r.query,

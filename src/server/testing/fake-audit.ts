@@ -5,9 +5,10 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { AuditCitation, AuditInput } from '../../audit/types.js';
-import type { AuditRunOptions, AuditService, CitationAudit, CitationCheckInput } from '../audit-service.js';
+import type { CitationView } from '../../audit/citation-view.js';
+import type { AuditRunOptions, AuditService, CitationCheckInput } from '../audit-service.js';
 
-export function fakeResult(c: AuditCitation): CitationAudit {
+export function fakeResult(c: AuditCitation): CitationView {
   const score = ((c.index * 37) % 10) / 10;
   return {
     citationId: c.id,
@@ -47,7 +48,7 @@ export class FakeAuditService implements AuditService {
     }
   }
 
-  async checkCitation(input: CitationCheckInput): Promise<CitationAudit> {
+  async checkCitation(input: CitationCheckInput): Promise<CitationView> {
     const tags = { failedVerification: false, citationNeeded: false, deadLink: false };
     return fakeResult({ id: 'check', index: 0, claim: input.claim, context: input.context ?? [], sectionPath: [], articleTitle: '', source: { raw: 'url' in input.source ? input.source.url : 'text' }, tags });
   }

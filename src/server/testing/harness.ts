@@ -5,9 +5,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Retriever } from '../../retrieve/retriever.js';
-import { LanceStore } from '../../store/lancedb-store.js';
-import { Verifier, type VerifierModels } from '../../verify/verifier.js';
+import type { SettingsInput } from '../../app/settings.js';
+import { Veracite } from '../../app/veracite.js';
+import type { VerifierModels } from '../../verify/verifier.js';
 import type { AuditService } from '../audit-service.js';
 import type { ServerOptions } from '../options.js';
 import { startServer, type RunningServer } from '../start.js';
@@ -25,18 +25,28 @@ export async function makeTestIndex(prefix = 'veracite-serve-'): Promise<TestInd
   return { root, index: dir, cleanup: () => rm(root, { recursive: true, force: true }) };
 }
 
-/** Default audit: the real one with the 'lexical' scorer (no model weights needed). */
+/**
+ * A server through the composition root, as `veracite serve` builds it. The fake models fill the embedder
+ * and entailment roles; the scorer (evidence selection and the audit's engine) comes from the settings,
+ * by default 'lexical' (no model weights needed), the fake scorer only when `fakeScorer` is set.
+ */
 export async function startTestServer(
   index: string,
   models: VerifierModels,
-  options: Partial<ServerOptions> = {},
-  audit?: (verifier: Verifier, retriever: Retriever) => AuditService,
+  options: Partial<ServerOptions> & { settings?: SettingsInput; fakeScorer?: boolean } = {},
+  audit?: () => AuditService,
 ): Promise<RunningServer> {
-  const store = await LanceStore.open(index, { create: false });
-  const mode = options.mode ?? 'bm25';
-  const retriever = new Retriever(store, mode === 'bm25' ? undefined : models.embedder, { mode });
-  const verifier = new Verifier(store, retriever, models, { documents: { mode, maxDocs: 10, titleMatch: true } });
-  return startServer({ index, port: 0, auditScorer: 'lexical', ...options }, { store, retriever, verifier, ...(audit ? { audit: audit(verifier, retriever) } : {}) });
+  const { settings = {}, fakeScorer, ...server } = options;
+  const vc = await Veracite.open(
+    { retrieval: { mode: 'bm25' }, ...settings, index: { dir: index }, models: { scorer: 'lexical', ...settings.models } },
+    { models: { ...(models.embedder ? { embedder: models.embedder } : {}), entailment: models.entailment, ...(fakeScorer ? { scorer: models.scorer } : {}) } },
+  );
+  try {
+    return await startServer({ port: 0, ...server }, vc, audit ? { audit: audit() } : {});
+  } catch (e) {
+    await vc.close();
+    throw e;
+  }
 }
 
 export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { packageRoot } from '../../models/trained/weights-io.js';
+import { packageRoot } from '../../util/package-root.js';
 import { ingestSource } from '../../store/ingest.js';
 import { LanceStore } from '../../store/lancedb-store.js';
 

@@ -1,0 +1,119 @@
+/**
+ * The one place a citation audit is assembled (the CLI, the server, the benchmark and library users all get
+ * it here): the verification engine, the source ranker, the failed-verification threshold, the candidate
+ * retriever (SIDE's union of BM25 and dense) and the source resolver, from one set of settings.
+ */
+import { join } from 'node:path';
+import { CitationAuditor, DEFAULT_AUDIT_CONFIG, type AuditDeps } from '../audit/audit.js';
+import { findCalibration, flagRule, loadCalibration, scoringHash, type CalibrationFile } from '../audit/calibration.js';
+import { DEFAULT_SCORING } from '../audit/score-document.js';
+import type { AuditConfig } from '../audit/types.js';
+import type { ModelInfo } from '../models/types.js';
+import { Retriever, type SearchMode } from '../retrieve/retriever.js';
+import { PageCache } from '../sources/page-cache.js';
+import { SourceResolver, type SourceResolverOptions } from '../sources/resolve-source.js';
+import { SnapshotFolder } from '../sources/snapshot-folder.js';
+import type { Store } from '../store/types.js';
+import type { Engine, ModelHub } from './models.js';
+import { loadRanker } from './ranker.js';
+import type { Settings } from './settings.js';
+
+export interface AuditPipeline {
+  auditor: CitationAuditor;
+  deps: AuditDeps;
+  engine: Engine;
+  /** A new source resolver: it memoises lookups for its lifetime, right for one article, wrong for weeks of serving. */
+  resolver(): SourceResolver;
+  /** Why the ranker or the flags are off, for the user (empty when both are on). */
+  notes: string[];
+}
+
+/** The audit's configuration from the settings (what the provenance's configHash covers). */
+export function auditConfigOf(settings: Settings, mode: SearchMode, recommend: boolean): AuditConfig {
+  return {
+    scoring: { ...DEFAULT_SCORING, granularity: settings.scoring.granularity, preselect: settings.scoring.preselect },
+    queryContext: settings.scoring.queryContext,
+    recommend: {
+      ...DEFAULT_AUDIT_CONFIG.recommend,
+      enabled: recommend,
+      mode,
+      candidates: settings.audit.candidates,
+      suggestions: settings.audit.suggestions,
+      firstStageWeight: settings.audit.firstStageWeight,
+    },
+    concurrency: settings.audit.concurrency,
+  };
+}
+
+/** Where fetched pages are cached: beside the index, or in .veracite/ without one. */
+export function pageCacheDir(settings: Settings): string {
+  return settings.sources.cache ?? (settings.index.dir ? join(settings.index.dir, 'page-cache') : join('.veracite', 'page-cache'));
+}
+
+/** SIDE's candidate retrieval: BM25 and dense lists of `retrieval.depth` passages, combined by `audit.fusion` (union). */
+export function candidateRetriever(settings: Settings, models: ModelHub, store: Store, mode: SearchMode): Retriever {
+  return new Retriever(store, () => models.embedder(), { mode, fusion: { method: settings.audit.fusion }, sparseK: settings.retrieval.depth, denseK: settings.retrieval.depth });
+}
+
+export async function buildAuditPipeline(settings: Settings, models: ModelHub, store: Store | undefined, mode: SearchMode): Promise<AuditPipeline> {
+  const notes: string[] = [];
+  const engine = await models.engine();
+  const recommend = settings.audit.recommend && !!store;
+  const config = auditConfigOf(settings, mode, recommend);
+  const ranked = await loadRanker(settings.audit.ranker, engine, store, settings.index.dir ?? undefined);
+  if ('reason' in ranked) {
+    if (store) notes.push(ranked.reason);
+  }
+  const ranker = 'ranker' in ranked ? ranked.ranker.info : undefined;
+  const calibration = await chooseCalibration(settings, engine.scorer.info, config, ranker);
+  const flag = flagRule(
+    {
+      ...(settings.audit.threshold !== undefined ? { threshold: settings.audit.threshold } : {}),
+      ...(calibration ? { calibration } : {}),
+      ...(settings.audit.definition ? { definition: settings.audit.definition } : {}),
+    },
+    { scorer: engine.scorer.info, scoring: config.scoring, queryContext: config.queryContext, ...(ranker ? { ranker } : {}) },
+  );
+  if ('reason' in flag) notes.push(flag.reason);
+
+  // The query embedder is part of the pipeline (and its provenance) when suggestions use dense retrieval.
+  const embedder = store && recommend && mode !== 'bm25' ? await models.embedder() : undefined;
+  const retriever = store ? candidateRetriever(settings, models, store, mode) : undefined;
+  const infos: ModelInfo[] = [engine.scorer.info];
+  if (engine.embedder) infos.push(engine.embedder.info);
+  if (embedder && !infos.some((m) => m.id === embedder.info.id)) infos.push(embedder.info);
+  if (ranker) infos.push(ranker);
+
+  const snapshots = settings.sources.folder ? await SnapshotFolder.open(settings.sources.folder) : undefined;
+  const fetchPolicy = { timeoutMs: settings.sources.timeoutMs, maxBytes: settings.sources.maxBytes, maxRedirects: settings.sources.maxRedirects };
+  const resolver = () => {
+    const opts: SourceResolverOptions = {};
+    if (store) opts.store = store;
+    if (snapshots) opts.snapshots = snapshots;
+    if (settings.sources.fetch) opts.fetch = { policy: fetchPolicy, cache: new PageCache(pageCacheDir(settings)), wayback: settings.sources.wayback };
+    return new SourceResolver(opts);
+  };
+  const deps: AuditDeps = {
+    scorer: engine.scorer,
+    resolver: resolver(),
+    ...(store ? { store } : {}),
+    ...(retriever ? { retriever } : {}),
+    retrievalMode: mode,
+    models: infos,
+    flag,
+    ...(settings.index.dir && store ? { indexDir: settings.index.dir } : {}),
+    ...('ranker' in ranked ? { ranker: ranked } : {}),
+  };
+  return { auditor: new CitationAuditor(deps, config), deps, engine, resolver, notes };
+}
+
+/**
+ * The threshold file: the one named in the settings, else the committed calibration made for exactly these
+ * settings (the ranker's when a ranker is loaded and calibrated, else the engine's), else the default file
+ * (whose mismatch flagRule then reports).
+ */
+async function chooseCalibration(settings: Settings, scorer: ModelInfo, config: AuditConfig, ranker: ModelInfo | undefined): Promise<(CalibrationFile & { path: string; sha256: string }) | undefined> {
+  if (settings.audit.calibration) return loadCalibration(settings.audit.calibration);
+  const forRanker = ranker ? await findCalibration(scoringHash(scorer, config.scoring, config.queryContext, ranker), undefined, false) : undefined;
+  return forRanker ?? (await findCalibration(scoringHash(scorer, config.scoring, config.queryContext)));
+}

@@ -1,0 +1,97 @@
+/**
+ * The models of one pipeline, loaded on first use and then shared: a search that stays on BM25 never loads
+ * the embedder, a server that never verifies never loads the entailment head. Tests and library users may
+ * inject any role (fake models, their own ONNX instances); injected models are never disposed here.
+ */
+import type { OnnxLoadOptions } from '../models/onnx/load.js';
+import { loadEmbedder, loadEntailment, loadPairScorer, loadUse, needsUse, parseModelSpec, type ModelSpec } from '../models/registry.js';
+import { MemoEmbedder } from '../models/memo-embedder.js';
+import type { Embedder, EntailmentModel, PairScorer } from '../models/types.js';
+import { EmbeddingCache } from '../store/embedding-cache.js';
+import type { Settings } from './settings.js';
+
+export interface InjectedModels {
+  embedder?: Embedder;
+  scorer?: PairScorer;
+  entailment?: EntailmentModel;
+}
+
+/** The audit's verification engine, with the memoising sentence encoder under it when it is a trained head. */
+export interface Engine {
+  scorer: PairScorer;
+  /** The engine's Universal Sentence Encoder, memoised (an audit embeds the same pages for many claims). */
+  embedder?: MemoEmbedder;
+}
+
+/** Vectors an audit keeps in memory: 200k 512-d vectors are ~400 MB, enough for a long article's pages. */
+const ENGINE_MEMO_CAPACITY = 200_000;
+
+export class ModelHub {
+  readonly specs: { embedder: ModelSpec; scorer: ModelSpec; nli: ModelSpec };
+  private readonly onnx: OnnxLoadOptions;
+  private readonly cache = new Map<string, Promise<unknown>>();
+  private readonly owned: { dispose?(): Promise<void> }[] = [];
+  private embeddingCache: EmbeddingCache | undefined;
+
+  constructor(
+    private readonly settings: Settings['models'],
+    private readonly injected: InjectedModels = {},
+  ) {
+    // Parsed up front: a wrong spec fails before any index or model is opened.
+    this.specs = { embedder: parseModelSpec('embedder', settings.embedder), scorer: parseModelSpec('scorer', settings.scorer), nli: parseModelSpec('nli', settings.nli) };
+    this.onnx = { device: settings.device };
+  }
+
+  private once<T>(key: string, load: () => Promise<T>): Promise<T> {
+    let p = this.cache.get(key) as Promise<T> | undefined;
+    if (!p) {
+      p = load();
+      this.cache.set(key, p);
+    }
+    return p;
+  }
+
+  private own<T extends { dispose?(): Promise<void> }>(m: T): T {
+    this.owned.push(m);
+    return m;
+  }
+
+  /** The retrieval embedder (dense queries, indexing with vectors). */
+  embedder(): Promise<Embedder> {
+    if (this.injected.embedder) return Promise.resolve(this.injected.embedder);
+    return this.once('embedder', async () => (this.specs.embedder.kind === 'use' ? loadUse() : this.own(await loadEmbedder(this.specs.embedder, this.onnx))));
+  }
+
+  /** The verifier's evidence scorer (a trained head reads the plain USE, exactly as when its figures were measured). */
+  scorer(): Promise<PairScorer> {
+    if (this.injected.scorer) return Promise.resolve(this.injected.scorer);
+    return this.once('scorer', async () => this.own(await loadPairScorer(this.specs.scorer, { onnx: this.onnx })));
+  }
+
+  entailment(): Promise<EntailmentModel> {
+    if (this.injected.entailment) return Promise.resolve(this.injected.entailment);
+    return this.once('entailment', async () => this.own(await loadEntailment(this.specs.nli, { onnx: this.onnx })));
+  }
+
+  /**
+   * The audit's verification engine: the same scorer spec, over a memoising sentence encoder (pages cited
+   * many times, candidates shared by neighbouring claims), optionally backed by the on-disk cache.
+   */
+  engine(): Promise<Engine> {
+    if (this.injected.scorer) return Promise.resolve({ scorer: this.injected.scorer });
+    return this.once('engine', async (): Promise<Engine> => {
+      if (!needsUse(this.specs.scorer)) return { scorer: this.own(await loadPairScorer(this.specs.scorer, { onnx: this.onnx })) };
+      const use = await loadUse();
+      this.embeddingCache = this.settings.cache ? await EmbeddingCache.open(this.settings.cache, use) : undefined;
+      const embedder = this.own(new MemoEmbedder(use, { capacity: ENGINE_MEMO_CAPACITY, ...(this.embeddingCache ? { persist: this.embeddingCache } : {}) }));
+      return { scorer: await loadPairScorer(this.specs.scorer, { use: embedder }), embedder };
+    });
+  }
+
+  /** Disposes the models this hub loaded (the shared USE instance stays: it is one per process). */
+  async close(): Promise<void> {
+    for (const m of this.owned.splice(0)) await m.dispose?.();
+    this.embeddingCache?.close();
+    this.cache.clear();
+  }
+}

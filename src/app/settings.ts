@@ -1,0 +1,151 @@
+/**
+ * Every setting of veracite, in groups, with its default and the measurement behind the default. The CLI,
+ * the server, the benchmarks, the evaluations and library users all give a (partial) `SettingsInput`;
+ * `parseSettings` validates it once and fills the defaults, and the composition root (veracite.ts) decides
+ * every `auto` against the index it opens. One set of settings therefore builds one pipeline everywhere.
+ *
+ * Errors name the setting by its dotted path (`retrieval.mode`); front ends map it to their own names
+ * (cli/options.ts maps each setting to its flag).
+ */
+import { z } from 'zod';
+import { DEFAULT_AUDIT_CONFIG } from '../audit/audit.js';
+import { QUERY_CONTEXTS } from '../audit/query.js';
+import { DEFAULT_SCORING } from '../audit/score-document.js';
+import { DEFAULT_RETRIEVER_CONFIG } from '../retrieve/retriever.js';
+import { DEFAULT_DOCUMENT_RETRIEVAL } from '../verify/document-retrieval.js';
+import { VERDICT_RULES } from '../verify/aggregate.js';
+import { SettingsError } from '../util/settings-error.js';
+
+export const DEFAULT_INDEX_DIR = '.veracite/index';
+
+export const RETRIEVAL_MODES = ['auto', 'bm25', 'dense', 'hybrid'] as const;
+export const FUSION_METHODS = ['union', 'rrf', 'weighted'] as const;
+export const DEVICES = ['cpu', 'cuda'] as const;
+
+export const IndexSettings = z
+  .object({
+    /** The index directory (embedded LanceDB). null: no index (an audit with --sources / --fetch only). */
+    dir: z.string().min(1).nullable().default(DEFAULT_INDEX_DIR),
+  })
+  .strict();
+
+export const ModelSettings = z
+  .object({
+    /** Query / passage embedder for dense retrieval: models/registry.ts grammar. */
+    embedder: z.string().min(1).default('use'),
+    /** Evidence scorer and the audit's verification engine (one PairScorer role). */
+    scorer: z.string().min(1).default('trained'),
+    /** Entailment (NLI) model behind verdicts. */
+    nli: z.string().min(1).default('trained'),
+    /** ONNX execution device; 'cuda' fails loudly without the CUDA provider. */
+    device: z.enum(DEVICES).default('cpu'),
+    /** On-disk cache of the trained engine's sentence vectors (evaluations re-embed the same pages). */
+    cache: z.string().min(1).optional(),
+  })
+  .strict();
+
+export const RetrievalSettings = z
+  .object({
+    /** auto = hybrid when the index has vectors, else bm25. */
+    mode: z.enum(RETRIEVAL_MODES).default('auto'),
+    /** Fusion of the BM25 and dense lists for search and verification (the audit has its own, SIDE's union). */
+    fusion: z.enum(FUSION_METHODS).default(DEFAULT_RETRIEVER_CONFIG.fusion.method),
+    /** Weighted fusion: weight of BM25 (0.8 chosen on SciFact train, see retrieve/retriever.ts). */
+    sparseWeight: z.number().min(0).max(1).default(DEFAULT_RETRIEVER_CONFIG.fusion.sparseWeight ?? 0.8),
+    /** Passages taken from each first-stage list (BM25 and dense), SIDE's k. */
+    depth: z.number().int().positive().default(DEFAULT_RETRIEVER_CONFIG.sparseK),
+  })
+  .strict();
+
+export const VerifySettings = z
+  .object({
+    /** Candidate documents whose sentences are scored as evidence. */
+    candidates: z.number().int().positive().default(DEFAULT_DOCUMENT_RETRIEVAL.maxDocs),
+    /** Evidence selection: per sentence, or every sentence of a document in context (Stammbach). */
+    evidence: z.enum(['sentence', 'document']).default('sentence'),
+    /** Verdict rule; default: the better one on SciFact train (models/verdict-calibration.json). */
+    rule: z.enum(VERDICT_RULES).optional(),
+    /** Entity / title document retrieval (ColumbiaNLP). */
+    titleMatch: z.boolean().default(true),
+    /** Follow links of evidence documents (corpora with links, FEVER). */
+    hop: z.boolean().default(false),
+  })
+  .strict();
+
+export const ScoringSettings = z
+  .object({
+    /** The audit's passage score: max over its sentences, or the whole passage (chosen on WiCE, src/audit/README.md). */
+    granularity: z.enum(['sentence', 'passage']).default(DEFAULT_SCORING.granularity),
+    /** Context in the verification query. */
+    queryContext: z.enum(QUERY_CONTEXTS).default(DEFAULT_AUDIT_CONFIG.queryContext),
+    /** Units scored per page, best TF-IDF matches first (0 = all). */
+    preselect: z.number().int().min(0).default(DEFAULT_SCORING.preselect),
+  })
+  .strict();
+
+export const AuditSettings = z
+  .object({
+    recommend: z.boolean().default(true),
+    /** Candidate documents reranked per citation. */
+    candidates: z.number().int().positive().default(DEFAULT_AUDIT_CONFIG.recommend.candidates),
+    /** Suggested sources per citation, at most. */
+    suggestions: z.number().int().positive().default(DEFAULT_AUDIT_CONFIG.recommend.suggestions),
+    /** Weight of 1/first-stage rank added to the engine score when ordering candidates without a ranker. */
+    firstStageWeight: z.number().default(DEFAULT_AUDIT_CONFIG.recommend.firstStageWeight),
+    /** Candidate lists are combined as SIDE does: the union of BM25 and dense, reranked. */
+    fusion: z.enum(FUSION_METHODS).default('union'),
+    /** Source ranker: 'default' (models/source-ranker.json when it fits the engine), 'off', or a weights file. */
+    ranker: z.string().min(1).default('default'),
+    /** Threshold file from `veracite calibrate`; default: the committed one made for these exact settings. */
+    calibration: z.string().min(1).optional(),
+    /** Which calibrated definition flags (not_supported | not_or_partially_supported); default: the file's. */
+    definition: z.string().min(1).optional(),
+    /** Flag at or below this score, overriding the calibration. */
+    threshold: z.number().optional(),
+    /** Citations audited at once (retrieval of one overlaps scoring of another). */
+    concurrency: z.number().int().positive().default(DEFAULT_AUDIT_CONFIG.concurrency),
+  })
+  .strict();
+
+export const SourceSettings = z
+  .object({
+    /** Folder of saved source pages (manifest.jsonl {url, path}, or files named by URL hash). */
+    folder: z.string().min(1).optional(),
+    /** Fetch sources (and URL articles) live, SSRF-guarded. Off by default: an audit touches the network only when asked. */
+    fetch: z.boolean().default(false),
+    /** Cache of fetched pages; default <index>/page-cache (or .veracite/page-cache without an index). */
+    cache: z.string().min(1).optional(),
+    timeoutMs: z.number().int().positive().default(15_000),
+    maxBytes: z.number().int().positive().default(5 * 1024 * 1024),
+    maxRedirects: z.number().int().min(0).default(5),
+    /** Try the Wayback Machine for dead pages without an archive URL. */
+    wayback: z.boolean().default(true),
+  })
+  .strict();
+
+export const Settings = z
+  .object({
+    index: IndexSettings.default({ dir: DEFAULT_INDEX_DIR }),
+    models: ModelSettings.default(() => ModelSettings.parse({})),
+    retrieval: RetrievalSettings.default(() => RetrievalSettings.parse({})),
+    verify: VerifySettings.default(() => VerifySettings.parse({})),
+    scoring: ScoringSettings.default(() => ScoringSettings.parse({})),
+    audit: AuditSettings.default(() => AuditSettings.parse({})),
+    sources: SourceSettings.default(() => SourceSettings.parse({})),
+  })
+  .strict();
+
+/** What callers give: any group, any field, omitted ones take their defaults. */
+export type SettingsInput = z.input<typeof Settings>;
+/** Validated settings with every default filled (retrieval.mode may still be 'auto'). */
+export type Settings = z.output<typeof Settings>;
+export type RetrievalMode = (typeof RETRIEVAL_MODES)[number];
+
+/** Validates and completes settings; the first problem is reported as a SettingsError naming its path. */
+export function parseSettings(input: SettingsInput = {}): Settings {
+  const r = Settings.safeParse(input);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0]!;
+  const path = issue.path.join('.') || '(settings)';
+  throw new SettingsError(path, issue.message);
+}

@@ -1,0 +1,177 @@
+/**
+ * The composition root: the only code that opens stores, loads models and builds retrievers, verifiers
+ * and auditors. Everything else (CLI commands, the HTTP server, benchmarks, evaluations, library users)
+ * asks a `Veracite` for the piece it needs, so one set of settings gives one pipeline everywhere.
+ *
+ *   const vc = await Veracite.open({ index: { dir: '.veracite/scifact' } });
+ *   const verdict = await vc.verify('Vitamin D deficiency increases the risk of fractures.');
+ *   await vc.close();
+ *
+ * Pieces are built on first use and then shared: a BM25 search never loads a model.
+ */
+import type { AuditProgress } from '../audit/audit.js';
+import type { AuditInput, AuditReport } from '../audit/types.js';
+import { ingestSource, type IngestOptions, type IngestSummary } from '../store/ingest.js';
+import { EmbeddingCache } from '../store/embedding-cache.js';
+import { LanceStore } from '../store/lancedb-store.js';
+import type { Store } from '../store/types.js';
+import { Retriever, type RetrieverResult, type SearchMode } from '../retrieve/retriever.js';
+import type { ClaimInContext } from '../retrieve/query-building.js';
+import { Verifier } from '../verify/verifier.js';
+import type { Verdict } from '../verify/types.js';
+import { SettingsError } from '../util/settings-error.js';
+import { buildAuditPipeline, candidateRetriever, type AuditPipeline } from './audit.js';
+import { ModelHub, type InjectedModels } from './models.js';
+import { parseSettings, type RetrievalMode, type Settings, type SettingsInput } from './settings.js';
+
+export interface OpenOptions {
+  /** Models to use instead of loading them (tests; callers holding their own ONNX instances). */
+  models?: InjectedModels;
+  /**
+   * Create the index when it does not exist (writers: `veracite index`). Readers refuse a missing index
+   * instead, so a typo never leaves an empty index behind.
+   */
+  create?: boolean;
+}
+
+/** auto = hybrid when the index has vectors, else bm25; an explicit dense mode needs vectors. */
+export function resolveMode(requested: RetrievalMode, hasVectors: boolean): SearchMode {
+  if (requested === 'auto') return hasVectors ? 'hybrid' : 'bm25';
+  if (requested !== 'bm25' && !hasVectors) {
+    throw new SettingsError('retrieval.mode', `"${requested}" needs an index with vectors and this one has none: index it with dense vectors, or use bm25`);
+  }
+  return requested;
+}
+
+export class Veracite {
+  /** The settings with every `auto` decided (retrieval.mode is the mode actually used). */
+  readonly settings: Settings;
+  readonly models: ModelHub;
+  private retrieverOf: Retriever | undefined;
+  private verifierOf: Promise<Verifier> | undefined;
+  private auditOf: Promise<AuditPipeline> | undefined;
+  private embeddingCache: Promise<EmbeddingCache> | undefined;
+
+  private constructor(
+    settings: Settings,
+    /** The index, when the settings name one. */
+    readonly store: Store | undefined,
+    models: ModelHub,
+    /** Whether the index holds passage vectors (dense and hybrid retrieval possible). */
+    readonly hasVectors: boolean,
+  ) {
+    this.settings = settings;
+    this.models = models;
+  }
+
+  static async open(input: SettingsInput = {}, opts: OpenOptions = {}): Promise<Veracite> {
+    const requested = parseSettings(input);
+    const models = new ModelHub(requested.models, opts.models);
+    const dir = requested.index.dir;
+    const store = dir ? await LanceStore.open(dir, { create: opts.create ?? false }) : undefined;
+    try {
+      const hasVectors = store ? (await store.vectorDimension()) !== undefined : false;
+      // Without an index there is nothing to retrieve from; the mode only matters for provenance then.
+      const mode = store ? resolveMode(requested.retrieval.mode, hasVectors) : 'bm25';
+      const settings: Settings = { ...requested, retrieval: { ...requested.retrieval, mode } };
+      return new Veracite(settings, store, models, hasVectors);
+    } catch (e) {
+      await store?.close();
+      throw e;
+    }
+  }
+
+  /** The retrieval mode in use (settings.retrieval.mode, decided). */
+  get mode(): SearchMode {
+    return this.settings.retrieval.mode as SearchMode;
+  }
+
+  /** The index; an error naming the setting when there is none. */
+  requireStore(): Store {
+    if (!this.store) throw new SettingsError('index.dir', 'this needs an index and none is open');
+    return this.store;
+  }
+
+  /**
+   * Passage and document retrieval. Serves every mode the index supports whatever the default: the query
+   * embedder is loaded on the first dense or hybrid query.
+   */
+  retriever(): Retriever {
+    if (!this.retrieverOf) {
+      const r = this.settings.retrieval;
+      this.retrieverOf = new Retriever(this.requireStore(), () => this.models.embedder(), {
+        mode: this.mode,
+        fusion: { method: r.fusion, sparseWeight: r.sparseWeight },
+        sparseK: r.depth,
+        denseK: r.depth,
+      });
+    }
+    return this.retrieverOf;
+  }
+
+  /** Claim verification: candidate documents, top-5 evidence, verdict. */
+  verifier(): Promise<Verifier> {
+    this.verifierOf ??= (async () => {
+      const v = this.settings.verify;
+      const [scorer, entailment] = await Promise.all([this.models.scorer(), this.models.entailment()]);
+      const embedder = this.mode === 'bm25' ? undefined : await this.models.embedder();
+      return new Verifier(this.requireStore(), this.retriever(), { ...(embedder ? { embedder } : {}), scorer, entailment }, {
+        documents: { mode: this.mode, maxDocs: v.candidates, titleMatch: v.titleMatch },
+        evidence: { mode: v.evidence },
+        hop: { enabled: v.hop },
+        verdict: v.rule ? { rule: v.rule } : {},
+      });
+    })();
+    return this.verifierOf;
+  }
+
+  /** The audit's candidate retrieval (SIDE's union of BM25 and dense), for evaluations and ranker training. */
+  candidateRetriever(): Retriever {
+    return candidateRetriever(this.settings, this.models, this.requireStore(), this.mode);
+  }
+
+  /** The citation audit (works without an index: sources from a folder or the web, no suggestions). */
+  auditPipeline(): Promise<AuditPipeline> {
+    this.auditOf ??= buildAuditPipeline(this.settings, this.models, this.store, this.mode);
+    return this.auditOf;
+  }
+
+  search(query: string | ClaimInContext, opts: { k?: number; mode?: SearchMode } = {}): Promise<RetrieverResult> {
+    return this.retriever().search(query, { k: opts.k ?? 10, ...(opts.mode ? { mode: opts.mode } : {}) });
+  }
+
+  async verify(claim: string): Promise<Verdict> {
+    return (await this.verifier()).verify(claim);
+  }
+
+  async audit(input: AuditInput, onProgress?: (p: AuditProgress) => void): Promise<AuditReport> {
+    return (await this.auditPipeline()).auditor.auditArticle(input, onProgress);
+  }
+
+  /**
+   * Adds a corpus file or folder to the index (resumable, crash-safe: see store/ingest.ts). With
+   * `dense`, passages are embedded with the settings' embedder through the index's embedding cache, and
+   * the embedder is recorded in the index settings.
+   */
+  async ingest(path: string, opts: Omit<IngestOptions, 'embedder' | 'embeddingCache'> & { dense?: boolean } = {}): Promise<IngestSummary> {
+    const store = this.requireStore();
+    const { dense, ...rest } = opts;
+    if (!dense) return ingestSource(store, path, rest);
+    const embedder = await this.models.embedder();
+    this.embeddingCache ??= EmbeddingCache.open(this.settings.index.dir!, embedder);
+    return ingestSource(store, path, { ...rest, embedder, embeddingCache: await this.embeddingCache });
+  }
+
+  /** Embedding cache statistics of this session's dense ingest (undefined without one). */
+  async embeddingCacheStats(): Promise<{ hits: number; misses: number } | undefined> {
+    if (!this.embeddingCache) return undefined;
+    const c = await this.embeddingCache;
+    return { hits: c.hits, misses: c.misses };
+  }
+
+  async close(): Promise<void> {
+    if (this.embeddingCache) (await this.embeddingCache).close();
+    await this.models.close();
+    await this.store?.close();
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * A citation's audit as editors see it (the HTTP API, the web page, the blind comparison): the claim, the
+ * source's status, its support score on the scale the flags use, the sentences that matter from the cited
+ * source and from better sources. One zod schema is both the API documentation (server/schemas.ts) and the
+ * TypeScript type, so the two cannot drift apart.
+ */
+import { z } from 'zod';
+import type { Document } from '../corpus/types.js';
+import type { ResolvedSource } from '../sources/types.js';
+import type { AuditCitation, CitationAudit } from './types.js';
+
+const SourceSentenceSchema = z.object({
+  /** Position of the sentence in its document. */
+  index: z.number().int(),
+  text: z.string(),
+  /** Chosen as evidence for the claim (highlighted in the web page). */
+  evidence: z.boolean(),
+  score: z.number().optional(),
+});
+
+export const SourceViewSchema = z.object({ docId: z.string().optional(), title: z.string(), url: z.string().optional(), sentences: z.array(SourceSentenceSchema) });
+
+export const CitationViewSchema = z
+  .object({
+    citationId: z.string(),
+    index: z.number().int().describe('Position among the article\'s citations.'),
+    claim: z.string(),
+    context: z.array(z.string()),
+    sectionPath: z.array(z.string()),
+    source: z.object({ url: z.string().optional(), title: z.string().optional(), raw: z.string().optional() }).loose().describe('The reference as the article gives it.'),
+    tags: z.object({ failedVerification: z.boolean(), citationNeeded: z.boolean(), deadLink: z.boolean() }),
+    sourceStatus: z.string().describe("'found', or why the source could not be read: not-found, dead, unreachable, unsupported, blocked, no-url."),
+    sourceReason: z.string().optional(),
+    verifiability: z
+      .number()
+      .nullable()
+      .describe(
+        "The audit's support score of the cited source on the score the flags use (higher = better supported): the verification engine's (0-1), or the source ranker's (linear) when scoreSignal is 'ranker'; null when the source could not be read (\"could not check\" is not \"does not support\").",
+      ),
+    scoreSignal: z.enum(['engine', 'ranker']).optional().describe('Which score verifiability and the suggestions carry.'),
+    failedVerification: z.boolean().describe('Score at or below the calibrated failed-verification threshold (false when no threshold applies).'),
+    existing: SourceViewSchema.optional(),
+    suggestions: z.array(SourceViewSchema.extend({ score: z.number() })).describe('Indexed documents the audit scores above the cited source, best first.'),
+    ms: z.number().optional(),
+  })
+  .meta({ id: 'CitationAudit' });
+
+export type SourceSentence = z.infer<typeof SourceSentenceSchema>;
+export type SourceView = z.infer<typeof SourceViewSchema>;
+export type SuggestionView = SourceView & { score: number };
+export type CitationView = z.infer<typeof CitationViewSchema>;
+
+const SHOW_ALL_BELOW = 12;
+const CONTEXT = 1;
+
+/**
+ * A document's sentences as shown next to a claim: every sentence when the document is short, else the
+ * evidence sentences with one sentence of context on each side (a source page can be thousands of
+ * sentences; the editor needs the part that matters). `evidence`: the document's evidence sentences.
+ */
+export function sourceView(doc: Document, evidence: readonly { sentenceIndex: number; score: number }[]): SourceView {
+  const scores = new Map(evidence.map((e) => [e.sentenceIndex, e.score]));
+  const keep = new Set<number>();
+  if (doc.sentences.length <= SHOW_ALL_BELOW || scores.size === 0) {
+    doc.sentences.slice(0, SHOW_ALL_BELOW).forEach((_, i) => keep.add(i));
+  } else {
+    for (const i of scores.keys()) for (let j = i - CONTEXT; j <= i + CONTEXT; j++) if (j >= 0 && j < doc.sentences.length) keep.add(j);
+  }
+  const sentences: SourceSentence[] = [...keep]
+    .sort((a, b) => a - b)
+    .filter((i) => doc.sentences[i]?.trim())
+    .map((i) => {
+      const s: SourceSentence = { index: i, text: doc.sentences[i]!, evidence: scores.has(i) };
+      if (scores.has(i)) s.score = scores.get(i)!;
+      return s;
+    });
+  const view: SourceView = { docId: doc.id, title: doc.title, sentences };
+  if (doc.url) view.url = doc.url;
+  return view;
+}
+
+/**
+ * The audit's report of one citation -> the editors' view. `signal` is the score the flags use
+ * (CitationAuditor.flagSignal); `documents` holds the suggested documents' texts, by id.
+ */
+export function citationView(
+  source: AuditCitation['source'],
+  resolved: ResolvedSource,
+  r: CitationAudit,
+  signal: 'engine' | 'ranker',
+  documents: ReadonlyMap<string, Document>,
+): CitationView {
+  // One scale for the cited source and its suggestions: the one the flags use.
+  const byRanker = signal === 'ranker' && r.verification?.rankerScore !== undefined && r.recommendations?.rankedBy !== 'verification';
+  const suggestions: SuggestionView[] = (r.recommendations?.suggestions ?? [])
+    .filter((s) => documents.has(s.docId))
+    .map((s) => ({ ...sourceView(documents.get(s.docId)!, s.evidence), score: byRanker ? s.rerankScore : s.score }));
+  const out: CitationView = {
+    citationId: r.id,
+    index: r.index,
+    claim: r.claim,
+    context: r.context,
+    sectionPath: r.sectionPath,
+    source,
+    tags: r.tags,
+    sourceStatus: r.source.status,
+    verifiability: (byRanker ? r.verification?.rankerScore : r.verification?.score) ?? null,
+    scoreSignal: byRanker ? 'ranker' : 'engine',
+    failedVerification: r.verification?.flagged ?? false,
+    suggestions,
+    ms: Math.round(r.timingsMs.source + r.timingsMs.retrieve + r.timingsMs.score + r.timingsMs.rank),
+  };
+  if (r.source.reason && r.source.status !== 'found') out.sourceReason = r.source.reason;
+  if (resolved.document && r.verification) out.existing = sourceView(resolved.document, r.verification.evidence);
+  return out;
+}

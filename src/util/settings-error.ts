@@ -1,0 +1,16 @@
+/**
+ * An error about one setting, named by its path in the settings (`retrieval.mode`, `models.scorer`).
+ * The core never names command-line flags or HTTP fields: each front end maps the setting to what its
+ * user typed (the CLI to `--mode`, the server to the request field) before showing the message.
+ */
+export class SettingsError extends Error {
+  constructor(
+    /** Dotted settings path, e.g. "retrieval.mode". */
+    readonly setting: string,
+    /** What is wrong and what to do, without the setting's name (the front end prefixes it). */
+    readonly detail: string,
+  ) {
+    super(`${setting}: ${detail}`);
+    this.name = 'SettingsError';
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * The verdict rule's fitted thresholds and confidence temperature (models/verdict-calibration.json, written
+ * by `veracite tune-verdict`, src/learn/verdict/fit-verdict.ts). Tied to the model ids it was fitted
+ * with: the Verifier applies it only when the same evidence scorer and entailment model are loaded.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ModelInfo } from '../models/types.js';
+import { packageRoot } from '../util/package-root.js';
+import type { VerdictRule } from './aggregate.js';
+
+export const CALIBRATION_PATH = join(packageRoot(), 'models', 'verdict-calibration.json');
+
+export interface RuleCalibration {
+  supportThreshold: number;
+  refuteThreshold: number;
+  temperature: number;
+  fittedOn: { source: string; pairs: number; accuracy: number; majorityBaseline: number; defaultAccuracy: number; nll: number };
+}
+
+export interface VerdictCalibration {
+  rules: Partial<Record<VerdictRule, RuleCalibration>>;
+  /** The rule with the best fitted accuracy: the default when none is configured. */
+  bestRule: VerdictRule;
+  models: Pick<ModelInfo, 'id' | 'version'>[];
+  createdAt: string;
+}
+
+/** The saved calibration when it was fitted with exactly these models; undefined otherwise. */
+export function loadVerdictCalibration(models: ModelInfo[], path = CALIBRATION_PATH): VerdictCalibration | undefined {
+  if (!existsSync(path)) return undefined;
+  let c: VerdictCalibration;
+  try {
+    c = JSON.parse(readFileSync(path, 'utf8')) as VerdictCalibration;
+  } catch (e) {
+    throw new Error(`${path}: not a verdict calibration file (${(e as Error).message})`);
+  }
+  if (!c.rules || !c.bestRule) return undefined;
+  const want = new Set(models.map((m) => `${m.id}@${m.version}`));
+  const have = new Set(c.models.map((m) => `${m.id}@${m.version}`));
+  if (want.size !== have.size || [...want].some((k) => !have.has(k))) return undefined;
+  return c;
+}
