@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 
-function veracite(args: string[]) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', ...args], { encoding: 'utf8', timeout: 120_000 });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+function veracite(args: string[], input?: string) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', ...args], { encoding: 'utf8', timeout: 120_000, ...(input !== undefined ? { input } : {}) });
+  return { code: r.status, out: r.stdout, err: r.stderr, signal: r.signal };
 }
 
 describe('veracite CLI', () => {
@@ -60,12 +60,41 @@ describe('veracite CLI', () => {
     assert.notEqual(r.code, 0);
     assert.match(r.err, /-k must be a positive integer/);
     const m = veracite(['search', 'x', '--index', join(dir, 'idx'), '--mode', 'magic']);
-    assert.match(m.err, /--mode must be one of bm25, dense, hybrid/);
+    assert.match(m.err, /--mode must be one of auto, bm25, dense, hybrid/);
   });
 
   it('refuses to search a directory that is not an index', () => {
     const r = veracite(['search', 'x', '--index', join(dir, 'nothing-here')]);
     assert.notEqual(r.code, 0);
     assert.match(r.err, /no veracite index here/);
+  });
+
+  it('batch-verifies a SciFact claims file, and claims given on stdin', async () => {
+    // The claims file of SciFact itself ({id, claim, evidence, cited_doc_ids}): never mistaken for a corpus.
+    const claims = (await readFile('data/samples/scifact/claims_dev.jsonl', 'utf8')).split('\n').filter(Boolean).slice(0, 3);
+    const file = join(dir, 'claims.jsonl');
+    await writeFile(file, claims.join('\n') + '\n');
+    const out = join(dir, 'verdicts.jsonl');
+    const r = veracite(['verify', '--claims', file, '--out', out, '--index', join(dir, 'idx'), '--quiet']);
+    assert.equal(r.code, 0, r.err);
+    const verdicts = (await readFile(out, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { id: string; label: string; evidence: unknown[] });
+    assert.deepEqual(verdicts.map((v) => v.id), claims.map((l) => String((JSON.parse(l) as { id: number }).id)));
+    assert.ok(verdicts.every((v) => ['SUPPORTS', 'REFUTES', 'NOT ENOUGH INFO'].includes(v.label)));
+
+    const fromStdin = join(dir, 'verdicts-stdin.jsonl');
+    const s = veracite(['verify', '--claims', '-', '--out', fromStdin, '--index', join(dir, 'idx'), '--quiet'], claims.join('\n') + '\n');
+    assert.equal(s.code, 0, s.err);
+    assert.equal((await readFile(fromStdin, 'utf8')).trim().split('\n').length, 3);
+
+    const one = veracite(['verify', '-', '--index', join(dir, 'idx'), '--json'], 'Rare variants have larger effects than common variants.\n');
+    assert.equal(one.code, 0, one.err);
+    assert.equal((JSON.parse(one.out) as { claim: string }).claim, 'Rare variants have larger effects than common variants.');
+  });
+
+  it('refuses an over-long command-line claim before any model loads, pointing to stdin', () => {
+    const r = veracite(['verify', 'x'.repeat(30_000), '--index', join(dir, 'idx')]);
+    assert.equal(r.signal, null, 'no crash');
+    assert.equal(r.code, 2);
+    assert.match(r.err, /30000 characters .* give a long claim on stdin instead: veracite verify -/);
   });
 });

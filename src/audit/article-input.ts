@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { fetchPage, type FetchPolicy } from '../sources/http-fetch.js';
+import { SettingsError } from '../util/settings-error.js';
 import { parseWikipediaHtml, parseWikitext, readKiltWafer, type Article } from '../wiki/index.js';
 import type { AuditCitation, AuditInput } from './types.js';
 
@@ -33,7 +34,7 @@ function fromArticle(a: Article, origin: string, format: AuditInput['format']): 
 export async function loadArticleInput(input: string, opts: ArticleInputOptions = {}): Promise<AuditInput> {
   const parseOpts = { ...(opts.contextSentences !== undefined ? { contextSentences: opts.contextSentences } : {}) };
   if (isUrl(input)) {
-    if (!opts.fetch) throw new Error(`${input} is a URL: pass --fetch to read it (live fetching is off by default)`);
+    if (!opts.fetch) throw new SettingsError('sources.fetch', `${input} is a URL and live fetching is off (the default): turn it on to read the article`);
     const res = await fetchPage(input, opts.fetchPolicy);
     if (!res.ok) throw new Error(`cannot read ${input}: ${res.status} (${res.reason})`);
     const title = opts.title ?? wikiTitleFromUrl(res.finalUrl) ?? '';

@@ -11,6 +11,7 @@ import type { AuditReport } from '../audit/types.js';
 import { registerAuditCommand } from './command-audit.js';
 import { registerCalibrateCommand, registerCitationEvals } from './command-calibrate.js';
 import { registerTrainRankerCommand } from './command-ranker.js';
+import { messageOf } from './main.js';
 import { SourceRanker } from '../audit/source-ranker.js';
 import { startPageServer } from '../../test/fixtures/audit/page-server.js';
 
@@ -123,7 +124,7 @@ describe('veracite audit / calibrate (CLI, end to end)', () => {
   });
 
   it('refuses a URL article without --fetch, and a private-address article even with it', async () => {
-    await assert.rejects(run(['audit', 'https://en.wikipedia.org/wiki/Pendrick', '--no-index', '--scorer', 'lexical', '--quiet']), /pass --fetch/);
+    await assert.rejects(run(['audit', 'https://en.wikipedia.org/wiki/Pendrick', '--no-index', '--scorer', 'lexical', '--quiet']), (e: Error) => /^--fetch: .* live fetching is off/.test(messageOf(e)));
     await assert.rejects(run(['audit', 'http://127.0.0.1:9/wiki/Pendrick', '--fetch', '--no-index', '--scorer', 'lexical', '--quiet']), /blocked/);
   });
 

@@ -9,6 +9,8 @@ import type { Command } from 'commander';
 import { Veracite } from '../app/veracite.js';
 import { scifactTask } from '../eval/retrieval-data.js';
 import { runRetrievalEval } from '../eval/run-retrieval.js';
+import { readSciFactClaims } from '../eval/run-scifact.js';
+import type { Label } from '../verify/types.js';
 import { packageRoot } from '../util/package-root.js';
 import { printSearchResult } from './command-search.js';
 import { printVerdict } from './command-verify.js';
@@ -37,9 +39,14 @@ export function registerDemoCommand(program: Command): void {
 
         const task = await scifactTask(claims);
         for (const q of task.queries.slice(0, 3)) {
-          printSearchResult(await vc.search(q.text, { k: 3 }));
+          const r = await vc.search(q.text, { k: 3 });
+          printSearchResult(r);
           const gold = [...(task.qrels.get(q.id)?.keys() ?? [])];
-          console.log(`     cited abstract(s): ${gold.join(', ')}\n`);
+          const ranks = gold.map((id) => {
+            const at = r.documents.findIndex((d) => d.docId === id);
+            return `${id} (${at >= 0 ? `found at rank ${at + 1}` : 'not in the top 3'})`;
+          });
+          console.log(`     gold: the abstract SciFact's annotators cite for this claim: ${ranks.join(', ')}\n`);
         }
         const result = await runRetrievalEval({
           name: 'scifact-sample',
@@ -53,11 +60,21 @@ export function registerDemoCommand(program: Command): void {
         console.log(`BM25 on ${result.nEvaluated} sample claims: nDCG@10 ${m['ndcg@10']?.toFixed(3)}, Recall@100 ${m['recall@100']?.toFixed(3)}, MRR ${m['mrr']?.toFixed(3)}`);
 
         // Claim verification with the offline default models (USE + the heads trained by this project).
-        console.log('\nVerifying sample claims (retrieval, top-5 evidence, verdict):\n');
-        for (const q of task.queries.slice(1, 3)) printVerdict(await vc.verify(q.text));
+        console.log('\nVerifying sample claims (retrieval, top-5 evidence, verdict), each beside its gold label:\n');
+        const labelled = await readSciFactClaims(claims);
+        for (const c of labelled.slice(1, 3)) {
+          printVerdict(await vc.verify(c.claim));
+          console.log(`  gold label (SciFact annotators): ${goldLabel(c.evidence)}\n`);
+        }
         console.log(`\nNext: veracite verify "your claim" --index ${flags.index}   |   veracite search "..." --index ${flags.index}`);
       } finally {
         await vc.close();
       }
     });
+}
+
+/** SciFact's claim-level label: the label of its evidence sets, NOT ENOUGH INFO without evidence. */
+function goldLabel(evidence: Record<string, { label: string }[]>): Label {
+  const first = Object.values(evidence).flat()[0]?.label;
+  return first === 'SUPPORT' ? 'SUPPORTS' : first === 'CONTRADICT' ? 'REFUTES' : 'NOT ENOUGH INFO';
 }

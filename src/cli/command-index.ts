@@ -7,6 +7,7 @@ import type { CorpusFormat } from '../corpus/types.js';
 import { countRecords } from './count-records.js';
 import { openApp } from './open-app.js';
 import { addOptions, oneOf, positiveInt, type OptionPick } from './options.js';
+import { count, snapshotText, vectorIndexText } from './format.js';
 import { createProgress } from './progress.js';
 
 const INDEX_OPTIONS: OptionPick = { index: ['index'], models: ['embedder', 'device'] };
@@ -27,8 +28,8 @@ interface IndexFlags extends Record<string, unknown> {
 function printSummary(s: IngestSummary): void {
   const lines = [
     `${s.source} (${s.format})${s.resumedFrom ? ` resumed after ${s.resumedFrom} records` : ''}${s.interrupted ? ' INTERRUPTED (run again to resume)' : ''}`,
-    `  ${s.documents} documents, ${s.passages} passages, ${s.sentences} sentences in ${s.seconds.toFixed(1)} s ` +
-      `(${s.docsPerSecond.toFixed(0)} docs/s, ${s.passagesPerSecond.toFixed(0)} passages/s; indexes ${s.indexSeconds.toFixed(1)} s${s.vectorIndex ? `, vectors: ${s.vectorIndex}` : ''})`,
+    `  ${count(s.documents, 'document')}, ${count(s.passages, 'passage')}, ${count(s.sentences, 'sentence')} in ${s.seconds.toFixed(1)} s ` +
+      `(${s.docsPerSecond.toFixed(0)} docs/s, ${s.passagesPerSecond.toFixed(0)} passages/s; search indexes ${s.indexSeconds.toFixed(1)} s${s.vectorIndex ? `; ${vectorIndexText(s.vectorIndex)}` : ''})`,
     `  skipped records: ${s.skipped}`,
     ...s.errors.map((e) => `    ${e}`),
   ];
@@ -86,7 +87,7 @@ export function registerIndexCommand(program: Command): void {
         const stats = await store.stats();
         const snapshot = await store.snapshot();
         if (flags.json) console.log(JSON.stringify({ index: indexDir, snapshot, stats, sources: summaries }, null, 2));
-        else console.error(`index ${indexDir}: ${stats.documents} documents, ${stats.passages} passages, ${stats.sentences} sentences; snapshot ${snapshot}`);
+        else console.error(`index ${indexDir}: ${count(stats.documents, 'document')}, ${count(stats.passages, 'passage')}, ${count(stats.sentences, 'sentence')}; ${snapshotText(snapshot)}`);
         if (summaries.some((s) => s.interrupted)) process.exitCode = 130;
       } finally {
         process.off('SIGINT', onSigint);

@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import type { SearchResult } from '../retrieve/types.js';
+import { count, snapshotText } from './format.js';
 import { addOptions, positiveInt, type OptionPick } from './options.js';
 import { withApp } from './open-app.js';
 
@@ -14,7 +15,7 @@ function snippet(text: string, max = 220): string {
 }
 
 export function printSearchResult(r: SearchResult): void {
-  console.log(`${r.documents.length} documents for "${r.query}" (${r.mode}, ${r.tookMs.toFixed(1)} ms, snapshot ${r.snapshot})`);
+  console.log(`${count(r.documents.length, 'document')} for "${r.query}" (${r.mode}, ${r.tookMs.toFixed(1)} ms, ${snapshotText(r.snapshot)})`);
   for (const d of r.documents) {
     const best = d.passages[0]!;
     console.log(`${String(d.rank).padStart(3)}. [${d.score.toFixed(3)}] ${d.title} (${d.docId})`);

@@ -11,6 +11,7 @@ import { annotationsToPairs, toEvidencePairs, toNliPairs } from '../learn/annota
 import { AnnotationSchema } from '../annotations/types.js';
 import { parseDuration, parseSize, resolveServerOptions } from '../server/options.js';
 import { closeOnSignals, startServer } from '../server/start.js';
+import { count, snapshotText } from './format.js';
 import { openApp } from './open-app.js';
 import { addOptions, DEFAULT_INDEX, oneOf, positiveInt, type OptionPick } from './options.js';
 
@@ -91,7 +92,7 @@ export function registerServeCommand(program: Command): void {
     const store = vc.requireStore();
     const stats = await store.stats();
     const o = server.ctx.options;
-    console.error(`veracite serve: ${server.url}/ (index ${vc.settings.index.dir}: ${stats.documents} documents, snapshot ${await store.snapshot()}; retrieval ${vc.mode})`);
+    console.error(`veracite serve: ${server.url}/ (index ${vc.settings.index.dir}: ${count(stats.documents, 'document')}, ${snapshotText(await store.snapshot())}; retrieval ${vc.mode})`);
     console.error(`  API ${server.url}/v1/openapi.json · jobs and annotations in ${o.dataDir} · live fetch ${vc.settings.sources.fetch ? 'on' : 'off'} · Ctrl-C stops`);
     // The listening server keeps the process alive; closeOnSignals ends it.
   });

@@ -33,8 +33,17 @@ interface ClaimLine {
   claim: string;
 }
 
+/** Reads standard input to its end (a claim given as `veracite verify -`). */
+export async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** `path` '-' reads the claims from standard input. */
 async function* readClaims(path: string): AsyncGenerator<ClaimLine> {
-  const rl = createInterface({ input: createReadStream(path), crlfDelay: Infinity });
+  const rl = createInterface({ input: path === '-' ? process.stdin : createReadStream(path), crlfDelay: Infinity });
+  const where = path === '-' ? 'stdin' : path;
   let line = 0;
   for await (const raw of rl) {
     line++;
@@ -43,10 +52,10 @@ async function* readClaims(path: string): AsyncGenerator<ClaimLine> {
     try {
       v = JSON.parse(raw) as Record<string, unknown>;
     } catch (e) {
-      throw new Error(`${path}:${line}: invalid JSON (${(e as Error).message})`);
+      throw new Error(`${where}:${line}: invalid JSON (${(e as Error).message})`);
     }
     const claim = v.claim ?? v.text ?? v.input;
-    if (typeof claim !== 'string' || !claim.trim()) throw new Error(`${path}:${line} field "claim": missing or empty`);
+    if (typeof claim !== 'string' || !claim.trim()) throw new Error(`${where}:${line} field "claim": missing or empty`);
     yield { id: String(v.id ?? v._id ?? line), claim };
   }
 }
@@ -82,26 +91,31 @@ export function registerVerifyCommand(program: Command): void {
     program
       .command('verify')
       .description('verify a claim (or a JSONL file of claims) against an index')
-      .argument('[claim]', 'the claim to verify')
-      .option('--claims <file>', 'batch mode: JSONL with "claim" (and "id")')
+      .argument('[claim]', "the claim to verify; '-' reads it from stdin (for long claims)")
+      .option('--claims <file>', "batch mode: JSONL with \"claim\" (and \"id\"); '-' reads stdin")
       .option('--out <file>', 'batch mode: JSONL output, resumed if it exists', 'verdicts.jsonl')
       .option('--json', 'JSON output (single claim)')
       .option('--quiet', 'no progress output'),
     VERIFY_OPTIONS,
   ).action(async (claim: string | undefined, flags: { claims?: string; out: string; json?: boolean; quiet?: boolean } & Record<string, unknown>) => {
     if (!claim && !flags.claims) throw new Error('give a claim, or --claims <file.jsonl>');
+    if (claim === '-' && flags.claims === '-') throw new Error("stdin can carry the claim or the claims file, not both");
+    // Read before any model loads: a claim that is not there fails fast.
+    const text = claim === '-' ? (await readStdin()).trim() : claim;
+    if (claim === '-' && !text) throw new Error('stdin: no claim given');
     await withApp(flags, VERIFY_OPTIONS, async (vc) => {
       const verifier = await vc.verifier();
-      if (claim) {
-        const v = await verifier.verify(claim);
+      if (text) {
+        const v = await verifier.verify(text);
         if (flags.json) console.log(JSON.stringify(v, null, 2));
         else printVerdict(v);
         return;
       }
       await mkdir(dirname(flags.out), { recursive: true });
       const done = await completedIds(flags.out);
-      // A claims file is JSONL whatever its fields: counted as lines, never run through corpus format detection.
-      const total = await countRecords(flags.claims!, 'jsonl');
+      // A claims file is JSONL whatever its fields: counted as lines, never run through corpus format
+      // detection. Standard input cannot be counted ahead: progress then shows no ETA.
+      const total = flags.claims === '-' ? 0 : await countRecords(flags.claims!, 'jsonl');
       const bar = createProgress('verify', total, 'claims', { quiet: flags.quiet });
       let n = 0;
       let written = 0;

@@ -33,7 +33,26 @@ export function buildProgram(): Command {
   return program;
 }
 
+/**
+ * Longest single command-line argument accepted. onnxruntime-node 1.30 crashes at start-up (SIGSEGV) when
+ * the process has a ~30 KB argument, so a long claim is refused before any model loads and the user is
+ * told to give it on stdin instead.
+ */
+export const MAX_ARGUMENT_CHARS = 8192;
+
+export function tooLongArgument(argv: readonly string[]): string | undefined {
+  const long = argv.slice(2).find((a) => a.length > MAX_ARGUMENT_CHARS);
+  if (long === undefined) return undefined;
+  return `an argument of ${long.length} characters is longer than the command line allows (${MAX_ARGUMENT_CHARS}); give a long claim on stdin instead: veracite verify - < claim.txt (or --claims - for JSONL)`;
+}
+
 export async function main(argv: string[]): Promise<void> {
+  const tooLong = tooLongArgument(argv);
+  if (tooLong) {
+    console.error(`veracite: ${tooLong}`);
+    process.exitCode = 2;
+    return;
+  }
   // `veracite ... | head` closes stdout early: that is the reader's choice, not an error.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') process.exit(0);
