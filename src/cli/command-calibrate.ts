@@ -21,7 +21,7 @@ import { VERACITE_VERSION } from '../provenance/version.js';
 import { writeJsonAtomic } from '../util/atomic-file.js';
 import { addOptions, oneOf, positiveInt, settingsFrom, type OptionPick } from './options.js';
 import { createProgress } from './progress.js';
-import { commandLine, saveJson } from './command-line.js';
+import { commandLine, saveJson, withJsonOutput } from './command-line.js';
 import { registerCitationRecovery } from './command-ranker.js';
 
 /** The engine and its scoring settings; the ranker only when asked for (the threshold is then on its score). */
@@ -44,6 +44,7 @@ interface CalibrateFlags extends Record<string, unknown> {
   partialCriterion: ThresholdCriterion;
   defaultDefinition: PositiveDefinition;
   limit?: number;
+  json?: boolean;
   quiet?: boolean;
 }
 
@@ -60,9 +61,10 @@ export function registerCalibrateCommand(program: Command): void {
       .option('--partial-criterion <c>', 'threshold for not_or_partially_supported (same forms)', criterionOption, { kind: 'precision', target: 0.8 } as ThresholdCriterion)
       .option('--default-definition <d>', `definition the audit flags with: ${Object.keys(POSITIVE_DEFINITIONS).join('|')}`, oneOf('--default-definition', Object.keys(POSITIVE_DEFINITIONS) as PositiveDefinition[]), 'not_supported')
       .option('--limit <n>', 'first n claims only', positiveInt('--limit'))
+      .option('--json', 'print the calibration JSON on stdout (the summary goes to stderr)')
       .option('--quiet', 'no progress output'),
     CALIBRATE_OPTIONS,
-  ).action(async (flags: CalibrateFlags, cmd: Command) => {
+  ).action((flags: CalibrateFlags, cmd: Command) => withJsonOutput(flags.json, async () => {
     const claims = (await readWiceClaims(flags.data)).slice(0, flags.limit);
     const vc = await Veracite.open(settingsFrom(flags, CALIBRATE_OPTIONS, CALIBRATE_BASE));
     try {
@@ -114,10 +116,11 @@ export function registerCalibrateCommand(program: Command): void {
         console.log(`${name}: threshold ${d.threshold.toFixed(4)} (${d.criterion}${d.criterionMet ? '' : ', not met: max-f1 used'}) -> precision ${d.atThreshold.precision.toFixed(3)}, recall ${d.atThreshold.recall.toFixed(3)}, flagged ${d.atThreshold.flagged}/${claims.length}; ROC AUC ${d.rocAuc.toFixed(3)}, P@15%R ${d.precisionAt15Recall.toFixed(3)}`);
       }
       console.log(`saved ${flags.out}`);
+      return file;
     } finally {
       await vc.close();
     }
-  });
+  }));
 }
 
 function criterionName(c: ThresholdCriterion): string {
@@ -149,9 +152,10 @@ export function registerCitationEvals(evalCmd: Command): void {
       .option('--variants <list>', 'comma-separated granularity/context/preselect specs', (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean), DEFAULT_DETECTION_VARIANTS)
       .option('--limit <n>', 'first n claims only', positiveInt('--limit'))
       .option('--out <file>', 'result JSON', 'eval-results/citation-detection.json')
+      .option('--json', 'print the result JSON on stdout (the summary goes to stderr)')
       .option('--quiet', 'no progress output'),
     DETECTION_OPTIONS,
-  ).action(async (flags: { data: string; variants: string[]; limit?: number; out: string; quiet?: boolean } & Record<string, unknown>, cmd: Command) => {
+  ).action((flags: { data: string; variants: string[]; limit?: number; out: string; json?: boolean; quiet?: boolean } & Record<string, unknown>, cmd: Command) => withJsonOutput(flags.json, async () => {
       const variants = flags.variants.map(parseVariant);
       const claims = (await readWiceClaims(flags.data)).slice(0, flags.limit);
       const vc = await Veracite.open(settingsFrom(flags, DETECTION_OPTIONS, DETECTION_BASE));
@@ -177,7 +181,8 @@ export function registerCitationEvals(evalCmd: Command): void {
         });
         bar?.stop();
         const provenance = { models: [loaded.scorer.info, ...(loaded.embedder ? [loaded.embedder.info] : []), ...(ranked ? [ranked.ranker.info] : [])], configHash: configHash({ variants, scorer: loaded.scorer.info.id }), veraciteVersion: VERACITE_VERSION, command: commandLine(cmd) };
-        await saveJson(flags.out, { ...result, provenance });
+        const saved = { ...result, provenance };
+        await saveJson(flags.out, saved);
         const row = (name: string, m: Record<PositiveDefinition, { rocAuc: number; precisionAt15Recall: number; averagePrecision: number }>, extra = '') =>
           console.log(`  ${name.padEnd(26)} not_supported: AUC ${m.not_supported.rocAuc.toFixed(3)} P@15%R ${m.not_supported.precisionAt15Recall.toFixed(3)} AP ${m.not_supported.averagePrecision.toFixed(3)} | +partial: AUC ${m.not_or_partially_supported.rocAuc.toFixed(3)} P@15%R ${m.not_or_partially_supported.precisionAt15Recall.toFixed(3)} AP ${m.not_or_partially_supported.averagePrecision.toFixed(3)}${extra}`);
         console.log(`WiCE dev citation detection, ${result.n} claims (${JSON.stringify(result.labelCounts)}), scorer ${result.scorer.id}`);
@@ -185,10 +190,11 @@ export function registerCitationEvals(evalCmd: Command): void {
         for (const b of result.baselines) row(`baseline ${b.name}`, b.metrics);
         console.log(`  URL depth: ${result.urlDepthBaseline}`);
         console.log(`best: ${result.best.name}; saved ${flags.out}`);
+        return saved;
       } finally {
         await vc.close();
       }
-    });
+    }));
 
   registerCitationRecovery(evalCmd);
 }

@@ -14,7 +14,7 @@ import { readSciFactClaims, runSciFactEval } from '../eval/run-scifact.js';
 import { registerCitationEvals } from './command-calibrate.js';
 import { readFeverClaims, runFeverEval } from '../eval/run-fever.js';
 import { writeFile } from 'node:fs/promises';
-import { saveJson } from './command-line.js';
+import { saveJson, withJsonOutput } from './command-line.js';
 import { SEARCH_OPTIONS } from './command-search.js';
 import { VERIFY_OPTIONS } from './command-verify.js';
 
@@ -115,11 +115,12 @@ export function registerVerdictEvals(evalCmd: Command): void {
       .option('--open-docs <n>', 'abstracts retrieved per claim in the open setting', positiveInt('--open-docs'), 3)
       .option('--limit <n>', 'first n claims only', positiveInt('--limit'))
       .option('--out <file>', 'result JSON', 'eval-results/scifact.json')
+      .option('--json', 'print the result JSON on stdout (the summary goes to stderr)')
       .option('--quiet', 'no progress output'),
     VERIFY_OPTIONS,
-  ).action(async (flags: { claims: string; setting: 'oracle' | 'open' | 'both'; openDocs: number; limit?: number; out: string; quiet?: boolean } & Record<string, unknown>) => {
+  ).action(async (flags: { claims: string; setting: 'oracle' | 'open' | 'both'; openDocs: number; limit?: number; out: string; json?: boolean; quiet?: boolean } & Record<string, unknown>) => {
     const claims = (await readSciFactClaims(flags.claims)).slice(0, flags.limit);
-    await withApp(flags, VERIFY_OPTIONS, async (vc) => {
+    await withJsonOutput(flags.json, () => withApp(flags, VERIFY_OPTIONS, async (vc) => {
       const retriever = vc.retriever();
       const verifier = await vc.verifier();
       const settings = flags.setting === 'both' ? (['oracle', 'open'] as const) : [flags.setting];
@@ -135,9 +136,11 @@ export function registerVerdictEvals(evalCmd: Command): void {
           `${r.claimsPerSecond.toFixed(2)} claims/s, p50 ${r.latencyMs.p50.toFixed(0)} ms, p95 ${r.latencyMs.p95.toFixed(0)} ms`);
         if (r.labelAccuracy) console.log(`  oracle label accuracy ${(100 * r.labelAccuracy.accuracy).toFixed(1)}% vs majority (${r.labelAccuracy.majorityLabel}) ${(100 * r.labelAccuracy.majorityBaseline).toFixed(1)}% over ${r.labelAccuracy.pairs} (claim, abstract) pairs`);
       }
-      await saveJson(flags.out, { claims: flags.claims, nClaims: claims.length, results, provenance: await verifier.provenance() });
+      const saved = { claims: flags.claims, nClaims: claims.length, results, provenance: await verifier.provenance() };
+      await saveJson(flags.out, saved);
       console.log(`saved ${flags.out}`);
-    });
+      return saved;
+    }));
   });
 
   addOptions(
@@ -148,20 +151,23 @@ export function registerVerdictEvals(evalCmd: Command): void {
       .option('--limit <n>', 'first n claims only', positiveInt('--limit'))
       .option('--out <file>', 'result JSON', 'eval-results/fever.json')
       .option('--predictions <file>', 'also write predictions in the official submission format')
+      .option('--json', 'print the result JSON on stdout (the summary goes to stderr)')
       .option('--quiet', 'no progress output'),
     VERIFY_OPTIONS,
-  ).action(async (flags: { claims: string; limit?: number; out: string; predictions?: string; quiet?: boolean } & Record<string, unknown>) => {
+  ).action(async (flags: { claims: string; limit?: number; out: string; predictions?: string; json?: boolean; quiet?: boolean } & Record<string, unknown>) => {
     const claims = await readFeverClaims(flags.claims, flags.limit);
-    await withApp(flags, VERIFY_OPTIONS, async (vc) => {
+    await withJsonOutput(flags.json, () => withApp(flags, VERIFY_OPTIONS, async (vc) => {
       const verifier = await vc.verifier();
       const bar = createProgress('fever', claims.length, 'claims', { quiet: flags.quiet });
       const r = await runFeverEval(verifier, claims, (d) => bar.update(d));
       bar.stop();
       const s = r.score;
       console.log(`FEVER score ${s.strict_score.toFixed(4)}, label accuracy ${s.acc_score.toFixed(4)}, evidence P ${s.precision.toFixed(4)} R ${s.recall.toFixed(4)} F1 ${s.f1.toFixed(4)} over ${s.n} claims (${r.claimsPerSecond.toFixed(2)} claims/s)`);
-      await saveJson(flags.out, { claims: flags.claims, score: s, claimsPerSecond: r.claimsPerSecond, provenance: await verifier.provenance() });
+      const saved = { claims: flags.claims, score: s, claimsPerSecond: r.claimsPerSecond, provenance: await verifier.provenance() };
+      await saveJson(flags.out, saved);
       if (flags.predictions) await writeFile(flags.predictions, r.predictions.map((p) => JSON.stringify(p)).join('\n') + '\n');
       console.log(`saved ${flags.out}`);
-    });
+      return saved;
+    }));
   });
 }

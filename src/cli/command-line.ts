@@ -16,3 +16,23 @@ export function commandLine(cmd: Command): string {
   const raw = (root as unknown as { rawArgs?: string[] }).rawArgs ?? process.argv;
   return ['veracite', ...raw.slice(2)].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' ');
 }
+
+/**
+ * `--json` for commands whose result is a saved object: with `json`, the human summary goes to stderr and
+ * the result (what `run` returns) to stdout as JSON, so `veracite eval ... --json | jq` works.
+ */
+export async function withJsonOutput<T>(json: boolean | undefined, run: () => Promise<T>): Promise<void> {
+  if (!json) {
+    await run();
+    return;
+  }
+  const log = console.log;
+  console.log = (...a: unknown[]) => console.error(...a);
+  let result: T;
+  try {
+    result = await run();
+  } finally {
+    console.log = log;
+  }
+  console.log(JSON.stringify(result, null, 2));
+}

@@ -24,7 +24,7 @@ import { configHash } from '../provenance/config-hash.js';
 import { VERACITE_VERSION } from '../provenance/version.js';
 import { auditConfigOf } from '../app/audit.js';
 import { SettingsError } from '../util/settings-error.js';
-import { commandLine, saveJson } from './command-line.js';
+import { commandLine, saveJson, withJsonOutput } from './command-line.js';
 import { addOptions, positiveInt, settingsFrom, type OptionPick } from './options.js';
 import { createProgress } from './progress.js';
 
@@ -39,8 +39,8 @@ export function registerCitationRecovery(evalCmd: Command): void {
     .option('--seed <n>', 'fold assignment seed', (v: string) => Number.parseInt(v, 10), 13)
     .option('--ranker <file>', 'shipped source ranker also scored (default models/source-ranker.json when present)')
     .option('--out <file>', 'result JSON', 'eval-results/citation-recovery.json')
-    .action(async (flags: RecoveryFlags & { folds: number; seed: number; ranker?: string; out: string }, cmd: Command) => {
-      await withRecoverySetup(flags, async (setup) => {
+    .action((flags: RecoveryFlags & { folds: number; seed: number; ranker?: string; out: string }, cmd: Command) =>
+      withJsonOutput(flags.json, () => withRecoverySetup(flags, async (setup) => {
         const rankerPath = flags.ranker ?? (existsSync(defaultRankerPath()) ? defaultRankerPath() : undefined);
         const ranker = rankerPath ? await SourceRanker.loadFor(setup.engine.scorer.info, rankerPath, '--ranker') : undefined;
         const bar = createProgress('recovery', setup.queries.length, 'queries', { quiet: flags.quiet });
@@ -48,7 +48,8 @@ export function registerCitationRecovery(evalCmd: Command): void {
         bar.stop();
         const config = { ...setup.config, folds: flags.folds, seed: flags.seed };
         const models = [setup.embedder.info, setup.engine.scorer.info, ...(ranker ? [ranker.info] : [])];
-        await saveJson(flags.out, { ...result, provenance: await setup.provenance(models, config, commandLine(cmd)) });
+        const saved = { ...result, provenance: await setup.provenance(models, config, commandLine(cmd)) };
+        await saveJson(flags.out, saved);
         console.log(`WiCE citation recovery: ${result.nQueries} queries, ${setup.corpus}`);
         for (const m of result.methods) {
           console.log(`  ${m.method.padEnd(28)} P@1 ${m.metrics['p@1'].toFixed(3)}  SR@10 ${m.metrics['sr@10'].toFixed(3)}  SR@100 ${m.metrics['sr@100'].toFixed(3)}  MRR ${m.metrics.mrr.toFixed(3)}`);
@@ -56,8 +57,9 @@ export function registerCitationRecovery(evalCmd: Command): void {
         console.log(`  ${CV_METHOD} vs ${result.headline.bestFirstStage} at rank 1: ${result.versusFirstStage.gained} claims gained, ${result.versusFirstStage.lost} lost; P@1 over fold seeds: ${result.cvSeeds.map((s) => `${s.p1.toFixed(3)} (seed ${s.seed})`).join(', ')}`);
         if (ranker && ranker.file.training['queries'] === flags.queries) console.log(`  (the shipped ranker was trained on these queries: its line is in-sample; ${CV_METHOD} is the held-out figure)`);
         console.log(`saved ${flags.out}`);
-      });
-    });
+        return saved;
+      })),
+    );
 }
 
 interface RecoveryFlags extends Record<string, unknown> {
@@ -67,6 +69,7 @@ interface RecoveryFlags extends Record<string, unknown> {
   perList: number;
   passagesPerDoc: number;
   limit?: number;
+  json?: boolean;
   quiet?: boolean;
 }
 
@@ -79,6 +82,7 @@ function recoveryOptions(cmd: Command): Command {
       .option('--per-list <n>', 'documents taken from each first-stage list (BM25, dense) and reranked', positiveInt('--per-list'), 20)
       .option('--passages-per-doc <n>', 'retrieved passages per document the engine scores', positiveInt('--passages-per-doc'), 3)
       .option('--limit <n>', 'first n queries only', positiveInt('--limit'))
+      .option('--json', 'print the result JSON on stdout (the summary goes to stderr)')
       .option('--quiet', 'no progress output'),
     RECOVERY_OPTIONS,
   );
@@ -94,7 +98,7 @@ interface RecoverySetup {
   provenance(models: ModelInfo[], config: Record<string, unknown>, command: string): Promise<Record<string, unknown>>;
 }
 
-async function withRecoverySetup(flags: RecoveryFlags, run: (s: RecoverySetup) => Promise<void>): Promise<void> {
+async function withRecoverySetup<T>(flags: RecoveryFlags, run: (s: RecoverySetup) => Promise<T>): Promise<T> {
   const settings = settingsFrom(flags, RECOVERY_OPTIONS, RECOVERY_BASE);
   const scorer = settings.models?.scorer ?? 'trained';
   // Checked before any index is built: the features need the trained engine's USE encoder.
@@ -118,7 +122,7 @@ async function withRecoverySetup(flags: RecoveryFlags, run: (s: RecoverySetup) =
     const stats = await corpusStats(store, dir);
     const st = await store.stats();
     const config = { scoring, depth: flags.perList, passagesPerDoc: flags.passagesPerDoc, retriever: retriever.config, features: RANK_FEATURES };
-    await run({
+    return await run({
       queries,
       engine,
       embedder,
@@ -149,8 +153,8 @@ export function registerTrainRankerCommand(program: Command): void {
     .option('--folds <n>', 'grouped cross-validation folds reported before the final fit', positiveInt('--folds'), 5)
     .option('--seed <n>', 'fold assignment seed', (v: string) => Number.parseInt(v, 10), 13)
     .option('--out <file>', 'weights file', DEFAULT_RANKER_FILE)
-    .action(async (flags: RecoveryFlags & { folds: number; seed: number; out: string }, cmd: Command) => {
-      await withRecoverySetup(flags, async (setup) => {
+    .action((flags: RecoveryFlags & { folds: number; seed: number; out: string }, cmd: Command) =>
+      withJsonOutput(flags.json, () => withRecoverySetup(flags, async (setup) => {
         const bar = createProgress('features', setup.queries.length, 'queries', { quiet: flags.quiet });
         const claims = await collectRecoveryCandidates({ ...setup.collect, onProgress: (d) => bar.update(d) });
         bar.stop();
@@ -176,8 +180,9 @@ export function registerTrainRankerCommand(program: Command): void {
         console.log(`  ${flags.folds}-fold CV by article, P@1: bm25 ${p1('bm25').toFixed(3)}, engine alone ${p1('union+verify').toFixed(3)}, ranker ${p1(CV_METHOD).toFixed(3)}`);
         console.log(`  weights: ${RANK_FEATURES.map((f, j) => `${f} ${weights[j]!.toFixed(2)}`).join(', ')}`);
         console.log(`saved ${flags.out}`);
-      });
-    });
+        return { weights: Object.fromEntries(RANK_FEATURES.map((f, j) => [f, weights[j]])), training, out: flags.out };
+      })),
+    );
 }
 
 /** The pooled index, dense, through the same ingest as `veracite index --dense`. */

@@ -4,6 +4,7 @@
 import { Command, CommanderError } from 'commander';
 import { SettingsError } from '../util/settings-error.js';
 import { flagOf } from './options.js';
+import { addExamples } from './examples.js';
 import { registerIndexCommand } from './command-index.js';
 import { registerSearchCommand } from './command-search.js';
 import { registerEvalCommand } from './command-eval.js';
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
   registerTrainRankerCommand(program);
   registerServeCommand(program);
   registerDemoCommand(program);
+  addExamples(program);
   return program;
 }
 

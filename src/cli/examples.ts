@@ -1,0 +1,51 @@
+/**
+ * `--help` examples for every command, in one place so they read as one guide. Each names real shipped
+ * files (data/samples) or the shared data the README uses, so they can be copied as they are.
+ */
+import type { Command } from 'commander';
+
+export const EXAMPLES: Record<string, string[]> = {
+  index: [
+    'veracite index data/samples/scifact/corpus.jsonl --index .veracite/demo',
+    'veracite index ../shared/data/scifact/corpus.jsonl --index .veracite/scifact --dense   # + vectors: dense/hybrid search',
+    'veracite index my-pages/ --index .veracite/mine --on-error stop                        # a folder of .txt/.md/.html',
+  ],
+  search: [
+    'veracite search "vitamin D deficiency and fracture risk" --index .veracite/demo -k 5',
+    'veracite search "vitamin D deficiency and fracture risk" --index .veracite/scifact --mode hybrid --json',
+  ],
+  verify: [
+    'veracite verify "ALDH1 expression is associated with poorer prognosis in breast cancer." --index .veracite/demo',
+    'veracite verify - --index .veracite/demo < claim.txt                                  # a long claim on stdin',
+    'veracite verify --claims data/samples/scifact/claims_dev.jsonl --out verdicts.jsonl --index .veracite/demo',
+  ],
+  audit: [
+    'veracite audit data/samples/wikitext/Bodmin.txt --index .veracite/demo --html report.html',
+    'veracite audit article.wikitext --no-index --sources saved-pages/ --out audit.json',
+    'veracite audit https://en.wikipedia.org/wiki/Bodmin --fetch --index .veracite/mine   # live fetch, SSRF-guarded',
+  ],
+  serve: ['veracite serve --index .veracite/demo --port 8080', 'veracite serve --index .veracite/scifact --fetch --sources saved-pages/'],
+  demo: ['veracite demo', 'veracite demo --index /tmp/veracite-demo --quiet'],
+  train: ['veracite train --data ../shared/data --seed 13', 'veracite train --data ../shared/data --only nli --annotations annotations.jsonl'],
+  'tune-verdict': ['veracite tune-verdict --index .veracite/scifact --claims ../shared/data/scifact/claims_train.jsonl'],
+  calibrate: ['veracite calibrate --data ../shared/data/wice/claim_dev.jsonl', 'veracite calibrate --data ../shared/data/wice/claim_dev.jsonl --ranker default --out models/calibration/wice-dev-ranker.json'],
+  'train-ranker': ['veracite train-ranker --index tmp/audit/wice-pooled --queries ../shared/data/wice/retrieval_dev_queries.jsonl --corpus ../shared/data/wice/retrieval_dev_corpus.jsonl ../shared/data/scifact/corpus.jsonl'],
+  retrieval: [
+    'veracite eval retrieval --index .veracite/scifact --task scifact --queries ../shared/data/scifact/claims_dev.jsonl --mode hybrid',
+    'veracite eval retrieval --index .veracite/wice --task wice --queries ../shared/data/wice/retrieval_dev_queries.jsonl',
+  ],
+  scifact: ['veracite eval scifact --index .veracite/scifact --claims ../shared/data/scifact/claims_dev.jsonl --mode bm25'],
+  fever: ['veracite eval fever --index .veracite/fever-wiki --claims ../shared/data/fever/paper_dev.jsonl --limit 1000'],
+  'citation-detection': ['veracite eval citation-detection --data ../shared/data/wice/claim_dev.jsonl --ranker default'],
+  'citation-recovery': ['veracite eval citation-recovery --index tmp/audit/wice-pooled --queries ../shared/data/wice/retrieval_dev_queries.jsonl'],
+  export: ['veracite annotations export --index .veracite/demo --out annotations.jsonl', 'veracite annotations export --index .veracite/demo --as nli --out nli-pairs.jsonl'],
+};
+
+/** Appends "Examples:" to the help of every command that has some (recursively). */
+export function addExamples(cmd: Command): void {
+  for (const sub of cmd.commands) {
+    const lines = EXAMPLES[sub.name()];
+    if (lines) sub.addHelpText('after', `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`);
+    addExamples(sub);
+  }
+}
