@@ -35,8 +35,11 @@ export interface PdfReadOptions {
   onPage?: (page: number, numPages: number) => void;
 }
 
-/** A page counts as text when it has this many letters; fewer is a scan, a figure or a blank page. */
-const TEXT_PAGE_LETTERS = 100;
+/**
+ * A page counts as text when it has this many letters (a short paragraph); fewer is a scan (perhaps with a
+ * one-line stamp such as "Scanned by ..."), a figure or a blank page.
+ */
+const TEXT_PAGE_LETTERS = 50;
 /** A document is unreadable when fewer than this share of its pages have text. */
 const MIN_TEXT_PAGE_SHARE = 0.1;
 

@@ -31,10 +31,13 @@ export function parsePlainTextDocument(text: string, opts: DocumentParseOptions 
       else parts.push({ heading, blocks: [] });
       return;
     }
-    // A references heading may be glued to its list ("References\n[1] ...").
-    const [first, ...rest] = block.split('\n');
-    if (rest.length && backMatterOf(first!.replace(/^#+\s*/, '')) !== undefined) {
-      parts.push({ heading: first!.replace(/^#+\s*/, ''), blocks: [rest.join('\n')] });
+    // A back-matter heading may share a block with the text around it ("...end of text.\nReferences\n[1] ...",
+    // as in PDF text, where pages are joined by a line break): it starts a section there.
+    const lines = block.split('\n');
+    const at = lines.findIndex((l) => backMatterOf(l.replace(/^#+\s*/, '')) !== undefined);
+    if (at >= 0) {
+      if (at > 0) parts[parts.length - 1]!.blocks.push(lines.slice(0, at).join('\n'));
+      parts.push({ heading: lines[at]!.replace(/^#+\s*/, '').trim(), blocks: at + 1 < lines.length ? [lines.slice(at + 1).join('\n')] : [] });
       return;
     }
     parts[parts.length - 1]!.blocks.push(block);
