@@ -66,8 +66,9 @@ export function looksLikePdf(bytes: Uint8Array): boolean {
 export async function readPdf(bytes: Uint8Array, opts: PdfReadOptions = {}): Promise<PdfReadResult> {
   const { getDocument } = await loadPdfJs();
   const task = getDocument({
-    // pdf.js refuses Node Buffers; a plain view of the same memory is accepted (no copy).
-    data: Buffer.isBuffer(bytes) ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : bytes,
+    // A copy: pdf.js takes (detaches) the buffer it is given, which may be the caller's or part of Node's
+    // shared pool of small Buffers. It also refuses Buffers themselves.
+    data: new Uint8Array(bytes),
     // No code generated from the file's fonts; no font loading, system fonts or network: text only.
     isEvalSupported: false,
     disableFontFace: true,
