@@ -27,6 +27,8 @@ import { DEFAULT_SCORING, scoreDocuments, type DocumentScore, type ScoreJob } fr
 import type { SourceRanker } from './source-ranker.js';
 import type { AuditCitation, AuditConfig, AuditInput, AuditProvenance, AuditReport, AuditSummary, CitationAudit, SourceReport, Verification } from './types.js';
 import { urlDepth } from './url-depth.js';
+import { citationStatus, countByStatus } from './citation-status.js';
+import { documentKindOf } from './document-kind.js';
 
 export const DEFAULT_AUDIT_CONFIG: AuditConfig = {
   scoring: DEFAULT_SCORING,
@@ -132,6 +134,7 @@ export class CitationAuditor {
     if (candidates) {
       out.recommendations = rankSuggestions(candidates, candidateScores, verification?.score, this.config.recommend, this.threshold === undefined ? undefined : { threshold: this.threshold, onRankerScore: byRanker }, ranked);
     }
+    out.status = citationStatus(out);
     return out;
   }
 
@@ -181,7 +184,7 @@ export class CitationAuditor {
     await Promise.all(Array.from({ length: Math.max(1, Math.min(this.config.concurrency, input.citations.length)) }, worker));
     const seconds = (performance.now() - started) / 1000;
     return {
-      article: { title: input.title, origin: input.origin, format: input.format, skippedRefs: input.skippedRefs, uncitedClaims: input.uncitedClaims },
+      article: { title: input.title, origin: input.origin, format: input.format, kind: input.kind ?? documentKindOf(input.format), skippedRefs: input.skippedRefs, uncitedClaims: input.uncitedClaims },
       summary: summarise(results, seconds),
       citations: results,
       provenance: await this.provenance(),
@@ -221,6 +224,8 @@ function sourceReport(c: AuditCitation, r: ResolvedSource): SourceReport {
   if (r.docId) s.docId = r.docId;
   if (r.document?.title) s.pageTitle = r.document.title;
   if (r.reason) s.reason = r.reason;
+  if (r.workNotFound) s.workNotFound = true;
+  if (src.ids) s.ids = src.ids;
   return s;
 }
 
@@ -234,6 +239,7 @@ export function summarise(results: readonly CitationAudit[], seconds: number): A
     flagged: results.filter((r) => r.verification?.flagged).length,
     withSuggestions: results.filter((r) => r.recommendations?.suggestions.length).length,
     taggedFailedVerification: results.filter((r) => r.tags.failedVerification).length,
+    byCitationStatus: Object.fromEntries(Object.entries(countByStatus(results)).filter(([, n]) => n > 0)),
     seconds,
     citationsPerSecond: seconds > 0 ? results.length / seconds : 0,
   };

@@ -96,7 +96,7 @@ function scoreBar(score: number): string {
 
 function evidenceList(ev: readonly EvidenceSentence[], words: ReadonlySet<string>): string {
   if (!ev.length) return '';
-  return `<ol class="ev">${ev.map((e) => `<li>${highlight(e.text, words)} <span class="meta">(sentence ${e.sentenceIndex}, ${fmt(e.score)})</span></li>`).join('')}</ol>`;
+  return `<ol class="ev">${ev.map((e) => `<li>${highlight(e.text, words)} <span class="meta">(${e.page !== undefined ? `p. ${e.page}, ` : ''}sentence ${e.sentenceIndex}, ${fmt(e.score)})</span></li>`).join('')}</ol>`;
 }
 
 function suggestionHtml(s: Suggestion, words: ReadonlySet<string>): string {
@@ -114,8 +114,10 @@ function statusPill(c: CitationAudit): string {
 function citationHtml(c: CitationAudit, rank: number | undefined, threshold: number | undefined, signal: FlagSignal): string {
   const words = new Set(contentTokens(c.claim));
   const v = c.verification;
+  const verdict = c.status ? `<span class="pill ${c.status.status === 'supported' ? 'ok' : c.status.status === 'unverifiable' ? '' : c.status.status === 'unreadable' ? 'warn' : 'bad'}" title="${escapeHtml(c.status.reason)}">${escapeHtml(c.status.label)}</span>` : '';
   const pills = [
     rank !== undefined ? `<span class="pill">#${rank}</span>` : '',
+    verdict,
     statusPill(c),
     v?.flagged ? '<span class="pill bad">likely failed verification</span>' : '',
     c.tags.failedVerification ? '<span class="pill bad">tagged {{failed verification}}</span>' : '',
@@ -169,14 +171,14 @@ export function renderAuditHtml(report: AuditReport): string {
 <body>
 <header><div>
 <h1>Citation audit: ${escapeHtml(report.article.title)}</h1>
-<div class="meta">${escapeHtml(report.article.origin)} (${escapeHtml(report.article.format)}) · ${s.citations} citations in ${s.seconds.toFixed(1)} s</div>
+<div class="meta">${escapeHtml(report.article.origin)} (${escapeHtml(report.article.kind ?? report.article.format)}) · ${s.citations} citations in ${s.seconds.toFixed(1)} s</div>
 <div class="summary"><span class="pill">scored: ${s.scored}</span><span class="pill bad">flagged: ${s.flagged}</span><span class="pill">with suggestions: ${s.withSuggestions}</span><span class="pill">tagged failed verification: ${s.taggedFailedVerification}</span>${statusPills}</div>
 </div></header>
 <main>
 <h2>Scored citations, least verifiable first (${scored.length})</h2>
 ${scored.map((c, i) => citationHtml(c, i + 1, th, signal)).join('\n') || '<p class="meta">None.</p>'}
 <h2>Sources that could not be checked (${unscored.length})</h2>
-<p class="meta">Dead, unreachable, unsupported (PDF…) or not found: these are not judged unsupported.</p>
+<p class="meta">Dead links, cited works not found, unreadable sources (scanned PDFs…) and sources that could not be reached or have no URL: these are not judged unsupported.</p>
 ${unscored.map((c) => citationHtml(c, undefined, th, signal)).join('\n') || '<p class="meta">None.</p>'}
 <h2>Provenance</h2>
 <table class="prov">${provRows.map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td><code>${escapeHtml(v)}</code></td></tr>`).join('')}</table>

@@ -40,6 +40,8 @@ export interface EvidenceSentence {
   sentenceIndex: number;
   text: string;
   score: number;
+  /** Page of the sentence in a paged source (PDF: Document.sentencePages), so a report can say "p. 12". */
+  page?: number;
 }
 
 export interface ScoredPassage {
@@ -48,6 +50,8 @@ export interface ScoredPassage {
   sentenceEnd: number;
   text: string;
   score: number;
+  /** Page the passage starts on, for a paged source. */
+  page?: number;
 }
 
 export interface DocumentScore {
@@ -105,11 +109,11 @@ export async function scoreDocuments(scorer: PairScorer, jobs: readonly ScoreJob
         const v = scored.get(k);
         if (v !== undefined && (s === undefined || v > s)) s = v;
       }
-      if (s !== undefined && (!best || s > best.score)) best = { index: p.index, sentenceStart: p.sentenceStart, sentenceEnd: p.sentenceEnd, text: p.text, score: s };
+      if (s !== undefined && (!best || s > best.score)) best = withPage({ index: p.index, sentenceStart: p.sentenceStart, sentenceEnd: p.sentenceEnd, text: p.text, score: s }, job.doc, p.sentenceStart);
     });
     const evidence =
       cfg.granularity === 'sentence'
-        ? [...scored.entries()].map(([sentenceIndex, score]) => ({ sentenceIndex, text: job.doc.sentences[sentenceIndex]!, score })).sort(byScore).slice(0, cfg.evidenceK)
+        ? [...scored.entries()].map(([sentenceIndex, score]) => withPage({ sentenceIndex, text: job.doc.sentences[sentenceIndex]!, score }, job.doc, sentenceIndex)).sort(byScore).slice(0, cfg.evidenceK)
         : [];
     const out: DocumentScore = { score: best?.score, evidence, unitsScored: scored.size, unitsTotal: totals[j]! };
     if (best) out.best = best;
@@ -145,6 +149,12 @@ async function evidenceInBestPassage(scorer: PairScorer, jobs: readonly ScoreJob
   });
   if (!units.length) return;
   const scores = await scorer.score(units.map((u) => ({ query: jobs[u.job]!.query, passage: u.text })));
-  units.forEach((u, i) => results[u.job]!.evidence.push({ sentenceIndex: u.at, text: u.text, score: scores[i]! }));
+  units.forEach((u, i) => results[u.job]!.evidence.push(withPage({ sentenceIndex: u.at, text: u.text, score: scores[i]! }, jobs[u.job]!.doc, u.at)));
   for (const r of results) r.evidence = r.evidence.sort(byScore).slice(0, k);
+}
+
+function withPage<T extends EvidenceSentence | ScoredPassage>(x: T, doc: Document, sentence: number): T {
+  const page = doc.sentencePages?.[sentence];
+  if (page !== undefined) x.page = page;
+  return x;
 }

@@ -8,6 +8,8 @@ import type { Citation, CitationKind, CitationSource, CitationTags } from '../wi
 import type { ModelInfo } from '../models/types.js';
 import type { SearchMode } from '../retrieve/retriever.js';
 import type { SourceAttempt, SourceStatus, SourceVia } from '../sources/types.js';
+import type { WorkIds } from '../sources/work-ids.js';
+import type { CitationStatusInfo } from './citation-status.js';
 import type { QueryContext } from './query.js';
 import type { EvidenceSentence, ScoredPassage, ScoringConfig } from './score-document.js';
 
@@ -16,15 +18,28 @@ import type { EvidenceSentence, ScoredPassage, ScoringConfig } from './score-doc
  * into one, whose source may lack fields the wikitext parser always fills.
  */
 export type AuditCitation = Pick<Citation, 'id' | 'index' | 'claim' | 'context' | 'sectionPath' | 'articleTitle' | 'tags'> & {
-  source: Partial<CitationSource> & { raw?: string };
+  /** DOI / arXiv / PubMed ids of the cited work (documents beyond Wikipedia): resolved when there is no URL. */
+  source: Partial<CitationSource> & { raw?: string; ids?: WorkIds };
   kind?: CitationKind;
+  /** The claim's sentence from its start up to the citation marker (the claim is the whole sentence). */
+  claimPrefix?: string;
 };
+
+/**
+ * What the audited document is: a Wikipedia article (wikitext, rendered HTML), a KILT/WAFER file of
+ * citations, or a document with citations beyond Wikipedia (src/documents: Markdown, an HTML report or blog
+ * post, plain text, a PDF).
+ */
+export type DocumentKind = 'wikipedia-wikitext' | 'wikipedia-html' | 'kilt' | 'markdown' | 'html' | 'text' | 'pdf';
 
 export interface AuditInput {
   title: string;
   /** Path or URL the article was read from. */
   origin: string;
-  format: 'wikitext' | 'html' | 'kilt';
+  /** How it was read ('html' is a rendered Wikipedia page; `kind` tells a Wikipedia page from another HTML page). */
+  format: 'wikitext' | 'html' | 'kilt' | 'markdown' | 'text' | 'pdf';
+  /** Absent: derived from `format` (documentKindOf). */
+  kind?: DocumentKind;
   citations: AuditCitation[];
   /** Refs that gave no citation (infobox, table...), and {{citation needed}} claims without a ref. */
   skippedRefs: number;
@@ -44,6 +59,10 @@ export interface SourceReport {
   /** Title of the page text that was scored. */
   pageTitle?: string;
   reason?: string;
+  /** The DOI / arXiv / PubMed resolver answered that the cited work does not exist (status 'not-found'). */
+  workNotFound?: boolean;
+  /** Identifiers of the cited work, as the reference gave them. */
+  ids?: WorkIds;
   attempts: SourceAttempt[];
 }
 
@@ -105,6 +124,8 @@ export interface CitationAudit {
   verification?: Verification;
   /** SIDE's baseline: number of path elements of the cited URL. */
   urlDepth?: number;
+  /** The report's verdict for this citation (citation-status.ts). */
+  status?: CitationStatusInfo;
   recommendations?: Recommendations;
   /** rank: the source ranker's features and scores (0 without a ranker). */
   timingsMs: { source: number; retrieve: number; score: number; rank: number };
@@ -149,12 +170,14 @@ export interface AuditSummary {
   flagged: number;
   withSuggestions: number;
   taggedFailedVerification: number;
+  /** Citations per report verdict (citation-status.ts). */
+  byCitationStatus?: Partial<Record<CitationStatusInfo['status'], number>>;
   seconds: number;
   citationsPerSecond: number;
 }
 
 export interface AuditReport {
-  article: { title: string; origin: string; format: AuditInput['format']; skippedRefs: number; uncitedClaims: number };
+  article: { title: string; origin: string; format: AuditInput['format']; kind?: DocumentKind; skippedRefs: number; uncitedClaims: number };
   summary: AuditSummary;
   /** In article order. */
   citations: CitationAudit[];

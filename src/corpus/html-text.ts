@@ -65,7 +65,7 @@ export function htmlToText(source: string): PageText {
  * linkedom builds the tree as written and does not add the <html>/<head>/<body> an HTML5 parser would, so a
  * fragment ("<p>One.</p>") or a page without <body> would have no body and no text. Supply them.
  */
-function withDocumentStructure(html: string): string {
+export function withDocumentStructure(html: string): string {
   if (/<html[\s>]/i.test(html) && /<body[\s>]/i.test(html)) return html;
   const head = /<head(?:\s[^>]*)?>([\s\S]*?)<\/head>/i.exec(html)?.[1] ?? /<title[^>]*>[\s\S]*?<\/title>/i.exec(html)?.[0] ?? '';
   const body = html

@@ -4,16 +4,19 @@
  * empty lines included). Unsplit text is cut into paragraphs, then sentences; there whitespace is
  * collapsed and empty sentences are dropped, since no id refers to them yet.
  */
+import { splitPages } from './page-sentences.js';
 import { splitParagraphs } from './paragraphs.js';
 import { splitSentences } from './sentences.js';
 import type { Document, RawDocument } from './types.js';
 
 export function prepareDocument(raw: RawDocument): Document {
+  const paged = !raw.sentences && raw.pages ? splitPages(raw.pages) : undefined;
   const doc: Document = {
     id: raw.id,
     title: collapseWhitespace(raw.title),
-    sentences: raw.sentences ?? splitText(raw.text ?? ''),
+    sentences: raw.sentences ?? paged?.sentences ?? splitText(raw.text ?? ''),
   };
+  if (paged) doc.sentencePages = paged.pages;
   if (raw.url !== undefined) doc.url = raw.url;
   if (raw.links !== undefined) doc.links = raw.links;
   return doc;

@@ -1,17 +1,20 @@
 /**
- * A folder of .txt, .md and .html files, read recursively in path order (so `skip` resumes at the same
- * file). One file is one record: id = path relative to the folder ("/"-separated), title = first heading
- * (Markdown) or <title> (HTML) or the file name. Hidden files and folders (".git") and symlinks are
+ * A folder of .txt, .md, .html and .pdf files, read recursively in path order (so `skip` resumes at the
+ * same file). One file is one record: id = path relative to the folder ("/"-separated), title = first
+ * heading (Markdown), <title> (HTML), the PDF's Title, or the file name. A PDF is read page by page and its
+ * sentences keep their page numbers (Document.sentencePages); a PDF without a text layer (a scan) is a
+ * record error saying so, not an empty document. Hidden files and folders (".git") and symlinks are
  * skipped. A path to a single file reads just that file.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
 import { htmlToText } from './html-text.js';
 import { markdownToText } from './markdown-text.js';
+import { readPdf } from './pdf-text.js';
 import { byCodePoint, statOrThrow } from './read-lines.js';
 import { RecordError, type RawDocument, type ReadOptions, type ReadResult } from './types.js';
 
-export const FOLDER_FILE = /\.(txt|md|markdown|html?)$/i;
+export const FOLDER_FILE = /\.(txt|md|markdown|html?|pdf)$/i;
 
 export async function* readFolder(path: string, opts: ReadOptions = {}): AsyncGenerator<ReadResult> {
   const info = await statOrThrow(path);
@@ -24,6 +27,10 @@ export async function* readFolder(path: string, opts: ReadOptions = {}): AsyncGe
       continue;
     }
     const file = join(root, rel);
+    if (/\.pdf$/i.test(rel)) {
+      yield await readPdfFile(file, rel.split(sep).join('/'));
+      continue;
+    }
     let content: string;
     try {
       content = stripBom(await readFile(file, 'utf8'));
@@ -39,6 +46,18 @@ export async function* readFolder(path: string, opts: ReadOptions = {}): AsyncGe
     }
     yield result;
   }
+}
+
+async function readPdfFile(file: string, id: string): Promise<ReadResult> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (e) {
+    return { ok: false, error: new RecordError(file, 0, undefined, `cannot read file: ${(e as Error).message}`) };
+  }
+  const pdf = await readPdf(bytes);
+  if (!pdf.ok) return { ok: false, error: new RecordError(file, 0, undefined, pdf.reason) };
+  return { ok: true, doc: { id, title: pdf.title || basename(id, extname(id)), pages: pdf.pages }, loc: { file, line: 0 } };
 }
 
 /** Turn one file's content into a document; `id` is its "/"-separated relative path. */

@@ -23,6 +23,8 @@ export interface RawDocument {
   sentences?: string[];
   /** Outgoing links (e.g. FEVER/Wikipedia hyperlinks), used by the evidence hop stage. */
   links?: string[];
+  /** Text page by page (a PDF): split like `text`, and each sentence remembers its page (page-sentences.ts). */
+  pages?: string[];
 }
 
 export interface Document {
@@ -31,6 +33,12 @@ export interface Document {
   url?: string;
   sentences: string[];
   links?: string[];
+  /**
+   * For paged sources (PDF): the 1-based page each sentence starts on, parallel to `sentences`, so
+   * evidence can say "p. 12". A parallel array rather than markers in the text: sentence strings, ids and
+   * every consumer that does not care about pages stay as they are.
+   */
+  sentencePages?: number[];
 }
 
 export interface Passage {

@@ -1,8 +1,9 @@
 /**
  * Live fetch of a cited page, defensively: only when the user opts in (`--fetch`), through the SSRF guard
  * on every hop, redirects followed by hand (so each hop is checked) up to a limit, a per-request and a
- * total timeout, a size cap on the decompressed body, and only HTML / plain text accepted (PDFs and other
- * types are reported, not parsed).
+ * total timeout, a size cap on the decompressed body, and only HTML / plain text accepted, plus PDFs (as
+ * bytes, by Content-Type or by their `%PDF-` signature) when the caller reads them (`pdf: true`); other
+ * types are reported, not parsed.
  *
  * node:http(s) rather than global fetch: the pinned `lookup` (connect to the address we checked) is a plain
  * request option there, and undici's own Agent is not importable without adding a dependency.
@@ -24,6 +25,10 @@ export interface FetchPolicy extends GuardOptions {
   /** Redirect hops followed (default 5). */
   maxRedirects?: number;
   userAgent?: string;
+  /** Return PDFs as bytes (`kind: 'pdf'`) instead of reporting them unsupported (default false). */
+  pdf?: boolean;
+  /** Largest PDF read when `pdf` is on (default 32 MiB): reports are often larger than web pages. */
+  maxPdfBytes?: number;
 }
 
 export const DEFAULT_FETCH_POLICY = {
@@ -31,6 +36,8 @@ export const DEFAULT_FETCH_POLICY = {
   totalTimeoutMs: 30_000,
   maxBytes: 5 * 1024 * 1024,
   maxRedirects: 5,
+  pdf: false,
+  maxPdfBytes: 32 * 1024 * 1024,
   userAgent: 'veracite-citation-audit/0.1 (+https://github.com/; checks Wikipedia citations)',
 } as const;
 
@@ -39,6 +46,8 @@ export type FetchFailureStatus = 'dead' | 'unreachable' | 'unsupported' | 'block
 
 export type FetchResult =
   | { ok: true; url: string; finalUrl: string; httpStatus: number; contentType: string; kind: 'html' | 'text'; body: string; redirects: string[] }
+  /** Only with `pdf: true`; `body` is '' (the text is extracted by pdf-text.ts, page by page). */
+  | { ok: true; url: string; finalUrl: string; httpStatus: number; contentType: string; kind: 'pdf'; body: ''; bytes: Uint8Array; redirects: string[] }
   | { ok: false; url: string; finalUrl: string; status: FetchFailureStatus; reason: string; httpStatus?: number; contentType?: string; redirects: string[] };
 
 class FetchFailure extends Error {
@@ -90,18 +99,22 @@ export async function fetchPage(url: string, policy: FetchPolicy = {}): Promise<
       }
       const contentType = String(res.headers['content-type'] ?? '');
       const declared = kindOf(contentType);
-      if (declared === 'unsupported') {
+      if (declared === 'unsupported' || (declared === 'pdf' && !p.pdf)) {
         res.destroy();
         throw new FetchFailure('unsupported', unsupportedReason(contentType), status, contentType);
       }
+      // An undeclared type may turn out to be a PDF: allow the PDF cap until the bytes say otherwise.
+      const cap = declared === 'pdf' || (declared === undefined && p.pdf) ? Math.max(p.maxBytes, p.maxPdfBytes) : p.maxBytes;
       const length = Number(res.headers['content-length']);
-      if (Number.isFinite(length) && length > p.maxBytes && !res.headers['content-encoding']) {
+      if (Number.isFinite(length) && length > cap && !res.headers['content-encoding']) {
         res.destroy();
-        throw new FetchFailure('unsupported', `page larger than ${p.maxBytes} bytes (${length})`, status, contentType);
+        throw new FetchFailure('unsupported', `${declared === 'pdf' ? 'PDF' : 'page'} larger than ${cap} bytes (${length})`, status, contentType);
       }
-      const body = await readCapped(res, p.maxBytes);
-      const kind = declared ?? sniff(body);
-      if (kind === 'unsupported') throw new FetchFailure('unsupported', body.subarray(0, 5).toString('latin1') === '%PDF-' ? 'PDF documents are not supported' : 'unrecognised content', status, contentType);
+      const body = await readCapped(res, cap);
+      const kind = declared === 'pdf' ? (isPdf(body) ? 'pdf' : 'unsupported') : (declared ?? sniff(body));
+      if (kind === 'pdf' && p.pdf) return { ok: true, url, finalUrl: current.href, httpStatus: status, contentType, kind, body: '', bytes: body, redirects };
+      if (kind === 'unsupported' || kind === 'pdf') throw new FetchFailure('unsupported', isPdf(body) ? 'PDF documents are not supported' : declared === 'pdf' ? 'declared a PDF, but the body is not one' : 'unrecognised content', status, contentType);
+      if (body.length > p.maxBytes) throw new FetchFailure('unsupported', `page larger than ${p.maxBytes} bytes`, status, contentType);
       return { ok: true, url, finalUrl: current.href, httpStatus: status, contentType, kind, body: decode(body, contentType), redirects };
     }
   } catch (e) {
@@ -199,13 +212,19 @@ function readCapped(res: IncomingMessage, maxBytes: number): Promise<Buffer> {
   });
 }
 
-/** html / text from the Content-Type, 'unsupported' for anything else, undefined when there is none. */
-function kindOf(contentType: string): 'html' | 'text' | 'unsupported' | undefined {
+/** html / text / pdf from the Content-Type, 'unsupported' for anything else, undefined when there is none. */
+function kindOf(contentType: string): 'html' | 'text' | 'pdf' | 'unsupported' | undefined {
   const type = contentType.split(';')[0]!.trim().toLowerCase();
-  if (!type || type === 'application/octet-stream') return undefined;
+  if (!type || type === 'application/octet-stream' || type === 'binary/octet-stream') return undefined;
   if (type === 'text/html' || type === 'application/xhtml+xml') return 'html';
   if (type === 'text/plain') return 'text';
+  if (type === 'application/pdf' || type === 'application/x-pdf') return 'pdf';
   return 'unsupported';
+}
+
+/** The PDF signature may follow a few bytes of junk (the format allows it within the first 1024 bytes). */
+function isPdf(body: Buffer): boolean {
+  return body.subarray(0, 1024).includes('%PDF-', 0, 'latin1');
 }
 
 function unsupportedReason(contentType: string): string {
@@ -213,9 +232,9 @@ function unsupportedReason(contentType: string): string {
   return type === 'application/pdf' ? 'PDF documents are not supported' : `unsupported content type ${type}`;
 }
 
-function sniff(body: Buffer): 'html' | 'text' | 'unsupported' {
+function sniff(body: Buffer): 'html' | 'text' | 'pdf' | 'unsupported' {
   const head = body.subarray(0, 512).toString('latin1').trimStart().toLowerCase();
-  if (head.startsWith('%pdf-')) return 'unsupported';
+  if (head.startsWith('%pdf-')) return 'pdf';
   if (head.startsWith('<')) return 'html';
   // Binary content has NUL bytes; text does not.
   return body.subarray(0, 1024).includes(0) ? 'unsupported' : 'text';

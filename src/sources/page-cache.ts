@@ -13,7 +13,7 @@ import { urlKey } from './page-text.js';
 
 export type CachedPage =
   | { ok: true; url: string; finalUrl: string; fetchedAt: string; contentType: string; document: Document }
-  | { ok: false; url: string; finalUrl: string; fetchedAt: string; status: FetchFailureStatus; reason: string; httpStatus?: number };
+  | { ok: false; url: string; finalUrl: string; fetchedAt: string; status: FetchFailureStatus | 'unreadable'; reason: string; httpStatus?: number };
 
 export interface PageCacheOptions {
   /** Pages older than this are fetched again (default 30 days). */

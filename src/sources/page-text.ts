@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { htmlToText } from '../corpus/html-text.js';
 import { markdownToText } from '../corpus/markdown-text.js';
+import { readPdf } from '../corpus/pdf-text.js';
 import { prepareDocument } from '../corpus/prepare.js';
 import type { Document, RawDocument } from '../corpus/types.js';
 import { normalizeUrl } from '../store/url.js';
@@ -30,4 +31,16 @@ export function pageToDocument(body: string, kind: PageKind, url: string, fallba
   }
   raw.url = url;
   return prepareDocument(raw);
+}
+
+/**
+ * A PDF (fetched or saved) -> a Document whose sentences keep their pages (`sentencePages`). A PDF
+ * without a text layer, encrypted or damaged gives `{ok: false}`: the source is unreadable, not empty.
+ */
+export async function pdfToDocument(bytes: Uint8Array, url: string, fallbackTitle?: string): Promise<{ ok: true; document: Document } | { ok: false; reason: string }> {
+  const pdf = await readPdf(bytes);
+  if (!pdf.ok) return pdf;
+  const document = prepareDocument({ id: `url:${urlKey(url)}`, title: pdf.title || fallbackTitle || url, url, pages: pdf.pages });
+  if (!document.sentences.length) return { ok: false, reason: 'no text could be extracted from the PDF' };
+  return { ok: true, document };
 }

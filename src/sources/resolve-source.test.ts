@@ -62,7 +62,7 @@ describe('SourceResolver', () => {
     assert.equal(srv.hits.length, 0);
   });
 
-  it('reads a snapshot folder through manifest.jsonl or hashed file names; PDFs are unsupported', async () => {
+  it('reads a snapshot folder through manifest.jsonl or hashed file names; a broken PDF is unreadable', async () => {
     const snap = join(dir, 'snap');
     await import('node:fs/promises').then((fs) => fs.mkdir(snap));
     await writeFile(join(snap, 'manifest.jsonl'), JSON.stringify({ url: 'https://news.example/a', path: 'a.html' }) + '\n');
@@ -77,7 +77,9 @@ describe('SourceResolver', () => {
     assert.doesNotMatch(a.document!.sentences.join(' '), /Copyright footer/, 'main text only');
     const b = await r.resolve({ url: 'https://blog.example/b' });
     assert.deepEqual(b.document!.sentences, ['Saved plain text.', 'Another sentence.']);
-    assert.equal((await r.resolve({ url: 'https://files.example/c.pdf' })).status, 'unsupported');
+    const c = await r.resolve({ url: 'https://files.example/c.pdf' });
+    assert.equal(c.status, 'unreadable');
+    assert.match(c.reason!, /not a valid PDF/);
   });
 
   it('fetches live only when enabled, and extracts the main text', async () => {
@@ -113,14 +115,14 @@ describe('SourceResolver', () => {
     assert.ok(srv.hits.includes(`/wayback/20190503id_/${srv.origin}/gone`));
   });
 
-  it('reports a dead page with no archived copy as dead, a PDF or an empty page as unsupported', async () => {
+  it('reports a dead page with no archived copy as dead, a broken PDF as unreadable, an empty page as unsupported', async () => {
     const r = new SourceResolver({ fetch: { policy: LOCAL, wayback: false } });
     const dead = await r.resolve({ url: `${srv.origin}/gone` });
     assert.equal(dead.status, 'dead');
     assert.equal(dead.document, undefined);
     const pdf = await r.resolve({ url: `${srv.origin}/doc.pdf` });
-    assert.equal(pdf.status, 'unsupported');
-    assert.equal(pdf.attempts.length, 1, 'no archive attempt for a PDF');
+    assert.equal(pdf.status, 'unreadable');
+    assert.equal(pdf.attempts.length, 1, 'no archive attempt for an unreadable PDF');
     assert.equal((await r.resolve({ url: `${srv.origin}/empty` })).status, 'unsupported');
     const both = await r.resolve({ url: `${srv.origin}/gone`, archiveUrl: `${srv.origin}/also-gone`, deadUrl: true });
     assert.equal(both.status, 'dead');

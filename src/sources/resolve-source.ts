@@ -6,6 +6,11 @@
  *   3. only with `--fetch`: the on-disk cache, then a live fetch (SSRF-guarded); when the page is dead or
  *      unreachable, its archived copy (the citation's archive-url, else the Wayback form). A citation
  *      marked `url-status=dead` with an archive URL goes to the archive first.
+ * A reference with a DOI, arXiv id or PubMed id and no URL is looked up at the identifier's landing page
+ * (https://doi.org/<doi>, which redirects to the publisher; arxiv.org/abs/<id>; pubmed.../<id>/). When the
+ * resolver itself answers 404/410, the cited work does not exist: `not-found` with `workNotFound`, which is
+ * neither a dead link (the work exists, its page is gone) nor a source that fails to support the claim.
+ * PDFs are read page by page (pdf-text.ts); one without a text layer is `unreadable`.
  * Lookups are memoised per reference: articles cite the same page many times.
  */
 import type { Document } from '../corpus/types.js';
@@ -13,9 +18,10 @@ import type { Store } from '../store/types.js';
 import { originalFromArchiveUrl, waybackUrl, WAYBACK_BASE } from './archive.js';
 import { fetchPage, type FetchFailureStatus, type FetchPolicy } from './http-fetch.js';
 import type { CachedPage, PageCache } from './page-cache.js';
-import { pageToDocument } from './page-text.js';
+import { pageToDocument, pdfToDocument } from './page-text.js';
 import type { SnapshotFolder } from './snapshot-folder.js';
 import type { ResolvedSource, SourceAttempt, SourceRef, SourceStatus } from './types.js';
+import { landingUrl, primaryId, WORK_ID_NAMES, workIdFromUrl } from './work-ids.js';
 
 export interface LiveFetchOptions {
   policy?: FetchPolicy;
@@ -23,6 +29,11 @@ export interface LiveFetchOptions {
   /** Try the Wayback Machine when the page is dead and the citation has no archive URL (default true). */
   wayback?: boolean;
   waybackBase?: string;
+  /**
+   * Where to send each request instead (default: the URL itself): a mirror, or a local replay of recorded
+   * responses in tests. The SSRF guard checks the routed URL; reports keep the cited one.
+   */
+  route?: (url: string) => string;
 }
 
 export interface SourceResolverOptions {
@@ -32,14 +43,17 @@ export interface SourceResolverOptions {
   fetch?: LiveFetchOptions;
 }
 
-type FetchedOutcome = { ok: true; document: Document; finalUrl: string; fromCache: boolean } | { ok: false; status: FetchFailureStatus; reason: string; httpStatus?: number; fromCache: boolean };
+type FailureStatus = FetchFailureStatus | 'unreadable';
+type FetchedOutcome =
+  | { ok: true; document: Document; finalUrl: string; fromCache: boolean }
+  | { ok: false; status: FailureStatus; reason: string; httpStatus?: number; finalUrl: string; fromCache: boolean };
 
 export class SourceResolver {
   private readonly memo = new Map<string, Promise<ResolvedSource>>();
   constructor(readonly opts: SourceResolverOptions = {}) {}
 
   resolve(ref: SourceRef): Promise<ResolvedSource> {
-    const key = JSON.stringify([ref.url, ref.archiveUrl, ref.deadUrl]);
+    const key = JSON.stringify([ref.url, ref.archiveUrl, ref.deadUrl, ref.ids]);
     let hit = this.memo.get(key);
     if (!hit) {
       hit = this.lookup(ref);
@@ -50,9 +64,12 @@ export class SourceResolver {
 
   private async lookup(ref: SourceRef): Promise<ResolvedSource> {
     const original = ref.archiveUrl ? originalFromArchiveUrl(ref.archiveUrl) : undefined;
-    const cited = ref.url ?? original ?? ref.archiveUrl;
-    if (!cited) return { status: 'no-url', reason: 'the citation has no URL', attempts: [] };
-    const urls = [...new Set([ref.url, ref.archiveUrl, original].filter((u): u is string => !!u))];
+    const id = primaryId(ref.ids);
+    // No URL but an identifier: the identifier's landing page stands for the URL.
+    const idUrl = !ref.url && id ? landingUrl(id.type, id.id) : undefined;
+    const cited = ref.url ?? idUrl ?? original ?? ref.archiveUrl;
+    if (!cited) return { status: 'no-url', reason: 'the citation has no URL and no DOI, arXiv or PubMed id', attempts: [] };
+    const urls = [...new Set([ref.url ?? idUrl, ref.archiveUrl, original].filter((u): u is string => !!u))];
     const attempts: SourceAttempt[] = [];
 
     if (this.opts.store) {
@@ -64,6 +81,7 @@ export class SourceResolver {
       }
     }
     let unsupported: string | undefined;
+    let unreadable: string | undefined;
     if (this.opts.snapshots) {
       for (const url of urls) {
         const hit = await this.opts.snapshots.lookup(url);
@@ -76,6 +94,11 @@ export class SourceResolver {
           attempts.push({ via: 'snapshot', url, outcome: 'unsupported', reason: hit.unsupported });
           continue;
         }
+        if ('unreadable' in hit) {
+          unreadable = hit.unreadable;
+          attempts.push({ via: 'snapshot', url, outcome: 'unreadable', reason: hit.unreadable });
+          continue;
+        }
         if (!hit.document.sentences.length) {
           attempts.push({ via: 'snapshot', url, outcome: 'unsupported', reason: 'no text in the saved page' });
           continue;
@@ -85,14 +108,14 @@ export class SourceResolver {
       }
     }
     if (!this.opts.fetch) {
-      const status: SourceStatus = unsupported ? 'unsupported' : 'not-found';
-      return { status, url: cited, reason: unsupported ?? 'not in the index or the snapshot folder (live fetch is off: --fetch)', attempts };
+      const status: SourceStatus = unreadable ? 'unreadable' : unsupported ? 'unsupported' : 'not-found';
+      return { status, url: cited, reason: unreadable ?? unsupported ?? 'not in the index or the snapshot folder (live fetch is off: --fetch)', attempts };
     }
-    return this.fetchWithArchive(ref, cited, original, attempts);
+    return this.fetchWithArchive(ref, cited, original, attempts, idUrl);
   }
 
-  private async fetchWithArchive(ref: SourceRef, cited: string, original: string | undefined, attempts: SourceAttempt[]): Promise<ResolvedSource> {
-    const live = ref.url ?? original;
+  private async fetchWithArchive(ref: SourceRef, cited: string, original: string | undefined, attempts: SourceAttempt[], idUrl?: string): Promise<ResolvedSource> {
+    const live = ref.url ?? idUrl ?? original;
     const fetchOpts = this.opts.fetch!;
     const archive = ref.archiveUrl ?? (live && fetchOpts.wayback !== false ? waybackUrl(live, ref.accessDate ?? ref.date, fetchOpts.waybackBase ?? WAYBACK_BASE) : undefined);
     // A page its citation already calls dead is read from the archive first.
@@ -112,6 +135,12 @@ export class SourceResolver {
       const attempt: SourceAttempt = { via, url, outcome: out.status, reason: out.reason };
       if (out.httpStatus !== undefined) attempt.httpStatus = out.httpStatus;
       attempts.push(attempt);
+      // The identifier resolver itself (not the publisher it redirects to) says "no such work": no archive can help.
+      const work = !archived && out.status === 'dead' ? workIdFromUrl(out.finalUrl) : undefined;
+      if (work) {
+        const host = new URL(out.finalUrl).hostname;
+        return { status: 'not-found', workNotFound: true, url: cited, reason: `cited work not found: ${host} has no ${WORK_ID_NAMES[work.type]} ${work.id} (${out.reason})`, attempts };
+      }
       failures.push({ archived, status: out.status, reason: out.reason });
       // Only a missing page has an archived copy worth trying; a PDF or a refused address does not.
       if (!archived && out.status !== 'dead' && out.status !== 'unreachable') break;
@@ -123,13 +152,18 @@ export class SourceResolver {
   }
 
   private async fetchCached(url: string, title: string | undefined): Promise<FetchedOutcome> {
-    const { cache, policy } = this.opts.fetch!;
+    const { cache, policy, route } = this.opts.fetch!;
     const cached = await cache?.get(url);
     if (cached) return cached.ok ? { ok: true, document: cached.document, finalUrl: cached.finalUrl, fromCache: true } : { ...failureOf(cached), fromCache: true };
-    const res = await fetchPage(url, policy);
+    const res = await fetchPage(route ? route(url) : url, { pdf: true, ...policy });
     const fetchedAt = new Date().toISOString();
     let entry: CachedPage;
-    if (res.ok) {
+    if (res.ok && res.kind === 'pdf') {
+      const pdf = await pdfToDocument(res.bytes, url, title);
+      entry = pdf.ok
+        ? { ok: true, url, finalUrl: res.finalUrl, fetchedAt, contentType: res.contentType, document: pdf.document }
+        : { ok: false, url, finalUrl: res.finalUrl, fetchedAt, status: 'unreadable', reason: pdf.reason };
+    } else if (res.ok) {
       const document = pageToDocument(res.body, res.kind, url, title);
       entry = document.sentences.length
         ? { ok: true, url, finalUrl: res.finalUrl, fetchedAt, contentType: res.contentType, document }
@@ -143,8 +177,8 @@ export class SourceResolver {
   }
 }
 
-function failureOf(e: Extract<CachedPage, { ok: false }>): { ok: false; status: FetchFailureStatus; reason: string; httpStatus?: number } {
-  const out: { ok: false; status: FetchFailureStatus; reason: string; httpStatus?: number } = { ok: false, status: e.status, reason: e.reason };
+function failureOf(e: Extract<CachedPage, { ok: false }>): { ok: false; status: FailureStatus; reason: string; httpStatus?: number; finalUrl: string } {
+  const out: { ok: false; status: FailureStatus; reason: string; httpStatus?: number; finalUrl: string } = { ok: false, status: e.status, reason: e.reason, finalUrl: e.finalUrl };
   if (e.httpStatus !== undefined) out.httpStatus = e.httpStatus;
   return out;
 }

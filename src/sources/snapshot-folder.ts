@@ -2,13 +2,14 @@
  * A local folder of saved source pages (`--sources DIR`), for audits without network access. A page is
  * found either through `manifest.jsonl` (one `{"url": ..., "path": ..., "title"?: ...}` per line, path
  * relative to the folder) or by file name: `<urlKey(url)>.html|.htm|.txt|.md|.pdf` (urlKey = first 24 hex
- * digits of sha256 of the normalised URL, see page-text.ts). A PDF is found but reported unsupported.
+ * digits of sha256 of the normalised URL, see page-text.ts). A PDF is read page by page (its sentences
+ * keep their page numbers); one without a text layer is found but reported unreadable.
  */
 import { readFile, readdir } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
 import type { Document } from '../corpus/types.js';
 import { normalizeUrl } from '../store/url.js';
-import { pageToDocument, urlKey, type PageKind } from './page-text.js';
+import { pageToDocument, pdfToDocument, urlKey, type PageKind } from './page-text.js';
 
 export const SNAPSHOT_MANIFEST = 'manifest.jsonl';
 const EXTENSIONS = ['.html', '.htm', '.txt', '.md', '.pdf'] as const;
@@ -16,6 +17,7 @@ const EXTENSIONS = ['.html', '.htm', '.txt', '.md', '.pdf'] as const;
 export type SnapshotLookup =
   | { found: true; path: string; document: Document }
   | { found: true; path: string; unsupported: string }
+  | { found: true; path: string; unreadable: string }
   | { found: false };
 
 export class SnapshotFolder {
@@ -65,7 +67,10 @@ export class SnapshotFolder {
     // A manifest must not point outside its folder (it may come from somewhere else than the user).
     if (path !== this.dir && !path.startsWith(this.dir + sep)) throw new Error(`${SNAPSHOT_MANIFEST}: path ${rel} leaves the folder`);
     const ext = extname(path).toLowerCase();
-    if (ext === '.pdf') return { found: true, path, unsupported: 'PDF documents are not supported' };
+    if (ext === '.pdf') {
+      const pdf = await pdfToDocument(await readFile(path), url, listed?.title);
+      return pdf.ok ? { found: true, path, document: pdf.document } : { found: true, path, unreadable: pdf.reason };
+    }
     const kind: PageKind = ext === '.html' || ext === '.htm' ? 'html' : ext === '.md' ? 'markdown' : 'text';
     const body = await readFile(path, 'utf8');
     return { found: true, path, document: pageToDocument(body, kind, url, listed?.title) };

@@ -1,21 +1,27 @@
 /**
  * What source lookup found for a citation. A page we could not read is reported with why (`dead`,
- * `unreachable`, `unsupported`, `blocked`, `not-found`, `no-url`) and is never scored: "could not check"
- * must not read as "the source does not support the claim".
+ * `unreachable`, `unsupported`, `unreadable`, `blocked`, `not-found`, `no-url`) and is never scored:
+ * "could not check" must not read as "the source does not support the claim".
  */
 import type { Document } from '../corpus/types.js';
+import type { WorkIds } from './work-ids.js';
 
 export type SourceStatus =
   /** Text found (index, snapshot folder, cache or live fetch). */
   | 'found'
-  /** Not in the index nor the snapshot folder, and live fetch was off. */
+  /**
+   * Not in the index nor the snapshot folder, and live fetch was off; or (`workNotFound`) the DOI / arXiv
+   * / PubMed resolver says the cited work does not exist.
+   */
   | 'not-found'
   /** The page is gone (HTTP 404/410, domain without DNS record) and no archived copy could be read. */
   | 'dead'
   /** Timeout, refused connection, HTTP 5xx/403/429, too many redirects. */
   | 'unreachable'
-  /** PDF or another content type we do not read, or a page over the size cap. */
+  /** A content type we do not read, a page over the size cap, or a page without main text. */
   | 'unsupported'
+  /** A PDF we cannot take text from: no text layer (a scan without OCR), encrypted or damaged. */
+  | 'unreadable'
   /** The SSRF guard refused the address (private, loopback, metadata...). */
   | 'blocked'
   /** The citation has no URL (a book, an {{sfn}} short citation...). */
@@ -45,6 +51,8 @@ export interface ResolvedSource {
   document?: Document;
   /** Why it was not found / not readable (last failure). */
   reason?: string;
+  /** The identifier resolver (doi.org, arXiv, PubMed) answered that the cited work does not exist. */
+  workNotFound?: boolean;
   attempts: SourceAttempt[];
 }
 
@@ -57,4 +65,6 @@ export interface SourceRef {
   date?: string;
   deadUrl?: boolean;
   title?: string;
+  /** DOI / arXiv / PubMed ids of the cited work: resolved to their landing page when there is no URL. */
+  ids?: WorkIds;
 }

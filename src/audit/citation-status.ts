@@ -1,0 +1,78 @@
+/**
+ * One verdict per citation for people reading a report, from what the audit found (a pure function of a
+ * CitationAudit):
+ *
+ *   supported            the source was read and scored above the calibrated failed-verification threshold
+ *   fails-verification   read and scored at or below that threshold ("likely fails verification")
+ *   not-found            the DOI / arXiv / PubMed resolver says the cited work does not exist
+ *   dead-link            the page is gone (HTTP 404/410, or its domain has no DNS record)
+ *   unreadable           the source was reached but has no text we can read: a scanned PDF, an encrypted
+ *                        or damaged one, another content type, a page with no main text
+ *   unverifiable         nothing to check against: no URL and no identifier, the page could not be
+ *                        reached now (timeout, 5xx, refused by the SSRF guard), it was not available with
+ *                        live fetching off, or it was scored without a calibrated threshold to decide on
+ *
+ * Only `supported` and `fails-verification` come from reading the source against the claim; every other
+ * status says why that could not be done, so "could not check" never reads as "does not support".
+ */
+import type { CitationAudit } from './types.js';
+
+export type CitationStatus = 'supported' | 'fails-verification' | 'not-found' | 'dead-link' | 'unreadable' | 'unverifiable';
+
+export const CITATION_STATUSES: readonly CitationStatus[] = ['supported', 'fails-verification', 'not-found', 'dead-link', 'unreadable', 'unverifiable'];
+
+/** How each status is written in reports. */
+export const CITATION_STATUS_LABELS: Record<CitationStatus, string> = {
+  supported: 'supported',
+  'fails-verification': 'likely fails verification',
+  'not-found': 'not found',
+  'dead-link': 'dead link',
+  unreadable: 'unreadable',
+  unverifiable: 'unverifiable',
+};
+
+export interface CitationStatusInfo {
+  status: CitationStatus;
+  label: string;
+  /** Why, in words (the source's reason, or the score against the threshold). */
+  reason: string;
+}
+
+/** The citation's verdict, with the reason in words. */
+export function citationStatus(c: Pick<CitationAudit, 'source' | 'verification'>): CitationStatusInfo {
+  const s = c.source;
+  const v = c.verification;
+  const out = (status: CitationStatus, reason: string): CitationStatusInfo => ({ status, label: CITATION_STATUS_LABELS[status], reason });
+  if (v) {
+    const score = `score ${v.score.toFixed(3)}${v.rankerScore !== undefined ? `, source-ranker score ${v.rankerScore.toFixed(3)}` : ''}`;
+    if (v.flagged === true) return out('fails-verification', `${score}: at or below the failed-verification threshold`);
+    if (v.flagged === false) return out('supported', `${score}: above the failed-verification threshold`);
+    return out('unverifiable', `${score}, but no calibrated threshold to decide on (see the report's flagging line)`);
+  }
+  const why = s.reason ?? s.status;
+  switch (s.status) {
+    case 'not-found':
+      return s.workNotFound ? out('not-found', why) : out('unverifiable', `source not available: ${why}`);
+    case 'dead':
+      return out('dead-link', why);
+    case 'unreadable':
+    case 'unsupported':
+      return out('unreadable', why);
+    case 'found':
+      // Found but nothing scored: a page whose sentences were all empty.
+      return out('unreadable', 'the source has no text to score');
+    case 'no-url':
+      return out('unverifiable', why);
+    case 'unreachable':
+      return out('unverifiable', `could not be reached now: ${why}`);
+    case 'blocked':
+      return out('unverifiable', `not fetched: ${why}`);
+  }
+}
+
+/** Citations per status, every status present (0 when none), in CITATION_STATUSES order. */
+export function countByStatus(citations: readonly Pick<CitationAudit, 'source' | 'verification'>[]): Record<CitationStatus, number> {
+  const counts = Object.fromEntries(CITATION_STATUSES.map((k) => [k, 0])) as Record<CitationStatus, number>;
+  for (const c of citations) counts[citationStatus(c).status]++;
+  return counts;
+}

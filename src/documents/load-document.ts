@@ -1,0 +1,112 @@
+/**
+ * `veracite audit <file|url>` input of any kind -> AuditInput. The format comes from `--format` when given,
+ * else from the file: extension first (.md/.markdown, .html/.htm, .txt, .pdf, .jsonl/.json), then content.
+ * Wikipedia inputs keep their own readers (src/wiki via src/audit/article-input.ts):
+ *   - .html/.htm is a Wikipedia page when it has MediaWiki's markup (mw-parser-output, sup.reference),
+ *     otherwise a report or blog post;
+ *   - .txt (and an extensionless file) is wikitext when it has refs, cite templates, [[links]] or
+ *     == headings ==, otherwise plain text;
+ *   - a PDF is read page by page; its text is then read like plain text.
+ */
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { loadArticleInput, titleFromFileName } from '../audit/article-input.js';
+import type { AuditInput, DocumentKind } from '../audit/types.js';
+import { readPdf, looksLikePdf } from '../corpus/pdf-text.js';
+import { fetchPage, type FetchPolicy } from '../sources/http-fetch.js';
+import { parseHtmlDocument } from './html.js';
+import { parseMarkdownDocument } from './markdown.js';
+import { parsePlainTextDocument } from './plain-text.js';
+import type { CitedDocument, DocumentParseOptions } from './types.js';
+
+export type InputFormat = 'auto' | DocumentKind;
+export const INPUT_FORMATS: readonly InputFormat[] = ['auto', 'wikipedia-wikitext', 'wikipedia-html', 'kilt', 'markdown', 'html', 'text', 'pdf'];
+
+export interface DocumentInputOptions {
+  format?: InputFormat;
+  title?: string;
+  contextSentences?: number;
+  /** Needed for a URL: live fetching is opt-in. */
+  fetch?: boolean;
+  fetchPolicy?: FetchPolicy;
+}
+
+/** Wikipedia's rendered HTML carries MediaWiki's classes. */
+export function isWikipediaHtml(html: string): boolean {
+  return /class="[^"]*\bmw-parser-output\b|<sup[^>]*class="[^"]*\breference\b/i.test(html);
+}
+
+/** Wikitext has refs, citation templates, wiki links or == headings ==; plain prose has none of these. */
+export function isWikitext(text: string): boolean {
+  return /<ref[\s>/]|\{\{\s*(?:cite|citation|sfn|reflist)\b|\[\[[^\]\n]+\]\]|^={2,6}[^=\n]+={2,6}\s*$/im.test(text);
+}
+
+/** The kind of a local file or fetched body, from its name and first bytes. */
+export function detectFormat(name: string, head: string | Uint8Array): DocumentKind {
+  const bytes = typeof head === 'string' ? new TextEncoder().encode(head.slice(0, 4096)) : head;
+  if (looksLikePdf(bytes)) return 'pdf';
+  const ext = extname(name.replace(/[?#].*$/, '')).toLowerCase();
+  const text = typeof head === 'string' ? head : new TextDecoder().decode(head.subarray(0, 65536));
+  if (ext === '.jsonl' || ext === '.json' || name.toLowerCase().endsWith('.jsonl.gz')) return 'kilt';
+  if (ext === '.md' || ext === '.markdown') return 'markdown';
+  if (ext === '.html' || ext === '.htm' || ext === '.xhtml' || /^\s*(?:<!doctype html|<html)/i.test(text)) return isWikipediaHtml(text) ? 'wikipedia-html' : 'html';
+  return isWikitext(text) ? 'wikipedia-wikitext' : 'text';
+}
+
+/** Parses a document of a non-Wikipedia kind. */
+export async function parseDocument(content: string | Uint8Array, kind: Extract<DocumentKind, 'markdown' | 'html' | 'text' | 'pdf'>, opts: DocumentParseOptions = {}): Promise<CitedDocument> {
+  if (kind === 'pdf') {
+    const pdf = await readPdf(typeof content === 'string' ? new TextEncoder().encode(content) : content);
+    if (!pdf.ok) throw new Error(`cannot read the PDF: ${pdf.reason}`);
+    return parsePlainTextDocument(pdf.pages.join('\n'), { ...opts, kind: 'pdf', ...(opts.title === undefined && pdf.title ? { title: pdf.title } : {}) });
+  }
+  const text = typeof content === 'string' ? content : new TextDecoder().decode(content);
+  if (kind === 'markdown') return parseMarkdownDocument(text, opts);
+  if (kind === 'html') return parseHtmlDocument(text, opts);
+  return parsePlainTextDocument(text, opts);
+}
+
+export function documentToAuditInput(doc: CitedDocument, origin: string): AuditInput {
+  return {
+    title: doc.title,
+    origin,
+    format: doc.kind === 'html' || doc.kind === 'markdown' || doc.kind === 'text' || doc.kind === 'pdf' ? doc.kind : 'text',
+    kind: doc.kind,
+    citations: doc.citations,
+    skippedRefs: doc.skipped.length,
+    uncitedClaims: 0,
+  };
+}
+
+/**
+ * Any audit input: a file or (with `fetch`) a URL, of any kind. Wikipedia kinds go to loadArticleInput;
+ * Markdown, HTML reports, plain text and PDFs to src/documents.
+ */
+export async function loadDocumentInput(input: string, opts: DocumentInputOptions = {}): Promise<AuditInput> {
+  const parseOpts: DocumentParseOptions = {};
+  if (opts.contextSentences !== undefined) parseOpts.contextSentences = opts.contextSentences;
+  if (/^https?:\/\//i.test(input)) {
+    if (!opts.fetch) throw new Error(`${input} is a URL: pass --fetch to read it (live fetching is off by default)`);
+    const res = await fetchPage(input, { ...opts.fetchPolicy, pdf: true });
+    if (!res.ok) throw new Error(`cannot read ${input}: ${res.status} (${res.reason})`);
+    const body = res.kind === 'pdf' ? res.bytes : res.body;
+    const kind = opts.format && opts.format !== 'auto' ? opts.format : res.kind === 'html' ? (isWikipediaHtml(res.body) ? 'wikipedia-html' : 'html') : detectFormat(new URL(res.finalUrl).pathname, body);
+    if (kind === 'wikipedia-html' || kind === 'wikipedia-wikitext' || kind === 'kilt') return { ...(await loadArticleInput(input, { ...opts, fetch: true })), kind };
+    const doc = await parseDocument(body, kind, { ...parseOpts, baseUrl: res.finalUrl, ...(opts.title ? { title: opts.title } : {}) });
+    return documentToAuditInput(doc, input);
+  }
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(input);
+  } catch (e) {
+    throw new Error(`cannot read ${input}: ${(e as Error).message}`);
+  }
+  const kind = opts.format && opts.format !== 'auto' ? opts.format : detectFormat(input, bytes.subarray(0, 65536));
+  if (kind === 'wikipedia-html' || kind === 'wikipedia-wikitext' || kind === 'kilt') {
+    const a = await loadArticleInput(input, { ...(opts.title ? { title: opts.title } : {}), ...(opts.contextSentences !== undefined ? { contextSentences: opts.contextSentences } : {}) });
+    return { ...a, kind };
+  }
+  const doc = await parseDocument(kind === 'pdf' ? bytes : bytes.toString('utf8'), kind, { ...parseOpts, ...(opts.title ? { title: opts.title } : {}) });
+  if (!doc.title) doc.title = titleFromFileName(input);
+  return documentToAuditInput(doc, input);
+}
