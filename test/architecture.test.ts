@@ -23,6 +23,7 @@ export const LAYERS: Record<string, number> = {
   wiki: 7,
   sources: 7,
   audit: 8,
+  documents: 8,
   annotations: 9,
   app: 10,
   learn: 11,
@@ -33,7 +34,7 @@ export const LAYERS: Record<string, number> = {
   index: 14,
 };
 /** Runtime folders: what `veracite serve` and library users load. Training and evaluation stay out. */
-const RUNTIME = ['util', 'text', 'corpus', 'models', 'provenance', 'store', 'retrieve', 'verify', 'wiki', 'sources', 'audit', 'annotations', 'app', 'server'];
+const RUNTIME = ['util', 'text', 'corpus', 'models', 'provenance', 'store', 'retrieve', 'verify', 'wiki', 'sources', 'audit', 'documents', 'annotations', 'app', 'server'];
 
 function sourceFiles(dir: string): string[] {
   const out: string[] = [];

@@ -27,7 +27,7 @@ export function titleFromFileName(path: string): string {
   return basename(path, extname(path)).replace(/[_]+/g, ' ').replace(/-(?=\S)/g, ' ').trim();
 }
 
-function fromArticle(a: Article, origin: string, format: AuditInput['format']): AuditInput {
+export function fromArticle(a: Article, origin: string, format: AuditInput['format']): AuditInput {
   return { title: a.title, origin, format, citations: a.citations, skippedRefs: a.skipped.length, uncitedClaims: a.uncitedClaims.length };
 }
 
@@ -65,7 +65,7 @@ export async function loadArticleInput(input: string, opts: ArticleInputOptions 
   return fromArticle(parseWikitext(text, { title: opts.title ?? titleFromFileName(input), ...parseOpts }), input, 'wikitext');
 }
 
-function wikiTitleFromUrl(url: string): string | undefined {
+export function wikiTitleFromUrl(url: string): string | undefined {
   const m = /\/wiki\/([^?#]+)/.exec(url);
   if (!m) return undefined;
   try {

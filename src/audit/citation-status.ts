@@ -15,9 +15,9 @@
  * Only `supported` and `fails-verification` come from reading the source against the claim; every other
  * status says why that could not be done, so "could not check" never reads as "does not support".
  */
-import type { CitationAudit } from './types.js';
+import type { CitationAudit, CitationStatus, CitationStatusInfo } from './types.js';
 
-export type CitationStatus = 'supported' | 'fails-verification' | 'not-found' | 'dead-link' | 'unreadable' | 'unverifiable';
+export type { CitationStatus, CitationStatusInfo };
 
 export const CITATION_STATUSES: readonly CitationStatus[] = ['supported', 'fails-verification', 'not-found', 'dead-link', 'unreadable', 'unverifiable'];
 
@@ -30,13 +30,6 @@ export const CITATION_STATUS_LABELS: Record<CitationStatus, string> = {
   unreadable: 'unreadable',
   unverifiable: 'unverifiable',
 };
-
-export interface CitationStatusInfo {
-  status: CitationStatus;
-  label: string;
-  /** Why, in words (the source's reason, or the score against the threshold). */
-  reason: string;
-}
 
 /** The citation's verdict, with the reason in words. */
 export function citationStatus(c: Pick<CitationAudit, 'source' | 'verification'>): CitationStatusInfo {

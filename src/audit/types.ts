@@ -9,7 +9,6 @@ import type { ModelInfo } from '../models/types.js';
 import type { SearchMode } from '../retrieve/retriever.js';
 import type { SourceAttempt, SourceStatus, SourceVia } from '../sources/types.js';
 import type { WorkIds } from '../sources/work-ids.js';
-import type { CitationStatusInfo } from './citation-status.js';
 import type { QueryContext } from './query.js';
 import type { EvidenceSentence, ScoredPassage, ScoringConfig } from './score-document.js';
 
@@ -182,4 +181,14 @@ export interface AuditReport {
   /** In article order. */
   citations: CitationAudit[];
   provenance: AuditProvenance;
+}
+
+/** One verdict per citation for people reading a report (citation-status.ts decides it). */
+export type CitationStatus = 'supported' | 'fails-verification' | 'not-found' | 'dead-link' | 'unreadable' | 'unverifiable';
+
+export interface CitationStatusInfo {
+  status: CitationStatus;
+  label: string;
+  /** Why, in words (the source's reason, or the score against the threshold). */
+  reason: string;
 }

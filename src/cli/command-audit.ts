@@ -8,12 +8,14 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
-import { loadArticleInput } from '../audit/article-input.js';
+import { CITATION_STATUS_LABELS } from '../audit/citation-status.js';
+import { INPUT_FORMATS, loadDocumentInput, type InputFormat } from '../documents/index.js';
+import { count } from './format.js';
 import { renderAuditHtml, orderForReport, signalScore } from '../audit/report-html.js';
 import type { AuditReport } from '../audit/types.js';
 import { writeKiltWafer } from '../wiki/index.js';
 import { openApp } from './open-app.js';
-import { addOptions, positiveInt, type OptionPick } from './options.js';
+import { addOptions, oneOf, positiveInt, type OptionPick } from './options.js';
 import { createProgress } from './progress.js';
 
 export const AUDIT_OPTIONS: OptionPick = {
@@ -26,6 +28,7 @@ export const AUDIT_OPTIONS: OptionPick = {
 };
 
 interface AuditFlags extends Record<string, unknown> {
+  format: InputFormat;
   title?: string;
   limit?: number;
   json?: boolean;
@@ -44,8 +47,9 @@ export function registerAuditCommand(program: Command): void {
   addOptions(
     program
       .command('audit')
-      .description('check the citations of a Wikipedia article against their sources and suggest better ones (SIDE)')
-      .argument('<article>', 'wikitext file, rendered HTML file, KILT/WAFER .jsonl, or a URL (with --fetch)')
+      .description('check the citations of a Wikipedia article (or a Markdown / HTML report, a text or PDF document) against their sources and suggest better ones (SIDE)')
+      .argument('<document>', 'wikitext, rendered Wikipedia HTML, KILT/WAFER .jsonl, Markdown, an HTML page, plain text or PDF; or a URL (with --fetch)')
+      .option('--format <format>', `input format: ${INPUT_FORMATS.join('|')}`, oneOf('--format', INPUT_FORMATS), 'auto')
       .option('--title <title>', 'article title (wikitext files have none; default: from the file name)')
       .option('--limit <n>', 'first n citations only', positiveInt('--limit'))
       .option('--json', 'print the report JSON on stdout')
@@ -68,7 +72,7 @@ async function runAudit(article: string, flags: AuditFlags): Promise<AuditReport
   try {
     const src = vc.settings.sources;
     const fetchPolicy = { timeoutMs: src.timeoutMs, maxBytes: src.maxBytes, maxRedirects: src.maxRedirects };
-    const input = await loadArticleInput(article, { ...(flags.title ? { title: flags.title } : {}), fetch: src.fetch, fetchPolicy });
+    const input = await loadDocumentInput(article, { format: flags.format, ...(flags.title ? { title: flags.title } : {}), fetch: src.fetch, fetchPolicy });
     if (flags.limit) input.citations = input.citations.slice(0, flags.limit);
     if (flags.kilt) {
       const r = await writeKiltWafer(flags.kilt, input.citations.map((c) => ({ ...c, source: { raw: '', ...c.source } })));
@@ -90,7 +94,8 @@ async function runAudit(article: string, flags: AuditFlags): Promise<AuditReport
 function printSummary(report: AuditReport, flags: AuditFlags): void {
   const s = report.summary;
   const statuses = Object.entries(s.byStatus).map(([k, n]) => `${k} ${n}`).join(', ');
-  console.log(`${report.article.title}: ${s.citations} citations in ${s.seconds.toFixed(1)} s; sources: ${statuses}; scored ${s.scored}, flagged ${s.flagged}, with suggestions ${s.withSuggestions}`);
+  console.log(`${report.article.title}: ${count(s.citations, 'citation')} in ${s.seconds.toFixed(1)} s; sources: ${statuses}; scored ${s.scored}, flagged ${s.flagged}, with suggestions ${s.withSuggestions}`);
+  if (s.byCitationStatus) console.log(`  verdicts: ${Object.entries(s.byCitationStatus).map(([k, n]) => `${CITATION_STATUS_LABELS[k as keyof typeof CITATION_STATUS_LABELS]} ${n}`).join(', ')}`);
   const signal = report.provenance.flagging.signal ?? 'engine';
   const { scored } = orderForReport(report.citations, signal);
   for (const c of scored.slice(0, 10)) {

@@ -7,7 +7,7 @@
  * whitespace collapsed each is a substring of the whole text (collapsed the same way), so one forward
  * scan finds where each starts and which page holds that offset.
  */
-import { collapseWhitespace, splitText } from './prepare.js';
+import { collapseWhitespace, splitText } from './split-text.js';
 
 export interface PagedSentences {
   sentences: string[];

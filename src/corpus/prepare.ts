@@ -5,8 +5,7 @@
  * collapsed and empty sentences are dropped, since no id refers to them yet.
  */
 import { splitPages } from './page-sentences.js';
-import { splitParagraphs } from './paragraphs.js';
-import { splitSentences } from './sentences.js';
+import { collapseWhitespace, splitText } from './split-text.js';
 import type { Document, RawDocument } from './types.js';
 
 export function prepareDocument(raw: RawDocument): Document {
@@ -20,21 +19,4 @@ export function prepareDocument(raw: RawDocument): Document {
   if (raw.url !== undefined) doc.url = raw.url;
   if (raw.links !== undefined) doc.links = raw.links;
   return doc;
-}
-
-export function splitText(text: string): string[] {
-  const out: string[] = [];
-  for (const paragraph of splitParagraphs(text)) {
-    for (const s of splitSentences(paragraph)) {
-      const clean = collapseWhitespace(s);
-      if (clean) out.push(clean);
-    }
-  }
-  return out;
-}
-
-const MESSY_SPACE = /[^\S ]| {2}|^ | $/;
-
-export function collapseWhitespace(s: string): string {
-  return MESSY_SPACE.test(s) ? s.replace(/\s+/g, ' ').trim() : s;
 }

@@ -123,6 +123,6 @@ describe('input format detection and loading', () => {
     const wiki = await loadDocumentInput(join(SAMPLES, 'wikitext', 'Bodmin.txt'));
     assert.equal(wiki.kind, 'wikipedia-wikitext');
     assert.ok(wiki.citations.length > 20);
-    await assert.rejects(loadDocumentInput('https://example.org/report.md'), /pass --fetch/);
+    await assert.rejects(loadDocumentInput('https://example.org/report.md'), /sources.fetch: .* live fetching is off/);
   });
 });

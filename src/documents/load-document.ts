@@ -10,7 +10,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { loadArticleInput, titleFromFileName } from '../audit/article-input.js';
+import { fromArticle, loadArticleInput, titleFromFileName, wikiTitleFromUrl } from '../audit/article-input.js';
+import { SettingsError } from '../util/settings-error.js';
+import { parseWikipediaHtml, parseWikitext } from '../wiki/index.js';
 import type { AuditInput, DocumentKind } from '../audit/types.js';
 import { readPdf, looksLikePdf } from '../corpus/pdf-text.js';
 import { fetchPage, type FetchPolicy } from '../sources/http-fetch.js';
@@ -86,12 +88,18 @@ export async function loadDocumentInput(input: string, opts: DocumentInputOption
   const parseOpts: DocumentParseOptions = {};
   if (opts.contextSentences !== undefined) parseOpts.contextSentences = opts.contextSentences;
   if (/^https?:\/\//i.test(input)) {
-    if (!opts.fetch) throw new Error(`${input} is a URL: pass --fetch to read it (live fetching is off by default)`);
+    if (!opts.fetch) throw new SettingsError('sources.fetch', `${input} is a URL and live fetching is off (the default): turn it on to read the document`);
     const res = await fetchPage(input, { ...opts.fetchPolicy, pdf: true });
     if (!res.ok) throw new Error(`cannot read ${input}: ${res.status} (${res.reason})`);
     const body = res.kind === 'pdf' ? res.bytes : res.body;
     const kind = opts.format && opts.format !== 'auto' ? opts.format : res.kind === 'html' ? (isWikipediaHtml(res.body) ? 'wikipedia-html' : 'html') : detectFormat(new URL(res.finalUrl).pathname, body);
-    if (kind === 'wikipedia-html' || kind === 'wikipedia-wikitext' || kind === 'kilt') return { ...(await loadArticleInput(input, { ...opts, fetch: true })), kind };
+    // A Wikipedia page is parsed from the response already in hand (one fetch per article).
+    if ((kind === 'wikipedia-html' || kind === 'wikipedia-wikitext') && res.kind !== 'pdf') {
+      const title = opts.title ?? wikiTitleFromUrl(res.finalUrl) ?? '';
+      const article = kind === 'wikipedia-html' ? parseWikipediaHtml(res.body, { title, ...parseOpts }) : parseWikitext(res.body, { title, ...parseOpts });
+      return { ...fromArticle(article, input, kind === 'wikipedia-html' ? 'html' : 'wikitext'), kind };
+    }
+    if (kind === 'kilt' || kind === 'wikipedia-html' || kind === 'wikipedia-wikitext') return { ...(await loadArticleInput(input, { ...opts, fetch: true })), kind };
     const doc = await parseDocument(body, kind, { ...parseOpts, baseUrl: res.finalUrl, ...(opts.title ? { title: opts.title } : {}) });
     return documentToAuditInput(doc, input);
   }
@@ -99,6 +107,9 @@ export async function loadDocumentInput(input: string, opts: DocumentInputOption
   try {
     bytes = await readFile(input);
   } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new Error(`${input}: no such file. Give a document to audit (wikitext, Wikipedia HTML, KILT/WAFER .jsonl, Markdown, HTML, text or PDF), or a URL with live fetching on`);
+    if (code === 'EISDIR') throw new Error(`${input} is a folder: give one document to audit`);
     throw new Error(`cannot read ${input}: ${(e as Error).message}`);
   }
   const kind = opts.format && opts.format !== 'auto' ? opts.format : detectFormat(input, bytes.subarray(0, 65536));

@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { CitationAuditor } from '../audit/audit.js';
 import { findCalibration, flagRule, scoringHash } from '../audit/calibration.js';
-import { LexicalPairScorer } from '../audit/lexical.js';
+import { LexicalPairScorer } from '../models/lexical-scorer.js';
 import { DEFAULT_SCORING } from '../audit/score-document.js';
 import type { AuditReport } from '../audit/types.js';
 import { renderAuditHtml } from '../audit/report-html.js';

@@ -4,7 +4,7 @@
  * the union of the top `depth` documents of the sparse and of the dense list), each with its engine
  * score and its rank features.
  */
-import { splitText } from '../corpus/prepare.js';
+import { splitText } from '../corpus/split-text.js';
 import type { Document } from '../corpus/types.js';
 import type { Embedder, PairScorer } from '../models/types.js';
 import type { Retriever, RetrieverResult } from '../retrieve/retriever.js';

@@ -11,7 +11,7 @@
  * cited page), so the baselines here are BM25 and TF-IDF similarity of the claim to the best passage.
  */
 import { chunkPassages } from '../corpus/passages.js';
-import { splitText } from '../corpus/prepare.js';
+import { splitText } from '../corpus/split-text.js';
 import type { Document } from '../corpus/types.js';
 import type { Embedder, ModelInfo, PairScorer } from '../models/types.js';
 import { rankFeatures } from '../audit/rank-features.js';
