@@ -123,11 +123,11 @@ export interface AuditConfig {
   scoring: ScoringConfig;
   queryContext: QueryContext;
   /**
-   * 'sentence' (default): the claim verified is the whole sentence holding the marker; 'prefix': SIDE's
-   * text before the marker (`claimPrefix`). Same text for a sentence-final citation. Measurement behind
-   * the default: src/audit/README.md ("Claim text").
+   * 'sentence' (default; also when absent): the claim verified is the whole sentence holding the marker;
+   * 'prefix': SIDE's text before the marker (`claimPrefix`). Same text for a sentence-final citation.
+   * Measurement behind the default: src/audit/README.md ("Claim text").
    */
-  claimText: ClaimText;
+  claimText?: ClaimText;
   recommend: {
     enabled: boolean;
     /** As requested (retrieval.mode); 'auto': hybrid (union of sparse and dense) when the index has vectors, bm25 otherwise. */
