@@ -10,6 +10,7 @@ import { Retriever } from '../retrieve/retriever.js';
 import { ingestSource } from '../store/ingest.js';
 import { LanceStore } from '../store/lancedb-store.js';
 import { wiceTask } from './retrieval-data.js';
+import { DataProblemsError } from './data-problems.js';
 import { runCitationRecoveryEval } from './run-citation-recovery.js';
 import { collectRecoveryCandidates } from './recovery-candidates.js';
 import { corpusStats } from '../audit/corpus-stats.js';
@@ -32,6 +33,7 @@ describe('citation recovery eval (fixture corpus, hashed embedder)', () => {
   it('ranks with bm25, dense, union, the engine and the cross-validated ranker, and scores P@1 / SR@k', async () => {
     const task = await wiceTask('test/fixtures/audit/pendrick-queries.jsonl');
     const r = await runCitationRecoveryEval({
+      data: 'test/fixtures/audit/pendrick-queries.jsonl',
       queries: task.queries,
       qrels: task.qrels,
       store,
@@ -49,6 +51,7 @@ describe('citation recovery eval (fixture corpus, hashed embedder)', () => {
       assert.equal(m.metrics['sr@100'], 1, `${m.method}: a 10-document corpus is all retrieved`);
     }
     assert.equal(r.nQueries, 4);
+    assert.equal(r.name, 'pendrick-queries', 'named after the queries file, not "WiCE dev"');
     assert.equal(r.headline.reranked, 'union+ranker [cv]');
     assert.deepEqual(Object.keys(r.cvWeights), [...RANK_FEATURES]);
     assert.deepEqual(r.cvSeeds.map((s) => s.seed), [13, 1, 2, 3, 4]);
