@@ -12,17 +12,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CitationAuditor, DEFAULT_AUDIT_CONFIG } from '../src/audit/audit.js';
+import { Veracite } from '../src/app/veracite.js';
 import { loadArticleInput } from '../src/audit/article-input.js';
-import { findCalibration, flagRule, scoringHash } from '../src/audit/calibration.js';
-import { loadRankerDeps } from '../src/audit/load-ranker.js';
-import { loadAuditScorer } from '../src/audit/load-scorer.js';
+import { CitationAuditor } from '../src/audit/audit.js';
 import type { ClaimText } from '../src/audit/types.js';
 import { datasetName } from '../src/eval/dataset-name.js';
 import { runAuditEval, type AuditEvalResult } from '../src/eval/run-audit-eval.js';
-import { SourceResolver } from '../src/sources/resolve-source.js';
-import { SnapshotFolder } from '../src/sources/snapshot-folder.js';
-import { LanceStore } from '../src/store/lancedb-store.js';
 
 const { values: a } = parseArgs({
   options: {
@@ -39,21 +34,14 @@ if (!a.article || !a.sources || !a.labels) throw new Error('usage: --article A -
 
 const input = await loadArticleInput(a.article);
 const name = datasetName(a.article);
-const store = a.index ? await LanceStore.open(a.index, { create: false }) : undefined;
-const loaded = await loadAuditScorer(a.scorer!);
-const results: Record<ClaimText, AuditEvalResult> = {} as Record<ClaimText, AuditEvalResult>;
+// The audit as `veracite audit` assembles it (composition root), without suggestions: only flags are scored.
+const vc = await Veracite.open({ index: { dir: a.index ?? null }, models: { scorer: a.scorer! }, sources: { folder: a.sources }, audit: { recommend: false } });
+const results = {} as Record<ClaimText, AuditEvalResult>;
 try {
-  const ranked = store ? await loadRankerDeps(undefined, loaded, store, a.index) : { reason: 'no index' };
-  const ranker = 'ranker' in ranked ? ranked.ranker.info : undefined;
-  const cfg = DEFAULT_AUDIT_CONFIG;
-  const calibration =
-    (ranker && (await findCalibration(scoringHash(loaded.scorer.info, cfg.scoring, cfg.queryContext, ranker), undefined, false))) ??
-    (await findCalibration(scoringHash(loaded.scorer.info, cfg.scoring, cfg.queryContext)));
-  const flag = flagRule(calibration ? { calibration } : {}, { scorer: loaded.scorer.info, scoring: cfg.scoring, queryContext: cfg.queryContext, ...(ranker ? { ranker } : {}) });
-  if ('reason' in flag) console.error(`note: ${flag.reason}`);
-  const resolver = new SourceResolver({ snapshots: await SnapshotFolder.open(a.sources), ...(store ? { store } : {}) });
+  const pipeline = await vc.auditPipeline();
+  for (const note of pipeline.notes) console.error(`note: ${note}`);
   for (const claimText of ['sentence', 'prefix'] as const) {
-    const auditor = new CitationAuditor({ scorer: loaded.scorer, resolver, flag, ...('ranker' in ranked ? { ranker: ranked } : {}) }, { claimText, recommend: { ...cfg.recommend, enabled: false } });
+    const auditor = new CitationAuditor({ ...pipeline.deps, resolver: pipeline.resolver() }, { ...pipeline.auditor.config, claimText });
     const t0 = performance.now();
     const { result } = await runAuditEval({ auditor, input, labels: a.labels, name, ...(a['skip-unlabelled'] ? { unlabelled: 'skip' as const } : {}) });
     results[claimText] = result;
@@ -77,6 +65,5 @@ try {
   await writeFile(out, JSON.stringify({ command: `node --import tsx scripts/measure-claim-text.ts ${process.argv.slice(2).join(' ')}`, results }, null, 2) + '\n');
   console.log(`saved ${out}`);
 } finally {
-  await loaded.close();
-  await store?.close();
+  await vc.close();
 }

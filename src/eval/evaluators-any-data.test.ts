@@ -12,7 +12,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { LexicalPairScorer } from '../audit/lexical.js';
+import { LexicalPairScorer } from '../models/lexical-scorer.js';
 import { DEFAULT_SCORING } from '../audit/score-document.js';
 import { ingestSource } from '../store/ingest.js';
 import { LanceStore } from '../store/lancedb-store.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadArticleInput } from '../audit/article-input.js';
 import { CitationAuditor } from '../audit/audit.js';
-import { LexicalPairScorer } from '../audit/lexical.js';
+import { LexicalPairScorer } from '../models/lexical-scorer.js';
 import type { AuditInput, ClaimText } from '../audit/types.js';
 import { SourceResolver } from '../sources/resolve-source.js';
 import { SnapshotFolder } from '../sources/snapshot-folder.js';

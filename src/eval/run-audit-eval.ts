@@ -16,7 +16,7 @@
 import type { CitationAuditor } from '../audit/audit.js';
 import { signalScore } from '../audit/report-html.js';
 import type { AuditInput, AuditReport, CitationAudit } from '../audit/types.js';
-import type { PrPoint } from '../audit/detection-metrics.js';
+import type { PrPoint } from '../learn/detection-metrics.js';
 import type { SourceStatus } from '../sources/types.js';
 import { loadAuditLabels, type AuditLabel, type MatchedLabels } from './audit-labels.js';
 import { datasetName } from './dataset-name.js';
