@@ -60,6 +60,25 @@ describe('citation recovery eval (fixture corpus, hashed embedder)', () => {
     assert.equal(r.versusFirstStage.gained - r.versusFirstStage.lost, Math.round((r.headline.rerankedP1 - r.headline.bestFirstStageP1) * r.nQueries));
   });
 
+  it('gold documents missing from the index stop the run before any retrieval, every one listed', async () => {
+    const task = await wiceTask('test/fixtures/audit/pendrick-queries.jsonl');
+    const qrels = new Map(task.qrels);
+    qrels.set(task.queries[0]!.id, new Map([['not-indexed-1', 1]]));
+    qrels.set(task.queries[2]!.id, new Map([['not-indexed-2', 1]]));
+    let searched = 0;
+    const retriever = { search: async () => ((searched += 1), { documents: [] }) } as unknown as Retriever;
+    await assert.rejects(
+      runCitationRecoveryEval({ data: 'q.jsonl', queries: task.queries, qrels, store, retriever, scorer: new LexicalPairScorer(), scoring: DEFAULT_SCORING, stats: await corpusStats(store), embedder: hashEmbedder }),
+      (e: unknown) => {
+        assert.ok(e instanceof DataProblemsError, String(e));
+        assert.deepEqual(e.problems.map((p) => p.problem.match(/"([^"]+)"/)?.[1]), ['not-indexed-1', 'not-indexed-2']);
+        assert.match(e.message, /queries "q"/);
+        return true;
+      },
+    );
+    assert.equal(searched, 0);
+  });
+
   it('collects the union of both lists\' top documents, each with a full feature row and its relevance', async () => {
     const task = await wiceTask('test/fixtures/audit/pendrick-queries.jsonl');
     const retriever = new Retriever(store, hashEmbedder, { mode: 'hybrid', fusion: { method: 'union' } });
