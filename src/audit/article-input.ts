@@ -48,6 +48,7 @@ export async function loadArticleInput(input: string, opts: ArticleInputOptions 
       id: it.id,
       index,
       claim: it.claim,
+      claimPrefix: it.claimPrefix,
       context: it.context,
       sectionPath: it.sectionPath,
       articleTitle: opts.title ?? it.articleTitle,

@@ -17,6 +17,8 @@ import type { EvidenceSentence, ScoredPassage, ScoringConfig } from './score-doc
  * into one, whose source may lack fields the wikitext parser always fills.
  */
 export type AuditCitation = Pick<Citation, 'id' | 'index' | 'claim' | 'context' | 'sectionPath' | 'articleTitle' | 'tags'> & {
+  /** Sentence start -> marker (SIDE's text before the citation); absent = the claim. */
+  claimPrefix?: string;
   /** DOI / arXiv / PubMed ids of the cited work (documents beyond Wikipedia): resolved when there is no URL. */
   source: Partial<CitationSource> & { raw?: string; ids?: WorkIds };
   kind?: CitationKind;
@@ -110,7 +112,10 @@ export interface Recommendations {
 export interface CitationAudit {
   id: string;
   index: number;
+  /** The whole sentence holding the citation. */
   claim: string;
+  /** The sentence up to the marker, when it differs from the claim (a mid-sentence citation). */
+  claimPrefix?: string;
   context: string[];
   sectionPath: string[];
   kind?: CitationKind;
@@ -130,9 +135,19 @@ export interface CitationAudit {
   timingsMs: { source: number; retrieve: number; score: number; rank: number };
 }
 
+/** Which text of a citation is verified: its whole sentence, or SIDE's text before the marker. */
+export type ClaimText = 'sentence' | 'prefix';
+export const CLAIM_TEXTS: readonly ClaimText[] = ['sentence', 'prefix'];
+
 export interface AuditConfig {
   scoring: ScoringConfig;
   queryContext: QueryContext;
+  /**
+   * 'sentence' (default; also when absent): the claim verified is the whole sentence holding the marker;
+   * 'prefix': SIDE's text before the marker (`claimPrefix`). Same text for a sentence-final citation.
+   * Measurement behind the default: src/audit/README.md ("Claim text").
+   */
+  claimText?: ClaimText;
   recommend: {
     enabled: boolean;
     /** As requested (retrieval.mode); 'auto': hybrid (union of sparse and dense) when the index has vectors, bm25 otherwise. */

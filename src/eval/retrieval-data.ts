@@ -6,6 +6,9 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RecordError } from '../corpus/types.js';
 import type { ClaimInContext } from '../retrieve/query-building.js';
+import { datasetName } from './dataset-name.js';
+import { missingDocProblems, type DocIdLookup, type DocReference } from './doc-ids.js';
+import { DataProblemsError } from './data-problems.js';
 
 export interface EvalQuery {
   id: string;
@@ -20,6 +23,7 @@ export interface EvalQuery {
 }
 
 export interface EvalTask {
+  /** What the data is called: the name given, else the queries file's name. */
   name: string;
   queries: EvalQuery[];
   /** query id -> doc id -> relevance. */
@@ -178,7 +182,7 @@ export async function readQrels(file: string): Promise<Map<string, Map<string, n
  * SciFact as BEIR builds it: queries are the claims, relevant docs are `cited_doc_ids` with relevance 1
  * (claims_dev.jsonl gives the 300 queries / 339 qrels of BEIR's SciFact test split).
  */
-export async function scifactTask(claimsPath: string, name = 'scifact'): Promise<EvalTask> {
+export async function scifactTask(claimsPath: string, name = datasetName(claimsPath)): Promise<EvalTask> {
   const queries: EvalQuery[] = [];
   const qrels = new Map<string, Map<string, number>>();
   const seen = new Set<string>();
@@ -201,7 +205,7 @@ export async function scifactTask(claimsPath: string, name = 'scifact'): Promise
 }
 
 /** WiCE retrieval queries (`id, claim, context, wiki_title, section, gold_doc_id`): one relevant doc per query. */
-export async function wiceTask(queriesPath: string, name = 'wice'): Promise<EvalTask> {
+export async function wiceTask(queriesPath: string, name = datasetName(queriesPath)): Promise<EvalTask> {
   const queries: EvalQuery[] = [];
   const qrels = new Map<string, Map<string, number>>();
   const seen = new Set<string>();
@@ -274,4 +278,19 @@ export function evalQueryInput(q: EvalQuery): string | ClaimInContext {
     ...(q.title !== undefined ? { articleTitle: q.title } : {}),
     ...(q.section !== undefined ? { sectionPath: [q.section] } : {}),
   };
+}
+
+/**
+ * Fails, listing every one, when documents the qrels count as relevant are not in the index: such a query
+ * can never be answered, and the figures would describe the index, not the engine.
+ */
+export async function checkQrelDocs(task: { name: string; queries: readonly EvalQuery[]; qrels: ReadonlyMap<string, ReadonlyMap<string, number>> }, lookup: DocIdLookup, where = 'the index', file = task.name): Promise<void> {
+  const refs: DocReference[] = [];
+  for (const q of task.queries) {
+    for (const [docId, rel] of task.qrels.get(q.id) ?? []) {
+      if (rel > 0) refs.push({ id: docId, file, line: 0, field: `query ${q.id}` });
+    }
+  }
+  const missing = await missingDocProblems(refs, lookup, where);
+  if (missing.length) throw new DataProblemsError(`queries "${task.name}"`, missing, 'Evaluate against an index built from the corpus these queries were judged on.');
 }

@@ -1,14 +1,18 @@
 /**
- * WiCE dev as a citation-audit benchmark: each record is a Wikipedia claim (with its context, article
- * title and section) and the sentence-split text of the page it cites, labelled supported /
- * partially_supported / not_supported. We score the cited page the way `veracite audit` does (document
- * score = max passage score) and measure how well a LOW score detects unsupported citations:
- * precision-recall curve, precision at 15% recall (SIDE's operating point), ROC AUC, average precision,
- * for two positive definitions, beside lexical baselines.
+ * Citation detection on WiCE-shaped data (WiCE dev, or anyone's set in its shape): each record is a
+ * Wikipedia claim (with its context, article title and section) and the sentence-split text of the page it
+ * cites, labelled supported / partially_supported / not_supported (usual spellings accepted, see
+ * label-aliases.ts). We score the cited page the way `veracite audit` does (document score = max passage
+ * score) and measure how well a LOW score detects unsupported citations: precision-recall curve,
+ * precision at 15% recall (SIDE's operating point), ROC AUC, average precision, for two positive
+ * definitions, beside every baseline the data allows: BM25 and TF-IDF similarity of the claim to the best
+ * passage always, and SIDE's URL-depth baseline when the records carry the cited URL (`url`, `cited_url`
+ * or `source_url`, at the top level or in `meta`). WiCE's own claim_dev carries none (its meta holds id,
+ * claim_title, claim_section, claim_context; the evidence's "(meta data)" lines name publisher pages).
  *
- * SIDE's URL-depth baseline needs the cited URL; WiCE's claim_dev has none (meta holds id, claim_title,
- * claim_section, claim_context; the evidence's "(meta data)" lines name publisher/author pages, not the
- * cited page), so the baselines here are BM25 and TF-IDF similarity of the claim to the best passage.
+ * Records may also carry SIDE's text before the citation (`claim_prefix`, top level or `meta`); then the
+ * audit-default variant is also scored with the prefix as the claim, so the two choices of
+ * AuditConfig.claimText are compared on the same labels.
  */
 import { chunkPassages } from '../corpus/passages.js';
 import { splitText } from '../corpus/split-text.js';
@@ -21,18 +25,27 @@ import { Bm25Stats } from '../text/bm25-stats.js';
 import { verificationQuery, type QueryContext } from '../audit/query.js';
 import { DEFAULT_SCORING, scoreDocuments, type ScoringConfig } from '../audit/score-document.js';
 import { tfidfRank } from '../text/tfidf.js';
-import { readFile } from 'node:fs/promises';
+import { urlDepth } from '../audit/url-depth.js';
+import type { ClaimText } from '../audit/types.js';
+import { ProblemList, readJsonRecords } from './data-problems.js';
+import { datasetName } from './dataset-name.js';
+import { ACCEPTED_SUPPORT_LABELS, acceptedHint, supportLabel, unknownLabel } from './label-aliases.js';
 
 export const WICE_LABELS = ['supported', 'partially_supported', 'not_supported'] as const;
 export type WiceLabel = (typeof WICE_LABELS)[number];
 
 export interface WiceClaim {
   id: string;
+  /** The whole sentence. */
   claim: string;
+  /** SIDE's text before the citation, when the record gives it (`claim_prefix`). */
+  claimPrefix?: string;
   context: string[];
   title: string;
   section: string;
   label: WiceLabel;
+  /** The cited page's URL, when the record gives it. */
+  url?: string;
   /** The cited page as WiCE gives it (sentence list). */
   doc: Document;
 }
@@ -44,53 +57,113 @@ export const POSITIVE_DEFINITIONS = {
 } as const satisfies Record<string, readonly WiceLabel[]>;
 export type PositiveDefinition = keyof typeof POSITIVE_DEFINITIONS;
 
-export async function readWiceClaims(path: string): Promise<WiceClaim[]> {
-  const lines = (await readFile(path, 'utf8')).split(/\r?\n/);
+/** A WiCE-shaped file, checked, labels in WiCE's spelling. */
+export interface WiceData {
+  /** `--name`, else the file name ("claim_dev"). */
+  name: string;
+  path: string;
+  claims: WiceClaim[];
+  labelCounts: Record<WiceLabel, number>;
+  /** Labels written in another spelling (SUPPORTED, PARTIAL, REFUTES, NEI...) and mapped. */
+  relabelled: number;
+  /** Records that carry the cited URL / a claim prefix different from the claim. */
+  withUrl: number;
+  withPrefix: number;
+}
+
+const URL_FIELDS = ['url', 'cited_url', 'source_url'] as const;
+
+/**
+ * Reads and checks a WiCE-shaped file (`claim`, `label`, `evidence: [sentences]`, optional `meta` with id,
+ * claim_title, claim_section, claim_context; optional cited URL and claim prefix) in full before any
+ * scoring: every unknown label and malformed field is listed with file:line in one DataProblemsError.
+ */
+export async function readWiceData(path: string, opts: { name?: string } = {}): Promise<WiceData> {
+  const problems = new ProblemList();
+  const records = await readJsonRecords(path, problems);
   const out: WiceClaim[] = [];
-  lines.forEach((line, i) => {
-    if (!line.trim()) return;
-    const r = JSON.parse(line) as { claim?: unknown; label?: unknown; evidence?: unknown; meta?: Record<string, unknown> };
-    const where = `${path}:${i + 1}`;
-    if (typeof r.claim !== 'string') throw new Error(`${where}: "claim" missing`);
-    if (!WICE_LABELS.includes(r.label as WiceLabel)) throw new Error(`${where}: "label" must be one of ${WICE_LABELS.join(', ')}`);
-    if (!Array.isArray(r.evidence) || !r.evidence.every((s) => typeof s === 'string')) throw new Error(`${where}: "evidence" must be a list of sentences`);
-    const meta = r.meta ?? {};
-    const id = typeof meta['id'] === 'string' ? meta['id'] : `line${i + 1}`;
+  const ids = new Map<string, number>();
+  const labelCounts: Record<WiceLabel, number> = { supported: 0, partially_supported: 0, not_supported: 0 };
+  let relabelled = 0;
+  for (const { file, line, value: r } of records) {
+    const before = problems.size;
+    const bad = (field: string, problem: string) => problems.add(file, line, field, problem);
+    if (typeof r['claim'] !== 'string' || !r['claim'].trim()) bad('claim', 'missing or empty');
+    const label = supportLabel(r['label']);
+    if (!label) bad('label', unknownLabel(r['label']));
+    const evidence = r['evidence'];
+    if (!Array.isArray(evidence) || !evidence.every((x) => typeof x === 'string')) bad('evidence', 'must be the cited page as a list of sentences');
+    const meta = (r['meta'] ?? {}) as Record<string, unknown>;
+    if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) bad('meta', 'not an object');
+    const pick = (k: string): unknown => r[k] ?? meta[k];
     const str = (k: string) => (typeof meta[k] === 'string' ? (meta[k] as string) : '');
-    const sentences = r.evidence as string[];
+    let url: string | undefined;
+    for (const k of URL_FIELDS) {
+      const v = pick(k);
+      if (v === undefined || v === null) continue;
+      if (typeof v !== 'string' || !v.trim()) bad(k, 'the cited URL must be a non-empty string');
+      else url ??= v.trim();
+    }
+    const prefix = pick('claim_prefix');
+    if (prefix !== undefined && (typeof prefix !== 'string' || !prefix.trim())) bad('claim_prefix', 'must be a non-empty string (the claim up to the citation marker)');
+    const id = typeof meta['id'] === 'string' || typeof meta['id'] === 'number' ? String(meta['id']) : typeof r['id'] === 'string' || typeof r['id'] === 'number' ? String(r['id']) : `line${line}`;
+    if (ids.has(id)) bad('meta.id', `duplicate id ${JSON.stringify(id)} (first on line ${ids.get(id)})`);
+    else ids.set(id, line);
+    if (problems.size > before) continue;
+    if (label !== r['label']) relabelled++;
+    labelCounts[label!]++;
+    const sentences = evidence as string[];
     // The page's own title is WiCE's first "(meta data) TITLE:" line when present.
     const pageTitle = /^\(meta data\) TITLE:\s*(.*)$/.exec(sentences[0] ?? '')?.[1] ?? '';
-    out.push({
+    const claim: WiceClaim = {
       id,
-      claim: r.claim,
-      context: splitText(str('claim_context')),
-      title: str('claim_title'),
-      section: str('claim_section').replace(/\.\s*$/, ''),
-      label: r.label as WiceLabel,
+      claim: r['claim'] as string,
+      context: splitText(str('claim_context') || (typeof r['context'] === 'string' ? r['context'] : '')),
+      title: str('claim_title') || (typeof r['wiki_title'] === 'string' ? r['wiki_title'] : ''),
+      section: (str('claim_section') || (typeof r['section'] === 'string' ? r['section'] : '')).replace(/\.\s*$/, ''),
+      label: label!,
       doc: { id: `wice:${id}`, title: pageTitle, sentences },
-    });
-  });
-  return out;
+    };
+    if (url) claim.url = url;
+    if (typeof prefix === 'string' && prefix.trim() !== claim.claim.trim()) claim.claimPrefix = prefix.trim();
+    out.push(claim);
+  }
+  const name = datasetName(path, opts.name);
+  problems.throwIfAny(`citation claims "${name}" (${path})`, acceptedHint(ACCEPTED_SUPPORT_LABELS));
+  if (!out.length) throw new Error(`${path}: no records: a WiCE-shaped file has one JSON object per line ({claim, label, evidence: [sentences], meta?})`);
+  return { name, path, claims: out, labelCounts, relabelled, withUrl: out.filter((c) => c.url).length, withPrefix: out.filter((c) => c.claimPrefix).length };
+}
+
+/** The claims of a WiCE-shaped file, checked (see readWiceData). */
+export async function readWiceClaims(path: string): Promise<WiceClaim[]> {
+  return (await readWiceData(path)).claims;
 }
 
 export interface DetectionVariant {
   name: string;
   scoring: ScoringConfig;
   queryContext: QueryContext;
+  /** 'prefix' scores `claimPrefix` (where a record has one) instead of the claim; default 'sentence'. */
+  claimText?: ClaimText;
+}
+
+/** The text a variant verifies for a claim. */
+export function claimTextOf(c: WiceClaim, mode: ClaimText | undefined): string {
+  return mode === 'prefix' && c.claimPrefix ? c.claimPrefix : c.claim;
 }
 
 /** Support score of each claim's cited page (higher = better supported), in input order. */
 export async function scoreWiceClaims(
   scorer: PairScorer,
   claims: readonly WiceClaim[],
-  variant: Pick<DetectionVariant, 'scoring' | 'queryContext'>,
+  variant: Pick<DetectionVariant, 'scoring' | 'queryContext' | 'claimText'>,
   onProgress?: (done: number, total: number) => void,
   batch = 8,
 ): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < claims.length; i += batch) {
     const chunk = claims.slice(i, i + batch);
-    const jobs = chunk.map((c) => ({ query: verificationQuery({ claim: c.claim, context: c.context, articleTitle: c.title }, variant.queryContext), doc: c.doc }));
+    const jobs = chunk.map((c) => ({ query: verificationQuery({ claim: claimTextOf(c, variant.claimText), context: c.context, articleTitle: c.title }, variant.queryContext), doc: c.doc }));
     const scores = await scoreDocuments(scorer, jobs, variant.scoring);
     // A page with no text is as unsupported as it gets (WiCE has none; kept for other data sets).
     for (const s of scores) out.push(s.score ?? -Infinity);
@@ -177,24 +250,43 @@ export interface VariantResult {
   ranker?: ModelInfo;
 }
 
+export interface DetectionBaseline {
+  name: string;
+  description: string;
+  metrics: Record<PositiveDefinition, DetectionMetrics>;
+}
+
 export interface CitationDetectionResult {
+  /** The shape of the data (WiCE-shaped records), not its name. */
   task: 'wice-citation-detection';
+  /** What the data is called: `--name`, else the file name. */
+  name: string;
   data: string;
   n: number;
   labelCounts: Record<WiceLabel, number>;
+  /** Records whose label was written in another spelling and mapped. */
+  relabelled: number;
   positiveDefinitions: typeof POSITIVE_DEFINITIONS;
+  /** How SIDE's URL-depth baseline was handled on this data (computed on how many records, or why not). */
   urlDepthBaseline: string;
+  /** Records that carry a claim prefix; when > 0 the audit-default variant is also scored on prefixes. */
+  withPrefix: number;
   scorer: ModelInfo;
   variants: VariantResult[];
-  baselines: { name: string; description: string; metrics: Record<PositiveDefinition, DetectionMetrics> }[];
+  baselines: DetectionBaseline[];
   /** The variant with the best mean ROC AUC over the two definitions, and its curves. */
   best: { name: string; curves: Record<PositiveDefinition, PrPoint[]> };
   createdAt: string;
 }
 
 export interface DetectionEvalOptions {
+  /** Path of the data (reported). */
   data: string;
+  /** Name of the data; default: the file name. */
+  name?: string;
   claims: readonly WiceClaim[];
+  /** Label spellings mapped by the reader (reported). */
+  relabelled?: number;
   scorer: PairScorer;
   variants: readonly DetectionVariant[];
   /** Also score the source ranker's signal (on the audit's default scoring), when given. */
@@ -202,33 +294,60 @@ export interface DetectionEvalOptions {
   onVariant?: (name: string, done: number, total: number) => void;
 }
 
-export const URL_DEPTH_NOTE =
-  'not computed: WiCE claim_dev has no cited URL (meta = id, claim_title, claim_section, claim_context; the evidence\'s "(meta data)" lines name publisher/author pages only); BM25 / TF-IDF similarity baselines reported instead';
+/** Metrics of a support score for both positive definitions, with the curves. */
+function bothDefinitions(support: readonly number[], labels: readonly WiceLabel[]) {
+  const m = {} as Record<PositiveDefinition, DetectionMetrics>;
+  const curves = {} as Record<PositiveDefinition, PrPoint[]>;
+  for (const d of Object.keys(POSITIVE_DEFINITIONS) as PositiveDefinition[]) {
+    const r = detectionMetrics(support, labels, d);
+    m[d] = r.metrics;
+    curves[d] = r.curve;
+  }
+  return { m, curves };
+}
+
+/**
+ * SIDE's URL-depth baseline (deeper URL = more specific page = more likely to support; `urlDepth`) on the
+ * records that carry a cited URL, or why it cannot be computed.
+ */
+export function urlDepthBaseline(claims: readonly WiceClaim[], name: string): { note: string; baseline?: DetectionBaseline } {
+  const withUrl = claims.filter((c) => urlDepth(c.url) !== undefined);
+  if (!withUrl.length) {
+    return { note: `not computed: the records of "${name}" carry no cited URL (fields ${URL_FIELDS.join(' / ')}, top level or in meta); BM25 / TF-IDF similarity baselines reported instead` };
+  }
+  const labels = withUrl.map((c) => c.label);
+  const scope = withUrl.length === claims.length ? `all ${claims.length} records` : `the ${withUrl.length} of ${claims.length} records that carry a parsable cited URL`;
+  return {
+    note: `computed on ${scope} (baseline "url-depth")`,
+    baseline: { name: 'url-depth', description: `SIDE's baseline: number of path elements of the cited URL (home pages flagged first), on ${scope}`, metrics: bothDefinitions(withUrl.map((c) => urlDepth(c.url)!), labels).m },
+  };
+}
 
 export async function runCitationDetectionEval(opts: DetectionEvalOptions): Promise<CitationDetectionResult> {
   const labels = opts.claims.map((c) => c.label);
-  const both = (support: number[]) => {
-    const m = {} as Record<PositiveDefinition, DetectionMetrics>;
-    const curves = {} as Record<PositiveDefinition, PrPoint[]>;
-    for (const d of Object.keys(POSITIVE_DEFINITIONS) as PositiveDefinition[]) {
-      const r = detectionMetrics(support, labels, d);
-      m[d] = r.metrics;
-      curves[d] = r.curve;
-    }
-    return { m, curves };
-  };
+  const name = opts.name ?? datasetName(opts.data);
+  const both = (support: number[]) => bothDefinitions(support, labels);
   const variants: VariantResult[] = [];
   let best: { name: string; auc: number; curves: Record<PositiveDefinition, PrPoint[]> } | undefined;
   const record = (v: DetectionVariant, support: number[], t0: number, ranker?: ModelInfo) => {
     const { m, curves } = both(support);
-    variants.push({ name: v.name, config: { scoring: v.scoring, queryContext: v.queryContext }, seconds: (performance.now() - t0) / 1000, metrics: m, ...(ranker ? { ranker } : {}) });
+    const { name: _n, ...config } = v;
+    variants.push({ name: v.name, config, seconds: (performance.now() - t0) / 1000, metrics: m, ...(ranker ? { ranker } : {}) });
     const auc = (m.not_supported.rocAuc + m.not_or_partially_supported.rocAuc) / 2;
     if (!best || auc > best.auc) best = { name: v.name, auc, curves };
   };
   // Engine scores by settings: the ranker reuses the audit-default variant's when it was run.
   const engineBySettings = new Map<string, number[]>();
-  const settingsKey = (v: Pick<DetectionVariant, 'scoring' | 'queryContext'>) => JSON.stringify([v.scoring, v.queryContext]);
-  for (const v of opts.variants) {
+  const settingsKey = (v: Pick<DetectionVariant, 'scoring' | 'queryContext' | 'claimText'>) => JSON.stringify([v.scoring, v.queryContext, v.claimText ?? 'sentence']);
+  const withPrefix = opts.claims.filter((c) => c.claimPrefix).length;
+  const toRun = [...opts.variants];
+  // The data gives SIDE's text before the citation: compare it with the sentence on the audit's settings.
+  const auditDefault = opts.variants.find((v) => (v.claimText ?? 'sentence') === 'sentence' && v.queryContext === 'none' && JSON.stringify(v.scoring) === JSON.stringify(DEFAULT_SCORING));
+  if (withPrefix > 0 && !opts.variants.some((v) => v.claimText === 'prefix')) {
+    const base = auditDefault ?? opts.variants[0];
+    if (base) toRun.push({ ...base, name: `${base.name} [claim prefix]`, claimText: 'prefix' });
+  }
+  for (const v of toRun) {
     const t0 = performance.now();
     const support = await scoreWiceClaims(opts.scorer, opts.claims, v, (d, t) => opts.onVariant?.(v.name, d, t));
     engineBySettings.set(settingsKey(v), support);
@@ -244,18 +363,23 @@ export async function runCitationDetectionEval(opts: DetectionEvalOptions): Prom
   const lex = lexicalBaselines(opts.claims);
   const labelCounts = { supported: 0, partially_supported: 0, not_supported: 0 } as Record<WiceLabel, number>;
   for (const l of labels) labelCounts[l]++;
+  const url = urlDepthBaseline(opts.claims, name);
   return {
     task: 'wice-citation-detection',
+    name,
     data: opts.data,
     n: opts.claims.length,
     labelCounts,
+    relabelled: opts.relabelled ?? 0,
     positiveDefinitions: POSITIVE_DEFINITIONS,
-    urlDepthBaseline: URL_DEPTH_NOTE,
+    urlDepthBaseline: url.note,
+    withPrefix,
     scorer: opts.scorer.info,
     variants,
     baselines: [
       { name: 'bm25', description: 'BM25 of the claim vs the best ~100-word passage (IDF over all cited pages\' passages)', metrics: both(lex.bm25).m },
       { name: 'tfidf', description: 'TF-IDF cosine of the claim vs the best passage (IDF over the page\'s passages)', metrics: both(lex.tfidf).m },
+      ...(url.baseline ? [url.baseline] : []),
     ],
     best: { name: best?.name ?? '', curves: best?.curves ?? ({} as Record<PositiveDefinition, PrPoint[]>) },
     createdAt: new Date().toISOString(),

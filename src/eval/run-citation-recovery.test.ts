@@ -10,6 +10,7 @@ import { Retriever } from '../retrieve/retriever.js';
 import { ingestSource } from '../store/ingest.js';
 import { LanceStore } from '../store/lancedb-store.js';
 import { wiceTask } from './retrieval-data.js';
+import { DataProblemsError } from './data-problems.js';
 import { runCitationRecoveryEval } from './run-citation-recovery.js';
 import { collectRecoveryCandidates } from './recovery-candidates.js';
 import { corpusStats } from '../audit/corpus-stats.js';
@@ -32,6 +33,7 @@ describe('citation recovery eval (fixture corpus, hashed embedder)', () => {
   it('ranks with bm25, dense, union, the engine and the cross-validated ranker, and scores P@1 / SR@k', async () => {
     const task = await wiceTask('test/fixtures/audit/pendrick-queries.jsonl');
     const r = await runCitationRecoveryEval({
+      data: 'test/fixtures/audit/pendrick-queries.jsonl',
       queries: task.queries,
       qrels: task.qrels,
       store,
@@ -49,12 +51,32 @@ describe('citation recovery eval (fixture corpus, hashed embedder)', () => {
       assert.equal(m.metrics['sr@100'], 1, `${m.method}: a 10-document corpus is all retrieved`);
     }
     assert.equal(r.nQueries, 4);
+    assert.equal(r.name, 'pendrick-queries', 'named after the queries file, not "WiCE dev"');
     assert.equal(r.headline.reranked, 'union+ranker [cv]');
     assert.deepEqual(Object.keys(r.cvWeights), [...RANK_FEATURES]);
     assert.deepEqual(r.cvSeeds.map((s) => s.seed), [13, 1, 2, 3, 4]);
     assert.equal(r.cvSeeds[0]!.p1, r.headline.rerankedP1);
     // gained - lost is exactly the P@1 difference, in claims.
     assert.equal(r.versusFirstStage.gained - r.versusFirstStage.lost, Math.round((r.headline.rerankedP1 - r.headline.bestFirstStageP1) * r.nQueries));
+  });
+
+  it('gold documents missing from the index stop the run before any retrieval, every one listed', async () => {
+    const task = await wiceTask('test/fixtures/audit/pendrick-queries.jsonl');
+    const qrels = new Map(task.qrels);
+    qrels.set(task.queries[0]!.id, new Map([['not-indexed-1', 1]]));
+    qrels.set(task.queries[2]!.id, new Map([['not-indexed-2', 1]]));
+    let searched = 0;
+    const retriever = { search: async () => ((searched += 1), { documents: [] }) } as unknown as Retriever;
+    await assert.rejects(
+      runCitationRecoveryEval({ data: 'q.jsonl', queries: task.queries, qrels, store, retriever, scorer: new LexicalPairScorer(), scoring: DEFAULT_SCORING, stats: await corpusStats(store), embedder: hashEmbedder }),
+      (e: unknown) => {
+        assert.ok(e instanceof DataProblemsError, String(e));
+        assert.deepEqual(e.problems.map((p) => p.problem.match(/"([^"]+)"/)?.[1]), ['not-indexed-1', 'not-indexed-2']);
+        assert.match(e.message, /queries "q"/);
+        return true;
+      },
+    );
+    assert.equal(searched, 0);
   });
 
   it('collects the union of both lists\' top documents, each with a full feature row and its relevance', async () => {

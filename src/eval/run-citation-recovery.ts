@@ -1,7 +1,9 @@
 /**
- * Citation recovery on WiCE dev (SIDE's retrieval evaluation, small scale): hide the citation, search a
- * corpus of every cited page (349) pooled with the SciFact abstracts (5,183 distractors) with the claim in
- * its article context, and see where the cited page lands. Methods:
+ * Citation recovery on WiCE-shaped retrieval queries (SIDE's retrieval evaluation, small scale; WiCE dev
+ * or anyone's claims with one known cited document each): hide the citation, search a corpus of every
+ * cited page pooled with distractors (for WiCE dev: 349 cited pages + 5,183 SciFact abstracts) with the
+ * claim in its article context, and see where the cited page lands. Every gold document must be in the
+ * index; that is checked before any retrieval, listing all missing ids. Methods:
  *   bm25, dense            first-stage retrievers (SIDE's sparse and dense queries);
  *   union                  both lists merged (ordered by reciprocal rank until reranked);
  *   union+verify           the candidates (top `depth` of bm25 ∪ top `depth` of dense) ordered by the
@@ -19,8 +21,14 @@ import { RANK_FEATURES } from '../audit/rank-features.js';
 import type { SourceRanker } from '../audit/source-ranker.js';
 import { collectRecoveryCandidates, type CollectOptions, type RecoveryClaim } from './recovery-candidates.js';
 import { evaluateRun, type Qrels } from './retrieval-metrics.js';
+import { checkQrelDocs } from './retrieval-data.js';
+import { datasetName } from './dataset-name.js';
+import { storeDocIds } from './doc-ids.js';
 
 export interface RecoveryOptions extends CollectOptions {
+  /** The queries file (reported) and the data's name (default: the file name; "queries" without a file). */
+  data?: string;
+  name?: string;
   /** Cross-validation folds for the held-out ranker figure (default 5) and their seed (default 13). */
   folds?: number;
   seed?: number;
@@ -36,7 +44,11 @@ export interface RecoveryMethodResult {
 }
 
 export interface CitationRecoveryResult {
+  /** The shape of the data (WiCE-shaped retrieval queries), not its name. */
   task: 'wice-citation-recovery';
+  /** What the data is called: `--name`, else the queries file's name. */
+  name: string;
+  data?: string;
   nQueries: number;
   depth: number;
   passagesPerDoc: number;
@@ -122,12 +134,16 @@ export function scoreRecovery(claims: readonly RecoveryClaim[], qrels: Qrels, op
 }
 
 export async function runCitationRecoveryEval(opts: RecoveryOptions): Promise<CitationRecoveryResult> {
+  const name = opts.name ?? (opts.data ? datasetName(opts.data) : 'queries');
+  await checkQrelDocs({ name, queries: opts.queries, qrels: opts.qrels }, storeDocIds(opts.store), 'the index (build it with --corpus over the cited pages and the distractors)', opts.data ?? name);
   const t0 = performance.now();
   const claims = await collectRecoveryCandidates(opts);
   const t1 = performance.now();
   const scored = scoreRecovery(claims, opts.qrels, { ...opts, extraSeeds: opts.extraSeeds ?? [1, 2, 3, 4] });
   return {
     task: 'wice-citation-recovery',
+    name,
+    ...(opts.data ? { data: opts.data } : {}),
     nQueries: claims.length,
     depth: opts.depth ?? 20,
     passagesPerDoc: opts.passagesPerDoc ?? 3,

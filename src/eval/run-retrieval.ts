@@ -4,7 +4,8 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { EvalQuery } from './retrieval-data.js';
+import { checkQrelDocs, type EvalQuery } from './retrieval-data.js';
+import type { DocIdLookup } from './doc-ids.js';
 import { dedupeRanking, evaluateRun, sortLikeTrecEval, type Qrels } from './retrieval-metrics.js';
 
 export interface SearchHit {
@@ -30,6 +31,13 @@ export interface RetrievalEvalOptions {
    * trec_eval's tie-break (doc id descending), to reproduce pytrec_eval/BEIR numbers exactly.
    */
   order?: 'given' | 'trec_eval';
+  /**
+   * When given, every relevant document of the searched queries must exist (e.g. `storeDocIds(store)`):
+   * checked before the first search, listing every missing id.
+   */
+  docIds?: DocIdLookup;
+  /** The queries file, for the error message. */
+  data?: string;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -74,6 +82,7 @@ export async function runRetrievalEval(opts: RetrievalEvalOptions): Promise<Retr
     if (seen.has(q.id)) throw new Error(`duplicate query id "${q.id}"`);
     seen.add(q.id);
   }
+  if (opts.docIds) await checkQrelDocs({ name: opts.name, queries, qrels }, opts.docIds, 'the index', opts.data ?? opts.name);
   const concurrency = Math.max(1, Math.floor(opts.concurrency ?? 1));
 
   const rankings = new Map<string, string[]>();

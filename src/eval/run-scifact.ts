@@ -6,11 +6,14 @@
  * it; SUPPORTS/REFUTES become SUPPORT/CONTRADICT predictions, NOT ENOUGH INFO predicts nothing.
  * Also reports oracle label accuracy over (claim, cited abstract) pairs against the majority class.
  */
-import { readFile } from 'node:fs/promises';
 import type { Retriever } from '../retrieve/retriever.js';
 import type { Verifier, DocumentVerdict } from '../verify/verifier.js';
 import type { Label } from '../verify/types.js';
 import { scifactMetrics, type SciFactGoldClaim, type SciFactMetrics, type SciFactPrediction } from './scifact-metrics.js';
+import { DataProblemsError, ProblemList, readJsonRecords } from './data-problems.js';
+import { datasetName } from './dataset-name.js';
+import { missingDocProblems, type DocIdLookup, type DocReference } from './doc-ids.js';
+import { ACCEPTED_VERDICTS, acceptedHint, scifactLabel, unknownLabel } from './label-aliases.js';
 
 export interface SciFactClaim extends SciFactGoldClaim {
   id: number;
@@ -18,22 +21,118 @@ export interface SciFactClaim extends SciFactGoldClaim {
   cited_doc_ids: number[];
 }
 
-export async function readSciFactClaims(path: string): Promise<SciFactClaim[]> {
-  const text = await readFile(path, 'utf8');
-  return text
-    .split('\n')
-    .map((l, i) => ({ l, i }))
-    .filter(({ l }) => l.trim())
-    .map(({ l, i }) => {
-      try {
-        const c = JSON.parse(l) as SciFactClaim;
-        if (typeof c.claim !== 'string' || !Array.isArray(c.cited_doc_ids)) throw new Error('needs "claim" and "cited_doc_ids"');
-        c.evidence ??= {};
-        return c;
-      } catch (e) {
-        throw new Error(`${path}:${i + 1}: ${(e as Error).message}`);
+type GoldPairLabel = 'SUPPORT' | 'CONTRADICT' | 'NOT_ENOUGH_INFO';
+
+/** A SciFact-shaped claims file, checked and with its labels in SciFact's own spelling. */
+export interface SciFactData {
+  /** `--name`, else the file name ("claims_dev"). */
+  name: string;
+  path: string;
+  claims: SciFactClaim[];
+  /** Gold label of each (claim, cited document) pair: its evidence label, NOT_ENOUGH_INFO without evidence. */
+  labelCounts: Record<GoldPairLabel, number>;
+  /** Evidence labels written in another spelling (REFUTES, CONTRADICTS, SUPPORTED...) and mapped. */
+  relabelled: number;
+  /** Evidence entries labelled NOT_ENOUGH_INFO: no evidence, so left out of the gold (SciFact has none). */
+  droppedNeiEvidence: number;
+}
+
+export interface ReadSciFactOptions {
+  name?: string;
+  /** When given, every cited and evidence document id must be there (checked before any verifying). */
+  docIds?: DocIdLookup;
+  /** What `docIds` looks in, for the message (e.g. the index folder). */
+  docIdsWhere?: string;
+}
+
+/** SciFact compares ids as integers ("007" = 7), as the official code does. */
+const sameId = (a: string, b: string): boolean => a === b || (/^\d+$/.test(a) && /^\d+$/.test(b) && BigInt(a) === BigInt(b));
+const isId = (v: unknown): v is number | string => (typeof v === 'number' && Number.isSafeInteger(v)) || (typeof v === 'string' && v.trim() !== '');
+
+/**
+ * Reads and checks a SciFact-shaped claims file (`id`, `claim`, `cited_doc_ids`, `evidence: {doc: [{sentences,
+ * label}]}`) in full before anything runs: unknown labels, malformed fields, duplicated ids and (with
+ * `docIds`) documents missing from the index are all listed in one DataProblemsError with file:line.
+ * Label aliases (SUPPORTS, REFUTE, CONTRADICTS, NEI...) are mapped to SUPPORT / CONTRADICT.
+ */
+export async function readSciFactData(path: string, opts: ReadSciFactOptions = {}): Promise<SciFactData> {
+  const problems = new ProblemList();
+  const records = await readJsonRecords(path, problems);
+  const claims: SciFactClaim[] = [];
+  const refs: DocReference[] = [];
+  const ids = new Map<string, number>();
+  const labelCounts: Record<GoldPairLabel, number> = { SUPPORT: 0, CONTRADICT: 0, NOT_ENOUGH_INFO: 0 };
+  let relabelled = 0;
+  let droppedNeiEvidence = 0;
+  for (const { file, line, value: r } of records) {
+    const bad = (field: string | undefined, problem: string) => problems.add(file, line, field, problem);
+    const before = problems.size;
+    if (!isId(r['id'])) bad('id', 'missing, or not an integer / non-empty string');
+    else {
+      const k = String(r['id']);
+      if (ids.has(k)) bad('id', `duplicate claim id ${k} (first on line ${ids.get(k)})`);
+      else ids.set(k, line);
+    }
+    if (typeof r['claim'] !== 'string' || !r['claim'].trim()) bad('claim', 'missing or empty');
+    const cited = r['cited_doc_ids'];
+    const citedIds = new Set<string>();
+    if (!Array.isArray(cited)) bad('cited_doc_ids', 'missing or not a list (the test split, without gold, cannot be scored)');
+    else
+      cited.forEach((d, i) => {
+        if (!isId(d)) bad(`cited_doc_ids[${i}]`, `not a document id: ${JSON.stringify(d)}`);
+        else {
+          citedIds.add(String(d));
+          refs.push({ id: String(d), file, line, field: `cited_doc_ids[${i}]` });
+        }
+      });
+    if (r['label'] !== undefined && !scifactLabel(r['label'])) bad('label', unknownLabel(r['label']));
+    const evidence: SciFactClaim['evidence'] = {};
+    const rawEvidence = r['evidence'] ?? {};
+    if (typeof rawEvidence !== 'object' || rawEvidence === null || Array.isArray(rawEvidence)) bad('evidence', 'not an object {doc id: [rationales]}');
+    else
+      for (const [doc, sets] of Object.entries(rawEvidence as Record<string, unknown>)) {
+        const field = `evidence.${doc}`;
+        if (!Array.isArray(sets)) {
+          bad(field, 'not a list of rationales');
+          continue;
+        }
+        const kept: { sentences: number[]; label: 'SUPPORT' | 'CONTRADICT' }[] = [];
+        const seen = new Set<number>();
+        sets.forEach((set: unknown, j) => {
+          const s = set as { sentences?: unknown; label?: unknown } | null;
+          const label = scifactLabel(s?.label);
+          if (!label) return bad(`${field}[${j}].label`, unknownLabel(s?.label));
+          if (s!.label !== label) relabelled++;
+          if (label === 'NOT_ENOUGH_INFO') return void droppedNeiEvidence++;
+          if (!Array.isArray(s!.sentences) || !s!.sentences.every((x) => Number.isInteger(x) && x >= 0)) return bad(`${field}[${j}].sentences`, 'not a list of sentence indices');
+          for (const ix of s!.sentences as number[]) {
+            if (seen.has(ix)) bad(`${field}[${j}].sentences`, `sentence ${ix} is in two rationales`);
+            seen.add(ix);
+          }
+          kept.push({ sentences: s!.sentences as number[], label });
+        });
+        if (new Set(kept.map((k) => k.label)).size > 1) bad(field, 'rationales with different labels for one document (SciFact: one label per claim / document pair)');
+        if (!kept.length) continue;
+        evidence[doc] = kept;
+        if (![...citedIds].some((c) => sameId(c, doc))) bad(field, `evidence document ${doc} is not among cited_doc_ids, so the oracle setting would never verify it`);
+        refs.push({ id: String(doc), file, line, field });
       }
-    });
+    if (problems.size > before) continue;
+    for (const d of citedIds) labelCounts[(evidence[d]?.[0]?.label ?? 'NOT_ENOUGH_INFO') as GoldPairLabel]++;
+    claims.push({ ...(r as object), id: r['id'] as number, claim: r['claim'] as string, cited_doc_ids: cited as number[], evidence });
+  }
+  const name = datasetName(path, opts.name);
+  problems.throwIfAny(`SciFact claims "${name}" (${path})`, acceptedHint(ACCEPTED_VERDICTS));
+  if (opts.docIds) {
+    const missing = await missingDocProblems(refs, opts.docIds, opts.docIdsWhere ?? 'the index');
+    if (missing.length) throw new DataProblemsError(`SciFact claims "${name}" (${path})`, missing, 'Index the corpus these claims cite (e.g. veracite index <corpus.jsonl> --index <dir>), or pass the index that holds it.');
+  }
+  return { name, path, claims, labelCounts, relabelled, droppedNeiEvidence };
+}
+
+/** The claims of a SciFact-shaped file, checked (see readSciFactData). */
+export async function readSciFactClaims(path: string): Promise<SciFactClaim[]> {
+  return (await readSciFactData(path)).claims;
 }
 
 const TO_SCIFACT: Record<Label, 'SUPPORT' | 'CONTRADICT' | null> = { SUPPORTS: 'SUPPORT', REFUTES: 'CONTRADICT', 'NOT ENOUGH INFO': null };
@@ -73,7 +172,7 @@ function percentile(sorted: number[], p: number): number {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]! : NaN;
 }
 
-export async function runSciFactEval(verifier: Verifier, claims: SciFactClaim[], opts: SciFactEvalOptions): Promise<SciFactEvalResult> {
+export async function runSciFactEval(verifier: Pick<Verifier, 'verifyEachDocument'>, claims: SciFactClaim[], opts: SciFactEvalOptions): Promise<SciFactEvalResult> {
   const predictions: SciFactPrediction[] = [];
   const confusion: Record<string, Record<string, number>> = {};
   const times: number[] = [];

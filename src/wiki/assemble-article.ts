@@ -3,9 +3,11 @@
  * Citation per marker with its claim and context. Shared by the wikitext and the HTML readers, which
  * differ only in how they produce the marked lines.
  *
- * The claim follows SIDE: the text of the sentence holding the marker, from the sentence's start up to
- * the marker. A marker after the sentence's final punctuation thus gives the whole sentence; one in the
- * middle gives the clause before it; consecutive markers give the same claim.
+ * The claim is the whole sentence holding the marker: an editor checks a citation against the sentence
+ * it sits in, and the clause before a mid-sentence marker ("Bodmin (Bosvena") is no claim at all. SIDE's
+ * "text before the citation" is kept as `claimPrefix`: from the sentence's start up to the marker, which is
+ * the whole sentence for a marker after its final punctuation. Several markers in one sentence give
+ * several citations with the same claim (and each its own prefix).
  */
 import { splitSentences } from '../corpus/sentences.js';
 import { stripMarkers } from './markers.js';
@@ -54,7 +56,10 @@ interface Span {
 }
 
 interface Located {
+  /** The whole sentence. */
   claim: Span;
+  /** Sentence start -> marker (same start as `claim`). */
+  prefix: Span;
   /** Index in the section's sentence list of the first sentence not in the context. */
   contextEnd: number;
 }
@@ -91,13 +96,14 @@ export function assembleArticle(input: AssembleInput): Article {
             if (mark.kind === 'c') noClaim.add(mark.id);
             continue;
           }
-          const claim = text.slice(at.claim.start, at.claim.end);
           const common = {
-            claim,
+            claim: text.slice(at.claim.start, at.claim.end),
+            claimPrefix: text.slice(at.prefix.start, at.prefix.end),
             context: contextOf(at.contextEnd),
             sectionPath: [...section.path],
             charStart: at.claim.start,
             charEnd: at.claim.end,
+            claimPrefixEnd: at.prefix.end,
           };
           if (mark.kind === 'u') {
             const tag = input.uncited?.[mark.id];
@@ -156,20 +162,20 @@ function locate(line: string, parts: string[], offset: number): Span[] {
 
 /**
  * The claim for a marker at absolute offset `pos`: the sentence of this line that starts before the
- * marker, cut at the marker. A marker at the very start of a line (a ref written on its own line, or
- * before any text of a list item) has no text before it in its line: it then cites the previous sentence
- * of the section, or if there is none the line's first sentence.
+ * marker (whole), and its prefix cut at the marker. A marker at the very start of a line (a ref written on
+ * its own line, or before any text of a list item) has no text before it in its line: it then cites the
+ * previous sentence of the section, or if there is none the line's first sentence (prefix = sentence).
  */
 function claimAt(text: string, sentences: Span[], firstOfLine: number, pos: number): Located | undefined {
   for (let k = sentences.length - 1; k >= firstOfLine; k--) {
     const s = sentences[k]!;
     if (s.start >= pos) continue;
-    const claim = trimSpan(text, { start: s.start, end: Math.min(pos, s.end) });
-    if (claim) return { claim, contextEnd: k };
+    const prefix = trimSpan(text, { start: s.start, end: Math.min(pos, s.end) });
+    if (prefix) return { claim: s, prefix, contextEnd: k };
   }
-  if (firstOfLine > 0) return { claim: sentences[firstOfLine - 1]!, contextEnd: firstOfLine - 1 };
-  const first = sentences[firstOfLine];
-  return first ? { claim: first, contextEnd: firstOfLine } : undefined;
+  const whole = (s: Span | undefined, k: number): Located | undefined => (s ? { claim: s, prefix: s, contextEnd: k } : undefined);
+  if (firstOfLine > 0) return whole(sentences[firstOfLine - 1], firstOfLine - 1);
+  return whole(sentences[firstOfLine], firstOfLine);
 }
 
 function trimSpan(text: string, span: Span): Span | undefined {

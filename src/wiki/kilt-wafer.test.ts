@@ -23,11 +23,11 @@ test('round trip: citations -> WAFER JSONL -> citation records', async () => {
 
   const back = await readKiltWafer(path);
   assert.deepEqual(
-    back.map(({ id, claim, context, sectionPath, articleTitle, source, tags }) => ({
-      id, claim, context, sectionPath, articleTitle, url: source.url, title: source.title, fv: tags.failedVerification,
+    back.map(({ id, claim, claimPrefix, context, sectionPath, articleTitle, source, tags }) => ({
+      id, claim, claimPrefix, context, sectionPath, articleTitle, url: source.url, title: source.title, fv: tags.failedVerification,
     })),
-    withUrl.map(({ id, claim, context, sectionPath, articleTitle, source, tags }) => ({
-      id, claim, context, sectionPath, articleTitle, url: source.url, title: source.title, fv: tags.failedVerification,
+    withUrl.map(({ id, claim, claimPrefix, context, sectionPath, articleTitle, source, tags }) => ({
+      id, claim, claimPrefix, context, sectionPath, articleTitle, url: source.url, title: source.title, fv: tags.failedVerification,
     })),
   );
   // and written again, the file is the same: nothing is lost or reordered
@@ -54,11 +54,35 @@ test('written records have the WAFER field names SIDE reads', async () => {
   });
 });
 
+test('a mid-sentence citation: input ends at [CIT] after the prefix (SIDE), the whole sentence rides in meta.claim_sentence', async () => {
+  const path = join(dir, 'mid.jsonl');
+  const church = article.citations.find((c) => c.source.url === 'https://news.example.org/church' && c.kind === 'ref')!;
+  await writeKiltWafer(path, [church]);
+  const record = JSON.parse(readFileSync(path, 'utf8'));
+  assert.ok(record.input.endsWith('The first church was built in 1120 [CIT]'));
+  assert.equal(record.meta.claim_sentence, 'The first church was built in 1120 and rebuilt after a fire in 1430.');
+  const [back] = await readKiltWafer(path);
+  assert.equal(back!.claim, church.claim);
+  assert.equal(back!.claimPrefix, 'The first church was built in 1120');
+});
+
+test('a record with text after [CIT] (marker inside the sentence): claim = the completed sentence, prefix = text before', async () => {
+  const path = join(dir, 'inside.jsonl');
+  const rec = (id: string, input: string) => JSON.stringify({ id, input, output: [{ answer: 'http://a.example.org', provenance: [{ url: 'http://a.example.org' }] }], meta: {} });
+  writeFileSync(path, [rec('a', 'Lead sentence. Bodmin (Bosvena [CIT]) is a town in Cornwall. Next one.'), rec('b', 'One claim. [CIT] Another sentence.')].join('\n') + '\n');
+  const [a, b] = await readKiltWafer(path);
+  assert.equal(a!.claim, 'Bodmin (Bosvena) is a town in Cornwall.');
+  assert.equal(a!.claimPrefix, 'Bodmin (Bosvena');
+  assert.deepEqual(a!.context, ['Lead sentence.']);
+  assert.equal(b!.claim, 'One claim.', 'a sentence closed before [CIT] is not run into the next one');
+});
+
 test('reads WAFER as SIDE ships it: meta.sentences, KILT section names, [SEP] inputs, numeric ids', async () => {
   const items = await readKiltWafer(fixture('wafer-sample.jsonl'));
   assert.equal(items.length, 3);
   const [dev, fail, sep] = items;
   assert.equal(dev!.claim, 'The hamlets of Cooksland, Dunmere and Turfdown are in the parish.');
+  assert.equal(dev!.claimPrefix, dev!.claim);
   assert.deepEqual(dev!.context, ['Bodmin lies in the east of Cornwall, south-west of Bodmin Moor.']);
   assert.deepEqual(dev!.sectionPath, ['Situation and origin of the name']);
   assert.equal(dev!.articleTitle, 'Bodmin');

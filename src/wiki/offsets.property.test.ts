@@ -1,7 +1,7 @@
 /**
  * Property: whatever mix of prose, refs, reuses, lists, headings and maintenance tags an article has,
  * every ref yields one citation or one skipped entry, every claim is non-empty, and the offsets point at
- * the claim in the article text.
+ * the claim (the whole sentence) and at its prefix (sentence start -> marker) in the article text.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -47,9 +47,20 @@ test('any article: one citation or skip per ref, non-empty claims, offsets that 
       for (const c of a.citations) {
         assert.ok(c.claim.length > 0, wikitext);
         assert.equal(a.text.slice(c.charStart, c.charEnd), c.claim, wikitext);
+        assert.ok(c.claimPrefix.length > 0 && c.claimPrefixEnd <= c.charEnd, wikitext);
+        assert.equal(a.text.slice(c.charStart, c.claimPrefixEnd), c.claimPrefix, wikitext);
         assert.ok(c.context.length <= 5);
       }
-      for (const u of a.uncitedClaims) assert.equal(a.text.slice(u.charStart, u.charEnd), u.claim);
+      for (const u of a.uncitedClaims) {
+        assert.equal(a.text.slice(u.charStart, u.charEnd), u.claim);
+        assert.equal(a.text.slice(u.charStart, u.claimPrefixEnd), u.claimPrefix);
+      }
+      // Markers in one sentence share its claim: citations with the same start have the same claim.
+      const byStart = new Map<number, string>();
+      for (const c of a.citations) {
+        assert.equal(byStart.get(c.charStart) ?? c.claim, c.claim, wikitext);
+        byStart.set(c.charStart, c.claim);
+      }
       assert.ok(!/[\uE000-\uE002]/.test(a.text));
     }),
     { numRuns: 150, seed: 20240611 },

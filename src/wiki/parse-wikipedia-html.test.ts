@@ -6,6 +6,7 @@ import { parseWikipediaHtml } from './parse-wikipedia-html.js';
 const html = readFileSync(new URL('../../test/fixtures/wiki/bodmin-rendered.html', import.meta.url), 'utf8');
 const article = parseWikipediaHtml(html);
 const claims = () => article.citations.map((c) => c.claim);
+const prefixes = () => article.citations.map((c) => c.claimPrefix);
 
 test('title from #firstHeading; sections from old and 2024 heading markup', () => {
   assert.equal(article.title, 'Bodmin');
@@ -20,21 +21,27 @@ test('prose only: no infobox, hatnote, caption, navbox, reference list or [edit]
   assert.ok(article.text.startsWith('Bodmin (Cornish: Bosvena) is a civil parish'));
 });
 
-test('claims: mid-sentence, sentence-final, consecutive footnotes, list items', () => {
+test('claims: whole sentences for mid-sentence, sentence-final, consecutive footnotes; list items', () => {
   assert.deepEqual(claims(), [
-    'Bodmin (Cornish: Bosvena',
+    'Bodmin (Cornish: Bosvena) is a civil parish and historic town in Cornwall, England, United Kingdom.',
     'It is situated south-west of Bodmin Moor.',
     'Bodmin had a population of 14,736 as of the 2011 Census.',
     'The town is part of the North Cornwall parliamentary constituency.',
     'The town is part of the North Cornwall parliamentary constituency.',
-    'St. Petroc founded a monastery in Bodmin in the 6th century',
+    'St. Petroc founded a monastery in Bodmin in the 6th century and gave the town its alternative name of Petrockstow.',
     "The Black Death killed half of Bodmin's population in the mid 14th century (1,500 people).",
     'The first was the Cornish Rebellion of 1497.',
     'Rory Simmons, musician',
     'Walter Raleigh Gilbert, soldier, was born in Bodmin.',
   ]);
+  // SIDE's text before the citation: only the mid-sentence footnotes differ from the claim.
+  assert.deepEqual(
+    prefixes().filter((p, i) => p !== claims()[i]),
+    ['Bodmin (Cornish: Bosvena', 'St. Petroc founded a monastery in Bodmin in the 6th century'],
+  );
   for (const c of article.citations) {
     assert.equal(article.text.slice(c.charStart, c.charEnd), c.claim);
+    assert.equal(article.text.slice(c.charStart, c.claimPrefixEnd), c.claimPrefix);
     assert.equal(c.articleTitle, 'Bodmin');
     assert.equal(c.id, `Bodmin#${c.index}`);
   }

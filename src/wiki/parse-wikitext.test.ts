@@ -19,10 +19,15 @@ function assertOffsets(a: Article): void {
   for (const c of a.citations) {
     assert.ok(c.claim.length > 0, `${c.id}: empty claim`);
     assert.equal(a.text.slice(c.charStart, c.charEnd), c.claim, `${c.id}: offsets`);
+    assert.equal(a.text.slice(c.charStart, c.claimPrefixEnd), c.claimPrefix, `${c.id}: prefix offsets`);
+    assert.ok(c.claimPrefix.length > 0 && c.claim.startsWith(c.claimPrefix), `${c.id}: prefix not a start of the claim`);
     assert.equal(c.claim, c.claim.trim(), `${c.id}: claim not trimmed`);
     assert.ok(!/[\uE000-\uE002]/.test(c.claim + c.context.join('')), `${c.id}: marker left in text`);
   }
-  for (const u of a.uncitedClaims) assert.equal(a.text.slice(u.charStart, u.charEnd), u.claim);
+  for (const u of a.uncitedClaims) {
+    assert.equal(a.text.slice(u.charStart, u.charEnd), u.claim);
+    assert.equal(a.text.slice(u.charStart, u.claimPrefixEnd), u.claimPrefix);
+  }
   for (const s of a.sections) assert.ok(s.start <= s.end && s.end <= a.text.length);
 }
 
@@ -76,12 +81,27 @@ test('bare-URL refs: [http://x title] and a plain http://...', () => {
   assert.equal(plain.source.title, undefined);
 });
 
-test('mid-sentence ref: the claim is the clause before the ref', () => {
+test('mid-sentence ref: the claim is the whole sentence, the clause before the ref its prefix', () => {
   const [first] = byUrl(article, 'https://news.example.org/church');
-  assert.equal(first!.claim, 'The first church was built in 1120');
+  assert.equal(first!.claim, 'The first church was built in 1120 and rebuilt after a fire in 1430.');
+  assert.equal(first!.claimPrefix, 'The first church was built in 1120');
   assert.equal(first!.kind, 'ref');
   const lead = one(article, 'http://names.example.org/kw');
-  assert.equal(lead.claim, 'Testbury (Trevtest');
+  assert.equal(lead.claim, 'Testbury (Trevtest) is a town in Cornwall, England.');
+  assert.equal(lead.claimPrefix, 'Testbury (Trevtest');
+  // a sentence-final ref: prefix and claim are the same sentence
+  const market = one(article, 'http://market.example.org');
+  assert.equal(market.claimPrefix, market.claim);
+});
+
+test('two refs in one sentence: two citations with the same claim, each with its own prefix', () => {
+  const a = parseWikitext('Lead. The mill was built in 1801<ref>http://a.example.org</ref> and closed in 1901.<ref>http://b.example.org</ref> Next.');
+  assert.deepEqual(a.citations.map((c) => [c.claim, c.claimPrefix]), [
+    ['The mill was built in 1801 and closed in 1901.', 'The mill was built in 1801'],
+    ['The mill was built in 1801 and closed in 1901.', 'The mill was built in 1801 and closed in 1901.'],
+  ]);
+  assert.equal(a.citations[0]!.charStart, a.citations[1]!.charStart);
+  assert.deepEqual(a.citations[0]!.context, ['Lead.']);
 });
 
 test('consecutive refs after one sentence: one citation each, same claim and context', () => {
@@ -231,7 +251,8 @@ test('Bodmin sample: every ref accounted for, claims and offsets consistent', ()
   assert.equal(a.citations.length + a.skipped.length, refCount);
   assert.equal(a.citations.length, 49);
   const first = a.citations[0]!;
-  assert.equal(first.claim, 'Bodmin (Bosvena');
+  assert.equal(first.claim, 'Bodmin (Bosvena) is a civil parish and historic town in Cornwall, England, United Kingdom.');
+  assert.equal(first.claimPrefix, 'Bodmin (Bosvena');
   assert.equal(first.source.url, 'http://www.magakernow.org.uk/pdf/placename_masterlist.pdf');
   assert.equal(first.source.deadUrl, true);
   assert.equal(first.source.archiveDate, '29 July 2014');

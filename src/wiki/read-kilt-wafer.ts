@@ -10,6 +10,8 @@ import { RecordError } from '../corpus/types.js';
 import { fromWaferRecord, type WaferCitation } from './wafer-record.js';
 
 export type WaferItem = WaferCitation & {
+  /** The text before [CIT] (the claim when the record holds no more of the sentence). */
+  claimPrefix: string;
   /** The record's `input` as written ("... claim [CIT]"). */
   input: string;
 };

@@ -1,9 +1,11 @@
 /**
  * Shapes of an article read for citation checking (SIDE): every citation becomes a Citation whose claim is
- * the sentence, or the clause, just before its marker, with the sentences before it as context.
+ * the whole sentence holding its marker (SIDE's text before the marker is kept as `claimPrefix`), with the
+ * sentences before it as context.
  *
- * Offsets (`charStart`, `charEnd`, section `start`/`end`) index `Article.text`, the plain text we build,
- * so `article.text.slice(c.charStart, c.charEnd) === c.claim` always holds.
+ * Offsets (`charStart`, `charEnd`, `claimPrefixEnd`, section `start`/`end`) index `Article.text`, the plain
+ * text we build, so `article.text.slice(c.charStart, c.charEnd) === c.claim` and
+ * `article.text.slice(c.charStart, c.claimPrefixEnd) === c.claimPrefix` always hold.
  */
 
 /** Where the cited material is, as far as the reference tells us. */
@@ -48,8 +50,16 @@ export interface Citation {
   id: string;
   /** 0-based position among the article's citations, in reading order. */
   index: number;
-  /** The sentence up to the citation marker: the whole sentence, or the clause before a mid-sentence ref. */
+  /**
+   * The whole sentence that holds the citation marker (for a mid-sentence ref too: an editor reads the
+   * sentence). Several markers in one sentence give several citations with this same claim.
+   */
   claim: string;
+  /**
+   * SIDE's "text before the citation": the sentence from its start up to the marker. Equal to `claim` for
+   * a marker after the sentence's final punctuation; a clause ("Bodmin (Bosvena") for a mid-sentence one.
+   */
+  claimPrefix: string;
   /** Preceding sentences of the same section, oldest first, at most `contextSentences` of them. */
   context: string[];
   /** Headings from the top-level section down, e.g. ["History", "Early years"]; [] for the lead. */
@@ -58,6 +68,8 @@ export interface Citation {
   /** `Article.text.slice(charStart, charEnd) === claim`. */
   charStart: number;
   charEnd: number;
+  /** `Article.text.slice(charStart, claimPrefixEnd) === claimPrefix` (the marker sits at or after it). */
+  claimPrefixEnd: number;
   source: CitationSource;
   tags: CitationTags;
   kind: CitationKind;
@@ -66,13 +78,15 @@ export interface Citation {
   wikitextEnd?: number;
 }
 
-/** A sentence (or clause) tagged {{citation needed}} without any ref before the tag. */
+/** A sentence tagged {{citation needed}} without any ref before the tag (claim and prefix as for citations). */
 export interface UncitedClaim {
   claim: string;
+  claimPrefix: string;
   context: string[];
   sectionPath: string[];
   charStart: number;
   charEnd: number;
+  claimPrefixEnd: number;
   /** Offsets of the {{citation needed}} template in the input wikitext; absent for other inputs. */
   wikitextStart?: number;
   wikitextEnd?: number;
