@@ -42,6 +42,7 @@ export function auditConfigOf(settings: Settings, mode: SearchMode, recommend: b
       firstStageWeight: settings.audit.firstStageWeight,
     },
     concurrency: settings.audit.concurrency,
+    claimText: settings.audit.claimText,
   };
 }
 

@@ -104,6 +104,12 @@ export const AuditSettings = z
     threshold: z.number().optional(),
     /** Citations audited at once (retrieval of one overlaps scoring of another). */
     concurrency: z.number().int().positive().default(DEFAULT_AUDIT_CONFIG.concurrency),
+    /**
+     * What is verified for a mid-sentence citation: the whole sentence (default: better recall at equal or
+     * higher AUC with the ranker on labelled articles, src/audit/README.md "Claim text") or SIDE's text
+     * before the marker.
+     */
+    claimText: z.enum(['sentence', 'prefix']).default('sentence'),
   })
   .strict();
 

@@ -22,8 +22,6 @@ export type AuditCitation = Pick<Citation, 'id' | 'index' | 'claim' | 'context' 
   /** DOI / arXiv / PubMed ids of the cited work (documents beyond Wikipedia): resolved when there is no URL. */
   source: Partial<CitationSource> & { raw?: string; ids?: WorkIds };
   kind?: CitationKind;
-  /** The claim's sentence from its start up to the citation marker (the claim is the whole sentence). */
-  claimPrefix?: string;
 };
 
 /**

@@ -15,7 +15,7 @@ import { scoringHash, DEFAULT_CALIBRATION, type CalibrationDefinition, type Cali
 import { chooseOperatingPoint, f1, parseCriterion, type ThresholdCriterion } from '../learn/detection-metrics.js';
 import { QUERY_CONTEXTS, type QueryContext } from '../audit/query.js';
 import { DEFAULT_SCORING, type Granularity } from '../audit/score-document.js';
-import { POSITIVE_DEFINITIONS, detectionMetrics, rankerSupport, readWiceClaims, runCitationDetectionEval, scoreWiceClaims, type DetectionVariant, type PositiveDefinition } from '../eval/run-citation-detection.js';
+import { POSITIVE_DEFINITIONS, detectionMetrics, rankerSupport, readWiceData, runCitationDetectionEval, scoreWiceClaims, type DetectionVariant, type PositiveDefinition } from '../eval/run-citation-detection.js';
 import { configHash } from '../provenance/config-hash.js';
 import { VERACITE_VERSION } from '../provenance/version.js';
 import { writeJsonAtomic } from '../util/atomic-file.js';
@@ -65,7 +65,7 @@ export function registerCalibrateCommand(program: Command): void {
       .option('--quiet', 'no progress output'),
     CALIBRATE_OPTIONS,
   ).action((flags: CalibrateFlags, cmd: Command) => withJsonOutput(flags.json, async () => {
-    const claims = (await readWiceClaims(flags.data)).slice(0, flags.limit);
+    const claims = (await readWiceData(flags.data)).claims.slice(0, flags.limit);
     const vc = await Veracite.open(settingsFrom(flags, CALIBRATE_OPTIONS, CALIBRATE_BASE));
     try {
       const loaded = await vc.models.engine();
@@ -148,7 +148,8 @@ export function registerCitationEvals(evalCmd: Command): void {
     evalCmd
       .command('citation-detection')
       .description("WiCE dev: detect unsupported citations from the cited page (PR curve, P@15%R, ROC AUC) for two positive definitions, beside BM25/TF-IDF baselines; --ranker default also scores the source ranker's signal")
-      .requiredOption('--data <file>', 'WiCE claim_dev.jsonl')
+      .requiredOption('--data <file>', 'WiCE-shaped claims with the cited page\'s sentences and labels (e.g. claim_dev.jsonl)')
+      .option('--name <name>', 'name of the data in the result (default: the file name)')
       .option('--variants <list>', 'comma-separated granularity/context/preselect specs', (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean), DEFAULT_DETECTION_VARIANTS)
       .option('--limit <n>', 'first n claims only', positiveInt('--limit'))
       .option('--out <file>', 'result JSON', 'eval-results/citation-detection.json')
@@ -157,7 +158,8 @@ export function registerCitationEvals(evalCmd: Command): void {
     DETECTION_OPTIONS,
   ).action((flags: { data: string; variants: string[]; limit?: number; out: string; json?: boolean; quiet?: boolean } & Record<string, unknown>, cmd: Command) => withJsonOutput(flags.json, async () => {
       const variants = flags.variants.map(parseVariant);
-      const claims = (await readWiceClaims(flags.data)).slice(0, flags.limit);
+      const data = await readWiceData(flags.data, typeof flags.name === 'string' ? { name: flags.name } : {});
+      const claims = data.claims.slice(0, flags.limit);
       const vc = await Veracite.open(settingsFrom(flags, DETECTION_OPTIONS, DETECTION_BASE));
       try {
         const loaded = await vc.models.engine();
@@ -166,6 +168,8 @@ export function registerCitationEvals(evalCmd: Command): void {
         let current = '';
         const result = await runCitationDetectionEval({
           data: flags.data,
+          name: data.name,
+          relabelled: data.relabelled,
           claims,
           scorer: loaded.scorer,
           variants,
@@ -185,7 +189,8 @@ export function registerCitationEvals(evalCmd: Command): void {
         await saveJson(flags.out, saved);
         const row = (name: string, m: Record<PositiveDefinition, { rocAuc: number; precisionAt15Recall: number; averagePrecision: number }>, extra = '') =>
           console.log(`  ${name.padEnd(26)} not_supported: AUC ${m.not_supported.rocAuc.toFixed(3)} P@15%R ${m.not_supported.precisionAt15Recall.toFixed(3)} AP ${m.not_supported.averagePrecision.toFixed(3)} | +partial: AUC ${m.not_or_partially_supported.rocAuc.toFixed(3)} P@15%R ${m.not_or_partially_supported.precisionAt15Recall.toFixed(3)} AP ${m.not_or_partially_supported.averagePrecision.toFixed(3)}${extra}`);
-        console.log(`WiCE dev citation detection, ${result.n} claims (${JSON.stringify(result.labelCounts)}), scorer ${result.scorer.id}`);
+        if (data.withPrefix > 0) console.log(`note: ${data.withPrefix} records carry a claim prefix: the [claim prefix] variant compares both claim texts`);
+        console.log(`${result.name} citation detection, ${result.n} claims (${JSON.stringify(result.labelCounts)}), scorer ${result.scorer.id}`);
         for (const v of result.variants) row(v.name, v.metrics, ` (${v.seconds.toFixed(0)} s)`);
         for (const b of result.baselines) row(`baseline ${b.name}`, b.metrics);
         console.log(`  URL depth: ${result.urlDepthBaseline}`);

@@ -10,9 +10,12 @@ import { runRetrievalEval, saveResult } from '../eval/run-retrieval.js';
 import { addOptions, oneOf, positiveInt } from './options.js';
 import { withApp } from './open-app.js';
 import { createProgress } from './progress.js';
-import { readSciFactClaims, runSciFactEval } from '../eval/run-scifact.js';
+import { readSciFactData, runSciFactEval } from '../eval/run-scifact.js';
+import { storeDocIds } from '../eval/doc-ids.js';
+import { datasetName } from '../eval/dataset-name.js';
 import { registerCitationEvals } from './command-calibrate.js';
-import { readFeverClaims, runFeverEval } from '../eval/run-fever.js';
+import { registerEvalAuditCommand } from './command-eval-audit.js';
+import { readFeverData, runFeverEval } from '../eval/run-fever.js';
 import { writeFile } from 'node:fs/promises';
 import { saveJson, withJsonOutput } from './command-line.js';
 import { SEARCH_OPTIONS } from './command-search.js';
@@ -32,6 +35,7 @@ function cutoffList(value: string): number[] {
 }
 
 interface EvalFlags extends Record<string, unknown> {
+  name?: string;
   task: (typeof TASKS)[number];
   queries?: string;
   qrels?: string;
@@ -46,15 +50,15 @@ interface EvalFlags extends Record<string, unknown> {
 async function loadTask(flags: EvalFlags): Promise<EvalTask> {
   switch (flags.task) {
     case 'scifact':
-      return scifactTask(flags.queries ?? DEFAULT_FILES.scifact!);
+      return scifactTask(flags.queries ?? DEFAULT_FILES.scifact!, ...(flags.name ? [flags.name] : []));
     case 'wice':
-      return wiceTask(flags.queries ?? DEFAULT_FILES.wice!);
+      return wiceTask(flags.queries ?? DEFAULT_FILES.wice!, ...(flags.name ? [flags.name] : []));
     case 'beir':
       if (!flags.dir) throw new Error('--task beir needs --dir <BEIR dataset folder>');
       return beirTask(flags.dir);
     case 'files':
       if (!flags.queries || !flags.qrels) throw new Error('--task files needs --queries <file> and --qrels <file>');
-      return { name: flags.queries, queries: await readQueries(flags.queries), qrels: await readQrels(flags.qrels) };
+      return { name: flags.name ?? datasetName(flags.queries), queries: await readQueries(flags.queries), qrels: await readQrels(flags.qrels) };
   }
 }
 
@@ -69,6 +73,7 @@ export function registerEvalCommand(program: Command): void {
     .option('--dir <dir>', 'BEIR dataset folder for --task beir')
     .option('-k, --k <n>', 'retrieval depth in documents', positiveInt('-k'), 100)
     .option('--cutoffs <list>', 'metric cutoffs', cutoffList, [1, 10, 100])
+    .option('--name <name>', 'name of the data in the result (default: the queries file name)')
     .option('--out <file>', 'save the result JSON here (default eval-results/<task>-<mode>.json)')
     .option('--quiet', 'no progress output')
     .option('--json', 'print the full result JSON'), SEARCH_OPTIONS)
@@ -86,6 +91,9 @@ export function registerEvalCommand(program: Command): void {
           k: flags.k,
           cutoffs: flags.cutoffs.filter((c) => c <= flags.k),
           search: async (q, k) => (await retriever.search(evalQueryInput(q), { k })).documents.map((d) => ({ docId: d.docId, score: d.score })),
+          // Every relevant document must be in the index: checked before the first search.
+          docIds: storeDocIds(store),
+          ...(flags.queries ? { data: flags.queries } : {}),
           onProgress: (done) => bar.update(done),
         });
         bar.stop();
@@ -103,6 +111,7 @@ export function registerEvalCommand(program: Command): void {
     });
   registerVerdictEvals(evalCmd);
   registerCitationEvals(evalCmd);
+  registerEvalAuditCommand(evalCmd);
 }
 
 export function registerVerdictEvals(evalCmd: Command): void {
@@ -114,19 +123,22 @@ export function registerVerdictEvals(evalCmd: Command): void {
       .option('--setting <s>', 'oracle|open|both', oneOf('--setting', ['oracle', 'open', 'both'] as const), 'both')
       .option('--open-docs <n>', 'abstracts retrieved per claim in the open setting', positiveInt('--open-docs'), 3)
       .option('--limit <n>', 'first n claims only', positiveInt('--limit'))
+      .option('--name <name>', 'name of the data in the result (default: the claims file name)')
       .option('--out <file>', 'result JSON', 'eval-results/scifact.json')
       .option('--json', 'print the result JSON on stdout (the summary goes to stderr)')
       .option('--quiet', 'no progress output'),
     VERIFY_OPTIONS,
-  ).action(async (flags: { claims: string; setting: 'oracle' | 'open' | 'both'; openDocs: number; limit?: number; out: string; json?: boolean; quiet?: boolean } & Record<string, unknown>) => {
-    const claims = (await readSciFactClaims(flags.claims)).slice(0, flags.limit);
+  ).action(async (flags: { claims: string; setting: 'oracle' | 'open' | 'both'; openDocs: number; limit?: number; name?: string; out: string; json?: boolean; quiet?: boolean } & Record<string, unknown>) => {
     await withJsonOutput(flags.json, () => withApp(flags, VERIFY_OPTIONS, async (vc) => {
+      // Every label and cited document checked before any verifying: one error lists all problems.
+      const data = await readSciFactData(flags.claims, { ...(flags.name ? { name: flags.name } : {}), docIds: storeDocIds(vc.requireStore()), docIdsWhere: vc.settings.index.dir ?? '' });
+      const claims = data.claims.slice(0, flags.limit);
       const retriever = vc.retriever();
       const verifier = await vc.verifier();
       const settings = flags.setting === 'both' ? (['oracle', 'open'] as const) : [flags.setting];
       const results: Record<string, unknown> = {};
       for (const setting of settings) {
-        const bar = createProgress(`scifact ${setting}`, claims.length, 'claims', { quiet: flags.quiet });
+        const bar = createProgress(`${data.name} ${setting}`, claims.length, 'claims', { quiet: flags.quiet });
         const r = await runSciFactEval(verifier, claims, { setting, retriever, openDocs: flags.openDocs, onProgress: (d) => bar.update(d) });
         bar.stop();
         results[setting] = r;
@@ -136,7 +148,7 @@ export function registerVerdictEvals(evalCmd: Command): void {
           `${r.claimsPerSecond.toFixed(2)} claims/s, p50 ${r.latencyMs.p50.toFixed(0)} ms, p95 ${r.latencyMs.p95.toFixed(0)} ms`);
         if (r.labelAccuracy) console.log(`  oracle label accuracy ${(100 * r.labelAccuracy.accuracy).toFixed(1)}% vs majority (${r.labelAccuracy.majorityLabel}) ${(100 * r.labelAccuracy.majorityBaseline).toFixed(1)}% over ${r.labelAccuracy.pairs} (claim, abstract) pairs`);
       }
-      const saved = { claims: flags.claims, nClaims: claims.length, results, provenance: await verifier.provenance() };
+      const saved = { name: data.name, claims: flags.claims, nClaims: claims.length, labelCounts: data.labelCounts, relabelled: data.relabelled, droppedNeiEvidence: data.droppedNeiEvidence, results, provenance: await verifier.provenance() };
       await saveJson(flags.out, saved);
       console.log(`saved ${flags.out}`);
       return saved;
@@ -149,21 +161,26 @@ export function registerVerdictEvals(evalCmd: Command): void {
       .description('FEVER score, label accuracy and evidence P/R/F1 (official scorer) against an index of FEVER wiki-pages')
       .option('--claims <file>', 'FEVER claims with gold labels and evidence', 'data/samples/fever/paper_dev.jsonl')
       .option('--limit <n>', 'first n claims only', positiveInt('--limit'))
+      .option('--name <name>', 'name of the data in the result (default: the claims file name)')
       .option('--out <file>', 'result JSON', 'eval-results/fever.json')
       .option('--predictions <file>', 'also write predictions in the official submission format')
       .option('--json', 'print the result JSON on stdout (the summary goes to stderr)')
       .option('--quiet', 'no progress output'),
     VERIFY_OPTIONS,
-  ).action(async (flags: { claims: string; limit?: number; out: string; predictions?: string; json?: boolean; quiet?: boolean } & Record<string, unknown>) => {
-    const claims = await readFeverClaims(flags.claims, flags.limit);
+  ).action(async (flags: { claims: string; limit?: number; name?: string; out: string; predictions?: string; json?: boolean; quiet?: boolean } & Record<string, unknown>) => {
     await withJsonOutput(flags.json, () => withApp(flags, VERIFY_OPTIONS, async (vc) => {
+      const data = await readFeverData(flags.claims, { ...(flags.name ? { name: flags.name } : {}), ...(flags.limit ? { limit: flags.limit } : {}), docIds: storeDocIds(vc.requireStore()) });
+      const claims = data.claims;
+      const missing = data.evidencePages?.missing.length ?? 0;
+      if (missing) console.error(`note: ${missing} gold evidence pages are not in the index (${data.evidencePages!.claimsWithoutIndexedEvidence} claims cannot be strictly correct)`);
       const verifier = await vc.verifier();
       const bar = createProgress('fever', claims.length, 'claims', { quiet: flags.quiet });
       const r = await runFeverEval(verifier, claims, (d) => bar.update(d));
       bar.stop();
       const s = r.score;
-      console.log(`FEVER score ${s.strict_score.toFixed(4)}, label accuracy ${s.acc_score.toFixed(4)}, evidence P ${s.precision.toFixed(4)} R ${s.recall.toFixed(4)} F1 ${s.f1.toFixed(4)} over ${s.n} claims (${r.claimsPerSecond.toFixed(2)} claims/s)`);
-      const saved = { claims: flags.claims, score: s, claimsPerSecond: r.claimsPerSecond, provenance: await verifier.provenance() };
+      console.log(`${data.name}: FEVER score ${s.strict_score.toFixed(4)}, label accuracy ${s.acc_score.toFixed(4)}, evidence P ${s.precision.toFixed(4)} R ${s.recall.toFixed(4)} F1 ${s.f1.toFixed(4)} over ${s.n} claims (${r.claimsPerSecond.toFixed(2)} claims/s)`);
+      console.log(`  majority baseline (${r.majorityBaseline.label}): FEVER score ${r.majorityBaseline.score.strict_score.toFixed(4)}, label accuracy ${r.majorityBaseline.score.acc_score.toFixed(4)}`);
+      const saved = { name: data.name, claims: flags.claims, labelCounts: data.labelCounts, relabelled: data.relabelled, evidencePages: data.evidencePages, score: s, majorityBaseline: r.majorityBaseline, claimsPerSecond: r.claimsPerSecond, provenance: await verifier.provenance() };
       await saveJson(flags.out, saved);
       if (flags.predictions) await writeFile(flags.predictions, r.predictions.map((p) => JSON.stringify(p)).join('\n') + '\n');
       console.log(`saved ${flags.out}`);

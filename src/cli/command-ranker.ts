@@ -39,18 +39,19 @@ export function registerCitationRecovery(evalCmd: Command): void {
     .option('--seed <n>', 'fold assignment seed', (v: string) => Number.parseInt(v, 10), 13)
     .option('--ranker <file>', 'shipped source ranker also scored (default models/source-ranker.json when present)')
     .option('--out <file>', 'result JSON', 'eval-results/citation-recovery.json')
-    .action((flags: RecoveryFlags & { folds: number; seed: number; ranker?: string; out: string }, cmd: Command) =>
+    .option('--name <name>', 'name of the data in the result (default: the queries file name)')
+    .action((flags: RecoveryFlags & { folds: number; seed: number; ranker?: string; out: string; name?: string }, cmd: Command) =>
       withJsonOutput(flags.json, () => withRecoverySetup(flags, async (setup) => {
         const rankerPath = flags.ranker ?? (existsSync(defaultRankerPath()) ? defaultRankerPath() : undefined);
         const ranker = rankerPath ? await SourceRanker.loadFor(setup.engine.scorer.info, rankerPath, '--ranker') : undefined;
         const bar = createProgress('recovery', setup.queries.length, 'queries', { quiet: flags.quiet });
-        const result = await runCitationRecoveryEval({ ...setup.collect, folds: flags.folds, seed: flags.seed, ...(ranker ? { ranker } : {}), onProgress: (d) => bar.update(d) });
+        const result = await runCitationRecoveryEval({ ...setup.collect, data: flags.queries, ...(flags.name ? { name: flags.name } : {}), folds: flags.folds, seed: flags.seed, ...(ranker ? { ranker } : {}), onProgress: (d) => bar.update(d) });
         bar.stop();
         const config = { ...setup.config, folds: flags.folds, seed: flags.seed };
         const models = [setup.embedder.info, setup.engine.scorer.info, ...(ranker ? [ranker.info] : [])];
         const saved = { ...result, provenance: await setup.provenance(models, config, commandLine(cmd)) };
         await saveJson(flags.out, saved);
-        console.log(`WiCE citation recovery: ${result.nQueries} queries, ${setup.corpus}`);
+        console.log(`${result.name} citation recovery: ${result.nQueries} queries, ${setup.corpus}`);
         for (const m of result.methods) {
           console.log(`  ${m.method.padEnd(28)} P@1 ${m.metrics['p@1'].toFixed(3)}  SR@10 ${m.metrics['sr@10'].toFixed(3)}  SR@100 ${m.metrics['sr@100'].toFixed(3)}  MRR ${m.metrics.mrr.toFixed(3)}`);
         }

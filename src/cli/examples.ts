@@ -30,22 +30,26 @@ export const EXAMPLES: Record<string, string[]> = {
   'tune-verdict': ['veracite tune-verdict --index .veracite/scifact --claims ../shared/data/scifact/claims_train.jsonl'],
   calibrate: ['veracite calibrate --data ../shared/data/wice/claim_dev.jsonl', 'veracite calibrate --data ../shared/data/wice/claim_dev.jsonl --ranker default --out models/calibration/wice-dev-ranker.json'],
   'train-ranker': ['veracite train-ranker --index tmp/audit/wice-pooled --queries ../shared/data/wice/retrieval_dev_queries.jsonl --corpus ../shared/data/wice/retrieval_dev_corpus.jsonl ../shared/data/scifact/corpus.jsonl'],
-  retrieval: [
+  'eval retrieval': [
     'veracite eval retrieval --index .veracite/scifact --task scifact --queries ../shared/data/scifact/claims_dev.jsonl --mode hybrid',
     'veracite eval retrieval --index .veracite/wice --task wice --queries ../shared/data/wice/retrieval_dev_queries.jsonl',
   ],
-  scifact: ['veracite eval scifact --index .veracite/scifact --claims ../shared/data/scifact/claims_dev.jsonl --mode bm25'],
-  fever: ['veracite eval fever --index .veracite/fever-wiki --claims ../shared/data/fever/paper_dev.jsonl --limit 1000'],
-  'citation-detection': ['veracite eval citation-detection --data ../shared/data/wice/claim_dev.jsonl --ranker default'],
-  'citation-recovery': ['veracite eval citation-recovery --index tmp/audit/wice-pooled --queries ../shared/data/wice/retrieval_dev_queries.jsonl'],
-  export: ['veracite annotations export --index .veracite/demo --out annotations.jsonl', 'veracite annotations export --index .veracite/demo --as nli --out nli-pairs.jsonl'],
+  'eval scifact': ['veracite eval scifact --index .veracite/scifact --claims ../shared/data/scifact/claims_dev.jsonl --mode bm25'],
+  'eval fever': ['veracite eval fever --index .veracite/fever-wiki --claims ../shared/data/fever/paper_dev.jsonl --limit 1000'],
+  'eval citation-detection': ['veracite eval citation-detection --data ../shared/data/wice/claim_dev.jsonl --ranker default'],
+  'eval audit': [
+    'veracite eval audit data/samples/audit/article.wikitext --sources data/samples/audit/sources --labels data/samples/audit/labels.jsonl --index .veracite/demo',
+  ],
+  'eval citation-recovery': ['veracite eval citation-recovery --index tmp/audit/wice-pooled --queries ../shared/data/wice/retrieval_dev_queries.jsonl'],
+  'annotations export': ['veracite annotations export --index .veracite/demo --out annotations.jsonl', 'veracite annotations export --index .veracite/demo --as nli --out nli-pairs.jsonl'],
 };
 
-/** Appends "Examples:" to the help of every command that has some (recursively). */
-export function addExamples(cmd: Command): void {
+/** Appends "Examples:" to the help of every command that has some (recursively; keys are command paths). */
+export function addExamples(cmd: Command, path: string[] = []): void {
   for (const sub of cmd.commands) {
-    const lines = EXAMPLES[sub.name()];
+    const key = [...path, sub.name()].join(' ');
+    const lines = EXAMPLES[key];
     if (lines) sub.addHelpText('after', `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`);
-    addExamples(sub);
+    addExamples(sub, [...path, sub.name()]);
   }
 }

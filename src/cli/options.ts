@@ -113,6 +113,7 @@ export const OPTION_GROUPS = {
     definition: def('--definition <name>', 'audit.definition', 'which calibrated definition flags: not_supported | not_or_partially_supported (default: the calibration file\'s)'),
     threshold: def('--threshold <x>', 'audit.threshold', 'flag citations scoring at or below x (overrides the calibration)', finiteNumber('--threshold')),
     concurrency: def('--citation-concurrency <n>', 'audit.concurrency', `citations audited at once (default ${DEFAULTS.audit.concurrency})`, positiveInt('--citation-concurrency')),
+    claimText: def('--claim-text <t>', 'audit.claimText', 'what is verified for a mid-sentence citation: sentence (the whole sentence, default) | prefix (the text before the marker, as SIDE)', oneOf('--claim-text', ['sentence', 'prefix'] as const)),
   },
   sources: {
     folder: def('--sources <dir>', 'sources.folder', 'folder of saved source pages (manifest.jsonl {url, path}, or files named by URL hash)'),
