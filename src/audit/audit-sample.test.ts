@@ -53,17 +53,18 @@ describe('audit sample (data/samples/audit)', () => {
     assert.equal(input.citations[23]!.source.url, undefined);
   });
 
-  it('labels name parsed citations by index and claim, with WiCE labels', async () => {
+  it('labels name parsed citations by position (from 1) and claim, with WiCE labels', async () => {
     const input = await loadArticleInput(ARTICLE);
-    const labels = await jsonl<{ citation: number; label: string; claim: string; source: string; why: string }>(join(DIR, 'labels.jsonl'));
+    const labels = await jsonl<{ citation: number; label: string; claim: string; source: string; note: string }>(join(DIR, 'labels.jsonl'));
     assert.equal(labels.length, 22);
     for (const l of labels) {
-      const c = input.citations[l.citation];
+      // 1-based, as the audit prints it (#1) and `veracite eval audit` reads it
+      const c = input.citations[l.citation - 1];
       assert.ok(c, `label for citation ${l.citation}: no such citation`);
       assert.equal(l.claim, c.claim, `citation ${l.citation}: the label's claim is not the parsed claim`);
       assert.equal(l.source, c.source.url);
       assert.ok(LABELS.includes(l.label), `citation ${l.citation}: label ${l.label}`);
-      assert.ok(l.why.length > 10);
+      assert.ok(l.note.length > 10);
     }
     const count = (x: string) => labels.filter((l) => l.label === x).length;
     assert.deepEqual([count('supported'), count('partially_supported'), count('not_supported')], [12, 3, 7]);

@@ -1,0 +1,113 @@
+/**
+ * One highlighting rule for every view (CLI text, HTML report, web page): an evidence sentence is
+ * coloured by its ROLE for the claim, and the claim's words are marked inside it.
+ *
+ * The role comes from per-sentence probabilities, whichever the caller has:
+ *   - support and/or contradiction probabilities (verify's per-sentence entailment; a support-aware audit
+ *     engine): the sentence SUPPORTS, CONTRADICTS or is NEUTRAL by the verdict rule of
+ *     src/verify/aggregate.ts `labelOf`, applied to the one sentence: supports when P(support) reaches its
+ *     threshold and is at least P(contradict); otherwise contradicts when P(contradict) reaches its
+ *     threshold; otherwise neutral. Pass the verdict's own thresholds so that the colours agree with the
+ *     verdict; the default is 0.5 (more likely than not).
+ *   - only a relevance probability (today's audit engine scores how well a sentence matches the claim,
+ *     not whether it agrees): RELEVANT or NOT RELEVANT at 0.5. These two roles never claim agreement or
+ *     disagreement, and they look different from the three above (see ROLE_LEGEND).
+ *
+ * src/web/evidence-role.js mirrors this file for the browser (the page has no build step); both are run
+ * on the cases in cases.json by evidence-role.test.ts, so they cannot drift apart.
+ */
+
+import { contentTokens } from '../verify/tfidf.js';
+
+export const ROLES = ['supports', 'contradicts', 'neutral', 'relevant', 'not-relevant'] as const;
+export type EvidenceRole = (typeof ROLES)[number];
+
+/** Probabilities on the 0..1 scale; any may be missing. */
+export interface RoleProbabilities {
+  support?: number;
+  contradict?: number;
+  relevance?: number;
+}
+
+export interface RoleThresholds {
+  support: number;
+  contradict: number;
+  relevance: number;
+}
+
+export const DEFAULT_ROLE_THRESHOLDS: RoleThresholds = { support: 0.5, contradict: 0.5, relevance: 0.5 };
+
+function isProbability(x: number | undefined): x is number {
+  return typeof x === 'number' && Number.isFinite(x);
+}
+
+/** The sentence's role, or undefined when no probability is known (show it plain). */
+export function evidenceRole(p: RoleProbabilities, thresholds: Partial<RoleThresholds> = {}): EvidenceRole | undefined {
+  const t = { ...DEFAULT_ROLE_THRESHOLDS, ...thresholds };
+  if (isProbability(p.support) || isProbability(p.contradict)) {
+    const s = isProbability(p.support) ? p.support : 0;
+    const c = isProbability(p.contradict) ? p.contradict : 0;
+    if (s >= t.support && s >= c) return 'supports';
+    if (c >= t.contradict) return 'contradicts';
+    return 'neutral';
+  }
+  if (isProbability(p.relevance)) return p.relevance >= t.relevance ? 'relevant' : 'not-relevant';
+  return undefined;
+}
+
+export interface RoleLegendEntry {
+  role: EvidenceRole;
+  /** Short name shown in legends and as the sentence's tooltip. */
+  label: string;
+  /** What it means, in a sentence. */
+  description: string;
+  /** Symbol shown before the label (the colour is never the only cue). */
+  symbol: string;
+  /** Background and border colours (the web's styles.css uses the same values). */
+  background: string;
+  border: string;
+}
+
+export const ROLE_LEGEND: readonly RoleLegendEntry[] = [
+  { role: 'supports', label: 'supports', description: 'more likely than not, the sentence states the claim', symbol: '✓', background: '#d3f2dc', border: '#1d7a3a' },
+  { role: 'contradicts', label: 'contradicts', description: 'the sentence states the opposite of the claim', symbol: '✗', background: '#fde0dd', border: '#b42318' },
+  { role: 'neutral', label: 'neutral', description: 'related, but neither states nor denies the claim', symbol: '–', background: '#eceff3', border: '#5d6b78' },
+  { role: 'relevant', label: 'relevant', description: 'matches the claim (relevance ≥ 0.5); agreement not assessed', symbol: '●', background: '#fff1a8', border: '#9a7b00' },
+  { role: 'not-relevant', label: 'not relevant', description: 'chosen as best available, but relevance < 0.5', symbol: '○', background: 'transparent', border: '#9aa5b1' },
+];
+
+export function legendEntry(role: EvidenceRole): RoleLegendEntry {
+  return ROLE_LEGEND.find((e) => e.role === role)!;
+}
+
+/** The roles a view can show: the support/contradict set when any sentence has those probabilities, else the relevance set. */
+export function legendFor(roles: Iterable<EvidenceRole | undefined>): RoleLegendEntry[] {
+  const seen = new Set(roles);
+  const agreement = seen.has('supports') || seen.has('contradicts') || seen.has('neutral');
+  const relevance = seen.has('relevant') || seen.has('not-relevant');
+  return ROLE_LEGEND.filter((e) => (agreement && ['supports', 'contradicts', 'neutral'].includes(e.role)) || (relevance && ['relevant', 'not-relevant'].includes(e.role)));
+}
+
+/** The claim's content words, lower case (src/verify/tfidf.ts contentTokens): a marked word is one retrieval counts too. */
+export function claimTerms(claim: string): Set<string> {
+  return new Set(contentTokens(claim));
+}
+
+export interface TextSegment {
+  text: string;
+  /** A word of the claim. */
+  term: boolean;
+}
+
+/** `text` cut into runs, each a claim word or the text between: concatenated, they give `text` back. */
+export function splitTerms(text: string, terms: ReadonlySet<string>): TextSegment[] {
+  const out: TextSegment[] = [];
+  text.split(/([\p{L}\p{N}]+)/u).forEach((part, i) => {
+    if (!part) return;
+    const term = i % 2 === 1 && terms.has(part.toLowerCase());
+    const last = out[out.length - 1];
+    if (last && last.term === term && !term) last.text += part;
+    else out.push({ text: part, term });
+  });
+  return out;
+}
