@@ -56,9 +56,9 @@ describe('highlighting rule: the page and the TypeScript agree', () => {
 
 describe('highlight renderers', () => {
   const terms = ts.claimTerms('ALDH1 expression predicts poor prognosis');
-  it('HTML: escaped text in a role span with the claim words in <b class="term">', () => {
+  it('HTML: escaped text in a role span with the claim words in <mark>', () => {
     const html = evidenceSentenceHtml('ALDH1 <high> & poor prognosis', terms, 'supports');
-    assert.equal(html, '<span class="ev ev-supports" data-role="supports" title="✓ supports: more likely than not, the sentence states the claim"><b class="term">ALDH1</b> &lt;high&gt; &amp; <b class="term">poor</b> <b class="term">prognosis</b></span>');
+    assert.equal(html, '<span class="ev ev-supports" data-role="supports" title="✓ supports: more likely than not, the sentence states the claim"><mark>ALDH1</mark> &lt;high&gt; &amp; <mark>poor</mark> <mark>prognosis</mark></span>');
     assert.equal(evidenceSentenceHtml('no match', terms, undefined), '<span class="ev">no match</span>');
     assert.match(roleLegendHtml(['relevant']), /relevant.*not relevant.*a word of the claim/s);
     assert.equal(roleLegendHtml([undefined]), '');

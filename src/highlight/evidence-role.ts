@@ -88,9 +88,16 @@ export function legendFor(roles: Iterable<EvidenceRole | undefined>): RoleLegend
   return ROLE_LEGEND.filter((e) => (agreement && ['supports', 'contradicts', 'neutral'].includes(e.role)) || (relevance && ['relevant', 'not-relevant'].includes(e.role)));
 }
 
-/** The claim's content words, lower case (src/verify/tfidf.ts contentTokens): a marked word is one retrieval counts too. */
+/**
+ * Tokens for marking: a run of letters and digits holding at least one letter ("CYP2D6", "1100delC"), or
+ * a number with its decimal and thousands separators ("1,325", "0.7"), so that "7" in a claim does not
+ * light up the 7 of "0.7" or of "1,577".
+ */
+const TOKEN = /[\p{L}\p{N}]*\p{L}[\p{L}\p{N}]*|\p{N}+(?:[.,]\p{N}+)*/gu;
+
+/** The claim's words worth marking, lower case: numbers, and words that are not stop words (src/verify/tfidf.ts's list). */
 export function claimTerms(claim: string): Set<string> {
-  return new Set(contentTokens(claim));
+  return new Set((claim.toLowerCase().match(TOKEN) ?? []).filter((t) => /^\p{N}/u.test(t) || contentTokens(t).length > 0));
 }
 
 export interface TextSegment {
@@ -102,12 +109,18 @@ export interface TextSegment {
 /** `text` cut into runs, each a claim word or the text between: concatenated, they give `text` back. */
 export function splitTerms(text: string, terms: ReadonlySet<string>): TextSegment[] {
   const out: TextSegment[] = [];
-  text.split(/([\p{L}\p{N}]+)/u).forEach((part, i) => {
+  const push = (part: string, term: boolean) => {
     if (!part) return;
-    const term = i % 2 === 1 && terms.has(part.toLowerCase());
     const last = out[out.length - 1];
-    if (last && last.term === term && !term) last.text += part;
+    if (last && !last.term && !term) last.text += part;
     else out.push({ text: part, term });
-  });
+  };
+  let at = 0;
+  for (const m of text.matchAll(TOKEN)) {
+    push(text.slice(at, m.index), false);
+    push(m[0], terms.has(m[0].toLowerCase()));
+    at = m.index + m[0].length;
+  }
+  push(text.slice(at), false);
   return out;
 }

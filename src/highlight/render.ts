@@ -2,7 +2,7 @@
  * The highlighting rule (evidence-role.ts) rendered for the HTML report and for terminals. The web page
  * renders the same structure with DOM nodes (src/web/sources.js): a sentence is
  * `<span class="ev ev-<role>" data-role="<role>" title="<label>">` around its text, claim words inside
- * are `<b class="term">`; a legend lists the roles shown.
+ * are `<mark>` (bold, underlined: the background belongs to the role); a legend lists the roles shown.
  */
 import * as util from 'node:util';
 import { claimTerms, evidenceRole, legendEntry, legendFor, ROLE_LEGEND, splitTerms, type EvidenceRole, type RoleProbabilities, type RoleThresholds } from './evidence-role.js';
@@ -14,7 +14,7 @@ function escapeHtml(s: string): string {
 /** The claim's words marked in `text` (escaped HTML). */
 export function termsHtml(text: string, terms: ReadonlySet<string>): string {
   return splitTerms(text, terms)
-    .map((s) => (s.term ? `<b class="term">${escapeHtml(s.text)}</b>` : escapeHtml(s.text)))
+    .map((s) => (s.term ? `<mark>${escapeHtml(s.text)}</mark>` : escapeHtml(s.text)))
     .join('');
 }
 
@@ -28,7 +28,7 @@ export function evidenceSentenceHtml(text: string, terms: ReadonlySet<string>, r
 /** CSS for the classes above, from ROLE_LEGEND's colours. */
 export function roleCss(): string {
   const rules = ROLE_LEGEND.map((e) => `.ev-${e.role}{background:${e.background};box-shadow:inset 0 -2px 0 ${e.border}}`).join('\n');
-  return `.ev{padding:0 2px;border-radius:2px}\n${rules}\n.ev-not-relevant{box-shadow:none;color:#54595d}\nb.term{font-weight:700;text-decoration:underline;text-decoration-thickness:1px;text-underline-offset:2px}\n.legend{display:flex;flex-wrap:wrap;gap:6px 14px;font-size:.85em;margin:.4em 0}.legend .ev{white-space:nowrap}`;
+  return `.ev{padding:0 2px;border-radius:2px}\n${rules}\n.ev-not-relevant{box-shadow:none;color:#54595d}\nmark{background:none;color:inherit;font-weight:700;text-decoration:underline;text-decoration-thickness:1px;text-underline-offset:2px}\n.legend{display:flex;flex-wrap:wrap;gap:6px 14px;font-size:.85em;margin:.4em 0}.legend .ev{white-space:nowrap}`;
 }
 
 /** A legend for the roles that occur (see legendFor), plus the term marking. */
@@ -36,7 +36,7 @@ export function roleLegendHtml(roles: Iterable<EvidenceRole | undefined>): strin
   const entries = legendFor(roles);
   if (!entries.length) return '';
   const items = entries.map((e) => `<span><span class="ev ev-${e.role}">${e.symbol} ${escapeHtml(e.label)}</span> ${escapeHtml(e.description)}</span>`);
-  items.push('<span><b class="term">word</b> a word of the claim</span>');
+  items.push('<span><mark>word</mark> a word of the claim</span>');
   return `<div class="legend" role="note" aria-label="Evidence highlighting">${items.join('')}</div>`;
 }
 

@@ -49,19 +49,28 @@ const STOP = new Set(
   'a an the of and or to in on at by for with from as is are was were be been being it its this that these those which who whom whose what when where why how not no do does did has have had he she they we you i his her their our your than then there here so such into about over under after before between during through up down out off also can could may might must shall should will would'.split(' '),
 );
 
+// Letters-and-digits runs with a letter, or numbers with their separators (see the TypeScript file).
+const TOKEN = /[\p{L}\p{N}]*\p{L}[\p{L}\p{N}]*|\p{N}+(?:[.,]\p{N}+)*/gu;
+
 export function claimTerms(claim) {
-  return new Set((claim.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((t) => !STOP.has(t) && (t.length > 1 || /\d/.test(t))));
+  return new Set((claim.toLowerCase().match(TOKEN) ?? []).filter((t) => /^\p{N}/u.test(t) || (!STOP.has(t) && t.length > 1)));
 }
 
 /** [{ text, term }] runs that give `text` back when joined. */
 export function splitTerms(text, terms) {
   const out = [];
-  text.split(/([\p{L}\p{N}]+)/u).forEach((part, i) => {
+  const push = (part, term) => {
     if (!part) return;
-    const term = i % 2 === 1 && terms.has(part.toLowerCase());
     const last = out[out.length - 1];
-    if (last && last.term === term && !term) last.text += part;
+    if (last && !last.term && !term) last.text += part;
     else out.push({ text: part, term });
-  });
+  };
+  let at = 0;
+  for (const m of text.matchAll(TOKEN)) {
+    push(text.slice(at, m.index), false);
+    push(m[0], terms.has(m[0].toLowerCase()));
+    at = m.index + m[0].length;
+  }
+  push(text.slice(at), false);
   return out;
 }
