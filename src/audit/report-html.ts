@@ -6,7 +6,7 @@
  * section, since "could not check" is not "does not support".
  * Every piece of text from the article or a source is HTML-escaped.
  */
-import { claimTerms, evidenceRole, type EvidenceRole } from '../highlight/evidence-role.js';
+import { auditEvidenceRole, claimTerms, type EvidenceRole } from '../highlight/evidence-role.js';
 import { evidenceSentenceHtml, roleCss, roleLegendHtml } from '../highlight/render.js';
 import type { EvidenceSentence } from './score-document.js';
 import type { AuditReport, CitationAudit, Suggestion } from './types.js';
@@ -97,11 +97,11 @@ function scoreBar(score: number): string {
 
 /**
  * The role of an evidence sentence (src/highlight): today's engine gives one score per sentence, how well
- * it matches the claim, so the sentence is "relevant" or "not relevant"; support / contradiction
- * probabilities, when the engine gives them, take over (evidenceRole).
+ * it matches the claim, so the sentence is "relevant" or "not relevant" (when that score is a
+ * probability); support / contradiction probabilities, when the engine gives them, take over.
  */
 function roleOfEvidence(e: EvidenceSentence & { support?: number; contradict?: number }, probabilityScale: boolean): EvidenceRole | undefined {
-  return evidenceRole({ ...(e.support !== undefined ? { support: e.support } : {}), ...(e.contradict !== undefined ? { contradict: e.contradict } : {}), ...(probabilityScale ? { relevance: e.score } : {}) });
+  return auditEvidenceRole(e, probabilityScale);
 }
 
 function evidenceList(ev: readonly EvidenceSentence[], words: ReadonlySet<string>, probabilityScale: boolean, roles: (EvidenceRole | undefined)[]): string {

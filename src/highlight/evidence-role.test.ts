@@ -54,6 +54,19 @@ describe('highlighting rule: the page and the TypeScript agree', () => {
   });
 });
 
+describe('mapping the engines\u2019 evidence to probabilities', () => {
+  it('verify: per-sentence entailment when present, else the evidence score as relevance', () => {
+    assert.equal(ts.verifyEvidenceRole({ score: 0.9, entailment: { entailment: 0.1, contradiction: 0.7 } }), 'contradicts');
+    assert.equal(ts.verifyEvidenceRole({ score: 0.36, entailment: { entailment: 0.36, contradiction: 0.1 } }, { support: 0.35, contradict: 0.475 }), 'supports');
+    assert.equal(ts.verifyEvidenceRole({ score: 0.2 }), 'not-relevant');
+  });
+  it('audit: a score is relevance only when it is a probability', () => {
+    assert.equal(ts.auditEvidenceRole({ score: 0.8 }, true), 'relevant');
+    assert.equal(ts.auditEvidenceRole({ score: 0.8 }, false), undefined);
+    assert.equal(ts.auditEvidenceRole({ score: 0.8, support: 0.1, contradict: 0.85 }, true), 'contradicts');
+  });
+});
+
 describe('highlight renderers', () => {
   const terms = ts.claimTerms('ALDH1 expression predicts poor prognosis');
   it('HTML: escaped text in a role span with the claim words in <mark>', () => {

@@ -55,6 +55,29 @@ export function evidenceRole(p: RoleProbabilities, thresholds: Partial<RoleThres
   return undefined;
 }
 
+/**
+ * A verify evidence sentence (src/verify/types.ts EvidenceSentence): the per-sentence entailment when the
+ * verdict rule computed it (support = entailment, contradict = contradiction), else its evidence score
+ * as relevance. Pass the verdict rule's thresholds (AggregateConfig) so the colours agree with it.
+ */
+export function verifyEvidenceRole(e: { score: number; entailment?: { entailment: number; contradiction: number } }, thresholds?: Partial<RoleThresholds>): EvidenceRole | undefined {
+  if (e.entailment) return evidenceRole({ support: e.entailment.entailment, contradict: e.entailment.contradiction }, thresholds);
+  return evidenceRole({ relevance: e.score }, thresholds);
+}
+
+/**
+ * An audit evidence sentence (src/audit/score-document.ts EvidenceSentence, or the API's source view):
+ * support / contradict when a support-aware engine gives them, else its score as relevance, but only
+ * when that score is a probability (the trained head's; the lexical scorer's word share is not).
+ */
+export function auditEvidenceRole(e: { score?: number; support?: number; contradict?: number }, scoreIsProbability: boolean, thresholds?: Partial<RoleThresholds>): EvidenceRole | undefined {
+  const p: RoleProbabilities = {};
+  if (e.support !== undefined) p.support = e.support;
+  if (e.contradict !== undefined) p.contradict = e.contradict;
+  if (scoreIsProbability && e.score !== undefined) p.relevance = e.score;
+  return evidenceRole(p, thresholds);
+}
+
 export interface RoleLegendEntry {
   role: EvidenceRole;
   /** Short name shown in legends and as the sentence's tooltip. */
