@@ -182,7 +182,7 @@ export function histogramByGroupSpec(opts: { title: string; subtitle?: string; i
       mark: { type: 'bar', binSpacing: 1 },
       encoding: {
         x: { field: 'score', type: 'quantitative', bin: { maxbins: opts.maxbins ?? 30 }, title: opts.scale },
-        y: { aggregate: 'count', type: 'quantitative', title: 'citations' },
+        y: { aggregate: 'count', type: 'quantitative', title: 'citations', axis: { tickMinStep: 1, format: 'd', labelExpr: "datum.value % 1 ? '' : datum.label" } },
         color: { field: 'group', type: 'nominal', scale: { domain: opts.groups, range: opts.groups.map((g, i) => LABEL_COLORS[g] ?? SERIES_COLORS[i % SERIES_COLORS.length]!) }, legend: null },
       },
     },
@@ -213,7 +213,7 @@ export function scoreDistributionSpec(opts: { title: string; scores: { score: nu
       mark: { type: 'bar', binSpacing: 1 },
       encoding: {
         x: { field: 'score', type: 'quantitative', bin: { maxbins: opts.maxbins ?? 20 }, title: opts.scale },
-        y: { aggregate: 'count', type: 'quantitative', title: 'citations' },
+        y: { aggregate: 'count', type: 'quantitative', title: 'citations', axis: { tickMinStep: 1, format: 'd', labelExpr: "datum.value % 1 ? '' : datum.label" } },
         color: { field: 'status', type: 'nominal', title: null, scale: { domain: ['flagged', 'not flagged'], range: ['#b42318', '#9aa5b1'] } },
       },
     },

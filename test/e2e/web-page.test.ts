@@ -25,7 +25,8 @@ const ARTIFACTS = join(process.cwd(), 'test-artifacts');
 
 if (!API_ROUTES.includes(comparisonsNextRoute)) {
   const at = API_ROUTES.findIndex((r) => r.doc.method === 'GET' && r.doc.path === '/v1/comparisons/next');
-  API_ROUTES.splice(at, 1, comparisonsNextRoute);
+  if (at >= 0) API_ROUTES.splice(at, 1, comparisonsNextRoute);
+  else API_ROUTES.unshift(comparisonsNextRoute);
 }
 
 interface PageGlobals {
