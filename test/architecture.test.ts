@@ -22,9 +22,11 @@ export const LAYERS: Record<string, number> = {
   verify: 6,
   wiki: 7,
   sources: 7,
+  highlight: 7,
   audit: 8,
   documents: 8,
   annotations: 9,
+  report: 9,
   app: 10,
   learn: 11,
   eval: 12,
@@ -34,7 +36,7 @@ export const LAYERS: Record<string, number> = {
   index: 14,
 };
 /** Runtime folders: what `veracite serve` and library users load. Training and evaluation stay out. */
-const RUNTIME = ['util', 'text', 'corpus', 'models', 'provenance', 'store', 'retrieve', 'verify', 'wiki', 'sources', 'audit', 'documents', 'annotations', 'app', 'server'];
+const RUNTIME = ['util', 'text', 'corpus', 'models', 'provenance', 'store', 'retrieve', 'verify', 'wiki', 'sources', 'audit', 'documents', 'highlight', 'report', 'annotations', 'app', 'server'];
 
 function sourceFiles(dir: string): string[] {
   const out: string[] = [];

@@ -173,7 +173,12 @@ export class CitationAuditor {
       const original = originalFromArchiveUrl(c.source.archiveUrl);
       if (original) urls.push(original);
     }
-    const exclusion = { articleTitle: c.articleTitle, existingUrls: urls, ...(resolved.docId ? { existingDocId: resolved.docId } : {}) };
+    const exclusion = {
+      articleTitle: c.articleTitle,
+      existingUrls: urls,
+      ...(resolved.docId ? { existingDocId: resolved.docId } : {}),
+      ...(resolved.document ? { existingText: resolved.document.sentences.join(' ') } : {}),
+    };
     return retrieveCandidates(retriever, store, c, exclusion, this.config.recommend, this.deps.retrievalMode ?? 'bm25');
   }
 

@@ -6,7 +6,8 @@
  * section, since "could not check" is not "does not support".
  * Every piece of text from the article or a source is HTML-escaped.
  */
-import { contentTokens } from '../text/tfidf.js';
+import { auditEvidenceRole, claimTerms, type EvidenceRole } from '../highlight/evidence-role.js';
+import { evidenceSentenceHtml, roleCss, roleLegendHtml } from '../highlight/render.js';
 import type { EvidenceSentence } from './score-document.js';
 import type { AuditReport, CitationAudit, Suggestion } from './types.js';
 
@@ -68,8 +69,8 @@ h1{font-size:1.5em;margin:.2em 0}h2{font-size:1.2em;margin:1.5em 0 .5em}
 .score{font-weight:600;font-variant-numeric:tabular-nums}
 .bar{display:inline-block;width:90px;height:8px;background:#eaecf0;border-radius:4px;vertical-align:middle;margin-left:6px;overflow:hidden}
 .bar>span{display:block;height:100%;background:#36c}
-ol.ev{margin:.3em 0 .3em 1.2em;padding:0}ol.ev li{margin:.2em 0}
-mark{background:#fef1a8;padding:0 1px}
+ol.ev-list{margin:.3em 0 .3em 1.2em;padding:0}ol.ev-list li{margin:.3em 0}
+figure.chart{background:#fff;border:1px solid #ddd;border-radius:4px;margin:12px 0;padding:10px;overflow-x:auto}figure.chart svg{max-width:100%;height:auto}figcaption{color:#54595d;font-size:.85em}
 .sugg{background:#f8f9fa;border:1px solid #eaecf0;border-radius:4px;padding:6px 10px;margin:6px 0}
 details summary{cursor:pointer;color:#36c;font-size:.9em}
 table.prov{border-collapse:collapse;font-size:.85em}table.prov td{border-top:1px solid #eee;padding:2px 8px;vertical-align:top}
@@ -94,14 +95,41 @@ function scoreBar(score: number): string {
   return `<span class="score">${fmt(score)}</span><span class="bar"><span style="width:${w.toFixed(0)}%"></span></span>`;
 }
 
-function evidenceList(ev: readonly EvidenceSentence[], words: ReadonlySet<string>): string {
-  if (!ev.length) return '';
-  return `<ol class="ev">${ev.map((e) => `<li>${highlight(e.text, words)} <span class="meta">(${e.page !== undefined ? `p. ${e.page}, ` : ''}sentence ${e.sentenceIndex}, ${fmt(e.score)})</span></li>`).join('')}</ol>`;
+/**
+ * The role of an evidence sentence (src/highlight): today's engine gives one score per sentence, how well
+ * it matches the claim, so the sentence is "relevant" or "not relevant" (when that score is a
+ * probability); support / contradiction probabilities, when the engine gives them, take over.
+ */
+function roleOfEvidence(e: EvidenceSentence & { support?: number; contradict?: number }, probabilityScale: boolean): EvidenceRole | undefined {
+  return auditEvidenceRole(e, probabilityScale);
 }
 
-function suggestionHtml(s: Suggestion, words: ReadonlySet<string>): string {
+function evidenceList(ev: readonly EvidenceSentence[], words: ReadonlySet<string>, probabilityScale: boolean, roles: (EvidenceRole | undefined)[]): string {
+  if (!ev.length) return '';
+  return `<ol class="ev-list">${ev
+    .map((e) => {
+      const role = roleOfEvidence(e, probabilityScale);
+      roles.push(role);
+      return `<li>${evidenceSentenceHtml(e.text, words, role)} <span class="meta">(${e.page !== undefined ? `p. ${e.page}, ` : ''}sentence ${e.sentenceIndex}, score ${fmt(e.score)})</span></li>`;
+    })
+    .join('')}</ol>`;
+}
+
+function suggestionHtml(s: Suggestion, words: ReadonlySet<string>, view: View): string {
   const passage = s.bestPassage ? `<div class="meta">best passage #${s.bestPassage.index}:</div><div>${highlight(s.bestPassage.text, words)}</div>` : '';
-  return `<div class="sugg"><div>${link(s.url, s.title || s.url || s.docId)} — ${scoreBar(s.score)} <span class="meta">first-stage rank ${s.firstStageRank}${s.url ? '' : `, id ${escapeHtml(s.docId)}`}</span></div>${passage}${s.evidence.length ? `<details><summary>evidence sentences</summary>${evidenceList(s.evidence, words)}</details>` : ''}</div>`;
+  const score = view.signal === 'ranker' && view.rankedByRanker ? `source-ranker score <span class="score">${fmt(s.rerankScore)}</span> <span class="meta">(verification score ${fmt(s.score)})</span>` : `verification score ${scoreBar(s.score)}`;
+  return `<div class="sugg"><div>${link(s.url, s.title || s.url || s.docId)} — ${score} <span class="meta">first-stage rank ${s.firstStageRank}${s.url ? '' : `, id ${escapeHtml(s.docId)}`}</span></div>${passage}${s.evidence.length ? `<details><summary>evidence sentences</summary>${evidenceList(s.evidence, words, view.probabilityScale, view.roles)}</details>` : ''}</div>`;
+}
+
+/** What every citation block needs to know about the report. */
+interface View {
+  threshold: number | undefined;
+  signal: FlagSignal;
+  /** The engine's scores are probabilities (the trained head): sentences can be called relevant or not. */
+  probabilityScale: boolean;
+  rankedByRanker: boolean;
+  /** Roles shown, for the legend. */
+  roles: (EvidenceRole | undefined)[];
 }
 
 function statusPill(c: CitationAudit): string {
@@ -111,8 +139,9 @@ function statusPill(c: CitationAudit): string {
   return `<span class="pill ${cls}">source ${escapeHtml(s)}${escapeHtml(via)}</span>`;
 }
 
-function citationHtml(c: CitationAudit, rank: number | undefined, threshold: number | undefined, signal: FlagSignal): string {
-  const words = new Set(contentTokens(c.claim));
+function citationHtml(c: CitationAudit, rank: number | undefined, view: View): string {
+  const { threshold, signal } = view;
+  const words = claimTerms(c.claim);
   const v = c.verification;
   const verdict = c.status ? `<span class="pill ${c.status.status === 'supported' ? 'ok' : c.status.status === 'unverifiable' ? '' : c.status.status === 'unreadable' ? 'warn' : 'bad'}" title="${escapeHtml(c.status.reason)}">${escapeHtml(c.status.label)}</span>` : '';
   const pills = [
@@ -127,12 +156,20 @@ function citationHtml(c: CitationAudit, rank: number | undefined, threshold: num
   const src = c.source;
   const srcLine = `${link(src.url ?? src.archiveUrl, src.title || src.url || src.archiveUrl || '(no URL)')}${src.work ? ` — <i>${escapeHtml(src.work)}</i>` : ''}${src.archiveUrl && src.url ? ` (${link(src.archiveUrl, 'archived')})` : ''}`;
   const section = c.sectionPath.length ? escapeHtml(c.sectionPath.join(' › ')) : 'lead';
+  // The score shown first is the one the flag is decided on (and the order of this page): the source
+  // ranker's with a ranker calibration, else the engine's; the other one follows, labelled.
+  const byRanker = signal === 'ranker' && v?.rankerScore !== undefined;
+  const scoreLine = v
+    ? byRanker
+      ? `Source-ranker score <span class="score">${fmt(v.rankerScore!)}</span>${threshold !== undefined ? ` <span class="meta">(flagged at ≤ ${fmt(threshold)})</span>` : ''} · <span class="meta">verification score ${fmt(v.score)}</span>`
+      : `Verification score ${scoreBar(v.score)}${threshold !== undefined ? ` <span class="meta">(flagged at ≤ ${fmt(threshold)})</span>` : ''}${v.rankerScore !== undefined ? ` <span class="meta">source-ranker score ${fmt(v.rankerScore)}</span>` : ''}`
+    : '';
   const body = v
-    ? `<div>Verification score ${scoreBar(v.score)}${v.rankerScore !== undefined ? ` <span class="meta">source-ranker score ${fmt(v.rankerScore)}</span>` : ''} <span class="meta">(max over ${v.sentencesScored}/${v.sentencesTotal} sentences scored${src.pageTitle ? ` of “${escapeHtml(src.pageTitle)}”` : ''})</span></div>${evidenceList(v.evidence, words)}`
+    ? `<div>${scoreLine} <span class="meta">(max over ${v.sentencesScored}/${v.sentencesTotal} sentences scored${src.pageTitle ? ` of “${escapeHtml(src.pageTitle)}”` : ''})</span></div>${evidenceList(v.evidence, words, view.probabilityScale, view.roles)}`
     : `<div class="meta">Not scored: ${escapeHtml(src.reason ?? src.status)}</div>`;
   const rec = c.recommendations;
   const recHtml = rec?.suggestions.length
-    ? `<div><b>${rec.existingRank !== undefined ? `Existing source ranked ${rec.existingRank} of ${rec.candidates + 1} (by ${escapeHtml(rec.rankedBy)}); better-supporting sources` : 'Suggested sources'}:</b>${rec.suggestions.map((s) => suggestionHtml(s, words)).join('')}</div>`
+    ? `<div><b>${rec.existingRank !== undefined ? `Existing source ranked ${rec.existingRank} of ${rec.candidates + 1} (by ${escapeHtml(rec.rankedBy)}); better-supporting sources` : 'Suggested sources'}:</b>${rec.suggestions.map((s) => suggestionHtml(s, words, { ...view, rankedByRanker: rec.rankedBy !== 'verification' })).join('')}</div>`
     : rec
       ? `<div class="meta">Existing source ranked first among ${rec.candidates + 1} candidates${rec.existingRank === undefined ? ' (no candidate found)' : ''}.</div>`
       : '';
@@ -147,10 +184,23 @@ ${recHtml}
 </section>`;
 }
 
-export function renderAuditHtml(report: AuditReport): string {
+export interface AuditHtmlOptions {
+  /**
+   * The score distribution with the flag threshold, as SVG (src/report/audit-chart.ts auditScoreChartSvg;
+   * made apart because charts render asynchronously and this function is synchronous).
+   */
+  scoreChartSvg?: string;
+}
+
+export function renderAuditHtml(report: AuditReport, opts: AuditHtmlOptions = {}): string {
   const signal = report.provenance.flagging.signal ?? 'engine';
   const { scored, unscored } = orderForReport(report.citations, signal);
   const th = report.provenance.flagging.threshold;
+  const scorer = report.provenance.models[0];
+  const view: View = { threshold: th, signal, probabilityScale: scorer?.backend === 'trained', rankedByRanker: false, roles: [] };
+  const scoredHtml = scored.map((c, i) => citationHtml(c, i + 1, view)).join('\n');
+  const unscoredHtml = unscored.map((c) => citationHtml(c, undefined, view)).join('\n');
+  const signalName = signal === 'ranker' ? 'source-ranker score' : 'verification score';
   const s = report.summary;
   const statusPills = Object.entries(s.byStatus)
     .map(([k, n]) => `<span class="pill ${k === 'found' ? 'ok' : 'warn'}">${escapeHtml(k)}: ${n}</span>`)
@@ -167,7 +217,7 @@ export function renderAuditHtml(report: AuditReport): string {
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Citation audit: ${escapeHtml(report.article.title)}</title>
-<style>${CSS}</style></head>
+<style>${CSS}${roleCss()}</style></head>
 <body>
 <header><div>
 <h1>Citation audit: ${escapeHtml(report.article.title)}</h1>
@@ -175,11 +225,14 @@ export function renderAuditHtml(report: AuditReport): string {
 <div class="summary"><span class="pill">scored: ${s.scored}</span><span class="pill bad">flagged: ${s.flagged}</span><span class="pill">with suggestions: ${s.withSuggestions}</span><span class="pill">tagged failed verification: ${s.taggedFailedVerification}</span>${statusPills}</div>
 </div></header>
 <main>
+${opts.scoreChartSvg ? `<figure class="chart">${opts.scoreChartSvg}<figcaption>Each scored citation's ${signalName}${th !== undefined ? `; the audit flags those at or below ${fmt(th)} (${escapeHtml(p.flagging.source ?? '')})` : ''}.</figcaption></figure>` : ''}
 <h2>Scored citations, least verifiable first (${scored.length})</h2>
-${scored.map((c, i) => citationHtml(c, i + 1, th, signal)).join('\n') || '<p class="meta">None.</p>'}
+<p class="meta">Ordered by the ${signalName}${th !== undefined ? `, the score the flag threshold (${fmt(th)}) applies to` : ''}. Evidence sentences:</p>
+${roleLegendHtml(view.roles)}
+${scoredHtml || '<p class="meta">None.</p>'}
 <h2>Sources that could not be checked (${unscored.length})</h2>
 <p class="meta">Dead links, cited works not found, unreadable sources (scanned PDFs…) and sources that could not be reached or have no URL: these are not judged unsupported.</p>
-${unscored.map((c) => citationHtml(c, undefined, th, signal)).join('\n') || '<p class="meta">None.</p>'}
+${unscoredHtml || '<p class="meta">None.</p>'}
 <h2>Provenance</h2>
 <table class="prov">${provRows.map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td><code>${escapeHtml(v)}</code></td></tr>`).join('')}</table>
 </main></body></html>

@@ -1,5 +1,6 @@
 // The page's router (#/claim, #/audit, #/audit/<job>, #/compare, #/compare/<job>) and start-up.
 import { getJson } from './api.js';
+import { modelLabel } from './dom.js';
 import { initAudit, showJob } from './audit.js';
 import { initClaim } from './claim.js';
 import { initCompare, showCompare } from './compare.js';
@@ -18,13 +19,13 @@ async function start() {
   const status = document.getElementById('service-status');
   try {
     health = await getJson('/v1/health');
-    status.textContent = `${health.index.documents.toLocaleString()} documents · ${health.models.map((m) => m.id).join(', ')}${health.fetch ? ' · live fetch on' : ''}`;
+    status.textContent = `${health.index.documents.toLocaleString()} documents · ${health.models.map((m) => modelLabel(m.id)).join(', ')}${health.fetch ? ' · live fetch on' : ''}`;
   } catch (e) {
     status.textContent = `service unavailable: ${e.message}`;
   }
   initClaim();
   initAudit(health);
-  initCompare();
+  await initCompare();
   window.addEventListener('hashchange', route);
   route();
   document.body.dataset.ready = 'true';

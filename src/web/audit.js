@@ -3,7 +3,8 @@
 // the suggested ones.
 import { postJson } from './api.js';
 import { clear, fmtScore, h, showError } from './dom.js';
-import { safeLink, sourceCard } from './sources.js';
+import { scoreChart } from './score-chart.js';
+import { roleLegend, safeLink, sourceCard } from './sources.js';
 
 const el = (id) => document.getElementById(id);
 let current = null; // { id, events: EventSource, results: Map, total, job }
@@ -40,6 +41,31 @@ function scoreCell(r) {
   return h('td', { class: 'num' }, fmtScore(r.verifiability), r.failedVerification ? h('span', { class: 'badge warn' }, 'failed verification') : null);
 }
 
+/** What the scores are (the API says which score the flags use). */
+function scaleOf(results) {
+  const ranker = results.some((r) => r.scoreSignal === 'ranker');
+  return ranker ? 'source-ranker score (higher = better supported)' : 'verification score (higher = better supported)';
+}
+
+/** The flag threshold, when the server reports it with the job (its scale plumbing may add it). */
+function thresholdOf(job) {
+  const t = job && job.flagging && job.flagging.threshold;
+  return typeof t === 'number' && Number.isFinite(t) ? t : undefined;
+}
+
+function renderChart() {
+  const results = [...current.results.values()].filter((r) => r.verifiability !== null && r.verifiability !== undefined);
+  const box = el('score-chart');
+  const threshold = thresholdOf(current.job);
+  const svg = scoreChart(results.map((r) => ({ score: r.verifiability, flagged: !!r.failedVerification })), { threshold, scale: scaleOf(results) });
+  box.hidden = !svg;
+  if (!svg) return;
+  clear(box).append(
+    svg,
+    h('figcaption', { class: 'hint' }, threshold !== undefined ? `Citations scoring at or below ${fmtScore(threshold)} are flagged as likely failing verification.` : 'Red: citations the audit flagged as likely failing verification (the server did not report its threshold).'),
+  );
+}
+
 function renderTable() {
   const rows = [...current.results.values()].sort(byVerifiability).map((r) =>
     h(
@@ -53,22 +79,28 @@ function renderTable() {
     ),
   );
   clear(el('citation-table').tBodies[0]).append(...rows);
+  renderChart();
 }
 
 function renderDetail(r) {
   const box = el('citation-detail');
+  const roles = [];
   const left = r.existing
-    ? sourceCard('Cited source', r.existing, r.verifiability)
+    ? sourceCard('Cited source', r.existing, r.verifiability !== null ? `score ${fmtScore(r.verifiability)}` : undefined, r.claim, roles)
     : h('article', { class: 'source' }, h('h4', {}, 'Cited source'), h('p', { class: 'hint' }, `Could not be read (${r.sourceStatus}). ${r.sourceReason || ''}`));
   const right = r.suggestions.length
-    ? h('div', { class: 'suggestions' }, r.suggestions.map((s, i) => sourceCard(`Suggestion ${i + 1}`, s, s.score)))
+    ? h('div', { class: 'suggestions' }, r.suggestions.map((s, i) => sourceCard(`Suggestion ${i + 1}`, s, `score ${fmtScore(s.score)}`, r.claim, roles)))
     : h('article', { class: 'source' }, h('h4', {}, 'Suggestions'), h('p', { class: 'hint' }, 'No indexed document scores above the cited source.'));
-  clear(box).append(
+  // Element.append writes null as the text "null": only real nodes go in.
+  const parts = [
     h('h3', {}, `Citation ${r.index + 1}`, r.sectionPath.length ? h('span', { class: 'meta' }, ` · ${r.sectionPath.join(' › ')}`) : null),
     h('blockquote', { class: 'claim' }, r.claim),
     r.context.length ? h('details', {}, h('summary', {}, 'Context'), h('p', {}, r.context.join(' '))) : null,
     h('div', { class: 'side-by-side' }, left, right),
-  );
+  ];
+  const legend = roleLegend(roles);
+  if (legend) parts.splice(2, 0, legend);
+  clear(box).append(...parts.filter(Boolean));
   box.hidden = false;
   box.scrollIntoView({ behavior: 'smooth', block: 'start' });
 }
@@ -78,6 +110,7 @@ function onJob(job) {
   current.total = job.total;
   el('audit-summary').textContent = statusText(job);
   setProgress(current.results.size, job.total);
+  renderChart();
 }
 
 export function showJob(id) {
@@ -86,6 +119,7 @@ export function showJob(id) {
   current = { id, results: new Map(), total: 0, job: null, events: new EventSource(`/v1/audits/${id}/events`) };
   el('audit-run').hidden = false;
   el('citation-detail').hidden = true;
+  el('score-chart').hidden = true;
   el('audit-compare-link').href = `#/compare/${id}`;
   clear(el('citation-table').tBodies[0]);
   setProgress(0, 0);
@@ -135,6 +169,13 @@ export function initAudit(health) {
     showError(el('audit-error'), null);
     const kind = document.querySelector('input[name="kind"]:checked').value;
     const body = kind === 'url' ? { url: el('audit-url').value.trim() } : { [kind]: el('audit-text').value };
+    // Said here, in the page's words, rather than sent for the API's validation message.
+    const empty = kind === 'url' ? !body.url : !body[kind].trim();
+    if (empty) {
+      showError(el('audit-error'), new Error(kind === 'url' ? 'Enter the article\'s URL first.' : `Paste the article's ${kind === 'html' ? 'HTML' : 'wikitext'} into the box first.`));
+      el(kind === 'url' ? 'audit-url' : 'audit-text').focus();
+      return;
+    }
     const title = el('audit-title').value.trim();
     if (title) body.title = title;
     el('audit-submit').disabled = true;

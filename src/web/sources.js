@@ -1,5 +1,8 @@
-// A source as the audit shows it: its sentences in document order, evidence sentences highlighted.
-import { h, fmtScore } from './dom.js';
+// A source as the audit shows it: its sentences in document order, evidence sentences coloured by the
+// highlighting rule (evidence-role.js: supports / contradicts / neutral from support and contradiction
+// probabilities, else relevant / not relevant from the sentence's score), claim words marked inside.
+import { h, fmtScore, probability } from './dom.js';
+import { claimTerms, evidenceRole, legendEntry, legendFor, splitTerms } from './evidence-role.js';
 
 /** Only http(s) links: a URL from an article's wikitext could be "javascript:". */
 export function safeLink(url, text) {
@@ -7,24 +10,61 @@ export function safeLink(url, text) {
   return h('span', {}, text);
 }
 
-export function sentencesView(sentences) {
+/** The role of an evidence sentence from what the API gives: support/contradict when present, else its score as relevance. */
+export function roleOfSentence(s) {
+  return evidenceRole({ support: probability(s.support), contradict: probability(s.contradict), relevance: probability(s.score) });
+}
+
+/** One evidence sentence: a span coloured by `role` (plain when undefined), claim words in <mark>. */
+export function evidenceSpan(text, terms, role, note) {
+  const e = role ? legendEntry(role) : undefined;
+  const title = [e ? `${e.symbol} ${e.label}: ${e.description}` : '', note || ''].filter(Boolean).join(' · ');
+  return h(
+    'span',
+    { class: role ? `ev ev-${role}` : 'ev', 'data-role': role, title: title || undefined },
+    splitTerms(text, terms).map((s) => (s.term ? h('mark', {}, s.text) : s.text)),
+  );
+}
+
+/** The legend for the roles shown (nothing when no sentence has a role). */
+export function roleLegend(roles) {
+  const entries = legendFor(roles);
+  if (!entries.length) return null;
+  return h(
+    'div',
+    { class: 'legend', role: 'note', 'aria-label': 'Evidence highlighting' },
+    entries.map((e) => h('span', { class: 'legend-item' }, h('span', { class: `ev ev-${e.role}` }, `${e.symbol} ${e.label}`), ` ${e.description}`)),
+    h('span', { class: 'legend-item' }, h('mark', {}, 'word'), ' a word of the claim'),
+  );
+}
+
+/** `roles`, when given, collects the role of every evidence sentence shown (for one legend per view). */
+export function sentencesView(sentences, claim, roles) {
+  const terms = claimTerms(claim || '');
   const p = h('p', { class: 'sentences' });
   let last = -1;
   for (const s of sentences) {
     if (last >= 0 && s.index > last + 1) p.append(h('span', { class: 'gap' }, ' … '));
-    p.append(s.evidence ? h('mark', { class: 'evidence', title: s.score !== undefined ? `evidence score ${fmtScore(s.score)}` : 'evidence' }, s.text) : h('span', {}, s.text), ' ');
+    if (s.evidence) {
+      const role = roleOfSentence(s);
+      if (roles) roles.push(role);
+      p.append(evidenceSpan(s.text, terms, role, s.score !== undefined ? `evidence score ${fmtScore(s.score)}` : 'evidence'));
+    } else {
+      p.append(h('span', {}, s.text));
+    }
+    p.append(' ');
     last = s.index;
   }
   return p;
 }
 
-/** heading: e.g. "Cited source" or "Suggestion 1"; score shown when given. */
-export function sourceCard(heading, view, score) {
+/** heading: e.g. "Cited source" or "Suggestion 1"; `scoreText` shown when given. */
+export function sourceCard(heading, view, scoreText, claim, roles) {
   return h(
     'article',
     { class: 'source' },
-    h('h4', {}, heading, score !== undefined ? h('span', { class: 'score' }, ` score ${fmtScore(score)}`) : null),
+    h('h4', {}, heading, scoreText ? h('span', { class: 'score' }, ` ${scoreText}`) : null),
     h('p', { class: 'source-title' }, view.url ? safeLink(view.url, view.title || view.url) : view.title),
-    sentencesView(view.sentences),
+    sentencesView(view.sentences, claim, roles),
   );
 }

@@ -1,0 +1,87 @@
+import { strict as assert } from 'node:assert';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import * as ts from './evidence-role.js';
+import { evidenceSentenceHtml, evidenceSentenceText, roleLegendHtml, roleLegendText } from './render.js';
+
+interface Cases {
+  roles: { why: string; p: ts.RoleProbabilities; thresholds?: Partial<ts.RoleThresholds>; role: ts.EvidenceRole | null }[];
+  terms: { why: string; claim: string; text: string; terms: string[] }[];
+}
+
+type Rule = Pick<typeof ts, 'evidenceRole' | 'claimTerms' | 'splitTerms' | 'legendFor' | 'ROLE_LEGEND' | 'DEFAULT_ROLE_THRESHOLDS'>;
+
+const cases = JSON.parse(await readFile(join(import.meta.dirname, 'cases.json'), 'utf8')) as Cases;
+// The page's copy, loaded as the browser loads it: a plain ES module (the path is not typed on purpose).
+const webPath = join(import.meta.dirname, '..', 'web', 'evidence-role.js');
+const web = (await import(webPath)) as Rule;
+
+for (const [name, rule] of [
+  ['src/highlight (TypeScript)', ts],
+  ['src/web/evidence-role.js (the page)', web],
+] as [string, Rule][]) {
+  describe(`highlighting rule: ${name}`, () => {
+    it('gives each case its role', () => {
+      for (const c of cases.roles) assert.equal(rule.evidenceRole(c.p, c.thresholds) ?? null, c.role, c.why);
+    });
+
+    it('marks the claim words in the sentence and gives the text back whole', () => {
+      for (const c of cases.terms) {
+        const terms = rule.claimTerms(c.claim);
+        const segs = rule.splitTerms(c.text, terms);
+        assert.equal(segs.map((s) => s.text).join(''), c.text, c.why);
+        assert.deepEqual(segs.filter((s) => s.term).map((s) => s.text.toLowerCase()), c.terms, c.why);
+      }
+    });
+
+    it('legends list the agreement roles or the relevance roles that occur', () => {
+      assert.deepEqual(rule.legendFor(['supports', undefined]).map((e) => e.role), ['supports', 'contradicts', 'neutral']);
+      assert.deepEqual(rule.legendFor(['not-relevant']).map((e) => e.role), ['relevant', 'not-relevant']);
+      assert.deepEqual(rule.legendFor([undefined]), []);
+    });
+  });
+}
+
+describe('highlighting rule: the page and the TypeScript agree', () => {
+  it('on the legend, the thresholds and the stop words', () => {
+    assert.deepEqual(web.ROLE_LEGEND, ts.ROLE_LEGEND);
+    assert.deepEqual(web.DEFAULT_ROLE_THRESHOLDS, ts.DEFAULT_ROLE_THRESHOLDS);
+    // every stop word of src/verify/tfidf.ts, and a few content words
+    const probe = 'a an the of and or to in on at by for with from as is are was were be been being it its this that these those which who whom whose what when where why how not no do does did has have had he she they we you i his her their our your than then there here so such into about over under after before between during through up down out off also can could may might must shall should will would tamoxifen x 7 birth';
+    assert.deepEqual([...web.claimTerms(probe)], [...ts.claimTerms(probe)]);
+    assert.deepEqual([...ts.claimTerms(probe)], ['tamoxifen', '7', 'birth']);
+  });
+});
+
+describe('mapping the engines\u2019 evidence to probabilities', () => {
+  it('verify: per-sentence entailment when present, else the evidence score as relevance', () => {
+    assert.equal(ts.verifyEvidenceRole({ score: 0.9, entailment: { entailment: 0.1, contradiction: 0.7 } }), 'contradicts');
+    assert.equal(ts.verifyEvidenceRole({ score: 0.36, entailment: { entailment: 0.36, contradiction: 0.1 } }, { support: 0.35, contradict: 0.475 }), 'supports');
+    assert.equal(ts.verifyEvidenceRole({ score: 0.2 }), 'not-relevant');
+  });
+  it('audit: a score is relevance only when it is a probability', () => {
+    assert.equal(ts.auditEvidenceRole({ score: 0.8 }, true), 'relevant');
+    assert.equal(ts.auditEvidenceRole({ score: 0.8 }, false), undefined);
+    assert.equal(ts.auditEvidenceRole({ score: 0.8, support: 0.1, contradict: 0.85 }, true), 'contradicts');
+  });
+});
+
+describe('highlight renderers', () => {
+  const terms = ts.claimTerms('ALDH1 expression predicts poor prognosis');
+  it('HTML: escaped text in a role span with the claim words in <mark>', () => {
+    const html = evidenceSentenceHtml('ALDH1 <high> & poor prognosis', terms, 'supports');
+    assert.equal(html, '<span class="ev ev-supports" data-role="supports" title="✓ supports: more likely than not, the sentence states the claim"><mark>ALDH1</mark> &lt;high&gt; &amp; <mark>poor</mark> <mark>prognosis</mark></span>');
+    assert.equal(evidenceSentenceHtml('no match', terms, undefined), '<span class="ev">no match</span>');
+    assert.match(roleLegendHtml(['relevant']), /relevant.*not relevant.*a word of the claim/s);
+    assert.equal(roleLegendHtml([undefined]), '');
+  });
+
+  it('terminal: role tag and *claim words* without colour; ANSI colour codes with it', () => {
+    assert.equal(evidenceSentenceText('ALDH1 predicts poor prognosis.', terms, 'contradicts', { color: false }), '[✗ contradicts] *ALDH1* *predicts* *poor* *prognosis*.');
+    const colored = evidenceSentenceText('ALDH1 predicts.', terms, 'supports', { color: true });
+    assert.match(colored, /\u001b\[32m\[✓ supports\]\u001b\[39m/);
+    assert.match(colored, /\u001b\[1mALDH1\u001b\[22m/);
+    assert.equal(roleLegendText(['neutral'], { color: false }).split('\n').length, 4);
+  });
+});

@@ -1,0 +1,149 @@
+/**
+ * One highlighting rule for every view (CLI text, HTML report, web page): an evidence sentence is
+ * coloured by its ROLE for the claim, and the claim's words are marked inside it.
+ *
+ * The role comes from per-sentence probabilities, whichever the caller has:
+ *   - support and/or contradiction probabilities (verify's per-sentence entailment; a support-aware audit
+ *     engine): the sentence SUPPORTS, CONTRADICTS or is NEUTRAL by the verdict rule of
+ *     src/verify/aggregate.ts `labelOf`, applied to the one sentence: supports when P(support) reaches its
+ *     threshold and is at least P(contradict); otherwise contradicts when P(contradict) reaches its
+ *     threshold; otherwise neutral. Pass the verdict's own thresholds so that the colours agree with the
+ *     verdict; the default is 0.5 (more likely than not).
+ *   - only a relevance probability (today's audit engine scores how well a sentence matches the claim,
+ *     not whether it agrees): RELEVANT or NOT RELEVANT at 0.5. These two roles never claim agreement or
+ *     disagreement, and they look different from the three above (see ROLE_LEGEND).
+ *
+ * src/web/evidence-role.js mirrors this file for the browser (the page has no build step); both are run
+ * on the cases in cases.json by evidence-role.test.ts, so they cannot drift apart.
+ */
+
+import { contentTokens } from '../text/tfidf.js';
+
+export const ROLES = ['supports', 'contradicts', 'neutral', 'relevant', 'not-relevant'] as const;
+export type EvidenceRole = (typeof ROLES)[number];
+
+/** Probabilities on the 0..1 scale; any may be missing. */
+export interface RoleProbabilities {
+  support?: number;
+  contradict?: number;
+  relevance?: number;
+}
+
+export interface RoleThresholds {
+  support: number;
+  contradict: number;
+  relevance: number;
+}
+
+export const DEFAULT_ROLE_THRESHOLDS: RoleThresholds = { support: 0.5, contradict: 0.5, relevance: 0.5 };
+
+function isProbability(x: number | undefined): x is number {
+  return typeof x === 'number' && Number.isFinite(x);
+}
+
+/** The sentence's role, or undefined when no probability is known (show it plain). */
+export function evidenceRole(p: RoleProbabilities, thresholds: Partial<RoleThresholds> = {}): EvidenceRole | undefined {
+  const t = { ...DEFAULT_ROLE_THRESHOLDS, ...thresholds };
+  if (isProbability(p.support) || isProbability(p.contradict)) {
+    const s = isProbability(p.support) ? p.support : 0;
+    const c = isProbability(p.contradict) ? p.contradict : 0;
+    if (s >= t.support && s >= c) return 'supports';
+    if (c >= t.contradict) return 'contradicts';
+    return 'neutral';
+  }
+  if (isProbability(p.relevance)) return p.relevance >= t.relevance ? 'relevant' : 'not-relevant';
+  return undefined;
+}
+
+/**
+ * A verify evidence sentence (src/verify/types.ts EvidenceSentence): the per-sentence entailment when the
+ * verdict rule computed it (support = entailment, contradict = contradiction), else its evidence score
+ * as relevance. Pass the verdict rule's thresholds (AggregateConfig) so the colours agree with it.
+ */
+export function verifyEvidenceRole(e: { score: number; entailment?: { entailment: number; contradiction: number } }, thresholds?: Partial<RoleThresholds>): EvidenceRole | undefined {
+  if (e.entailment) return evidenceRole({ support: e.entailment.entailment, contradict: e.entailment.contradiction }, thresholds);
+  return evidenceRole({ relevance: e.score }, thresholds);
+}
+
+/**
+ * An audit evidence sentence (src/audit/score-document.ts EvidenceSentence, or the API's source view):
+ * support / contradict when a support-aware engine gives them, else its score as relevance, but only
+ * when that score is a probability (the trained head's; the lexical scorer's word share is not).
+ */
+export function auditEvidenceRole(e: { score?: number; support?: number; contradict?: number }, scoreIsProbability: boolean, thresholds?: Partial<RoleThresholds>): EvidenceRole | undefined {
+  const p: RoleProbabilities = {};
+  if (e.support !== undefined) p.support = e.support;
+  if (e.contradict !== undefined) p.contradict = e.contradict;
+  if (scoreIsProbability && e.score !== undefined) p.relevance = e.score;
+  return evidenceRole(p, thresholds);
+}
+
+export interface RoleLegendEntry {
+  role: EvidenceRole;
+  /** Short name shown in legends and as the sentence's tooltip. */
+  label: string;
+  /** What it means, in a sentence. */
+  description: string;
+  /** Symbol shown before the label (the colour is never the only cue). */
+  symbol: string;
+  /** Background and border colours (the web's styles.css uses the same values). */
+  background: string;
+  border: string;
+}
+
+export const ROLE_LEGEND: readonly RoleLegendEntry[] = [
+  { role: 'supports', label: 'supports', description: 'more likely than not, the sentence states the claim', symbol: '✓', background: '#d3f2dc', border: '#1d7a3a' },
+  { role: 'contradicts', label: 'contradicts', description: 'the sentence states the opposite of the claim', symbol: '✗', background: '#fde0dd', border: '#b42318' },
+  { role: 'neutral', label: 'neutral', description: 'related, but neither states nor denies the claim', symbol: '–', background: '#eceff3', border: '#5d6b78' },
+  { role: 'relevant', label: 'relevant', description: 'matches the claim (relevance ≥ 0.5); agreement not assessed', symbol: '●', background: '#fff1a8', border: '#9a7b00' },
+  { role: 'not-relevant', label: 'not relevant', description: 'chosen as best available, but relevance < 0.5', symbol: '○', background: 'transparent', border: '#9aa5b1' },
+];
+
+export function legendEntry(role: EvidenceRole): RoleLegendEntry {
+  return ROLE_LEGEND.find((e) => e.role === role)!;
+}
+
+/** The roles a view can show: the support/contradict set when any sentence has those probabilities, else the relevance set. */
+export function legendFor(roles: Iterable<EvidenceRole | undefined>): RoleLegendEntry[] {
+  const seen = new Set(roles);
+  const agreement = seen.has('supports') || seen.has('contradicts') || seen.has('neutral');
+  const relevance = seen.has('relevant') || seen.has('not-relevant');
+  return ROLE_LEGEND.filter((e) => (agreement && ['supports', 'contradicts', 'neutral'].includes(e.role)) || (relevance && ['relevant', 'not-relevant'].includes(e.role)));
+}
+
+/**
+ * Tokens for marking: a run of letters and digits holding at least one letter ("CYP2D6", "1100delC"), or
+ * a number with its decimal and thousands separators ("1,325", "0.7"), so that "7" in a claim does not
+ * light up the 7 of "0.7" or of "1,577".
+ */
+const TOKEN = /[\p{L}\p{N}]*\p{L}[\p{L}\p{N}]*|\p{N}+(?:[.,]\p{N}+)*/gu;
+
+/** The claim's words worth marking, lower case: numbers, and words that are not stop words (src/verify/tfidf.ts's list). */
+export function claimTerms(claim: string): Set<string> {
+  return new Set((claim.toLowerCase().match(TOKEN) ?? []).filter((t) => /^\p{N}/u.test(t) || contentTokens(t).length > 0));
+}
+
+export interface TextSegment {
+  text: string;
+  /** A word of the claim. */
+  term: boolean;
+}
+
+/** `text` cut into runs, each a claim word or the text between: concatenated, they give `text` back. */
+export function splitTerms(text: string, terms: ReadonlySet<string>): TextSegment[] {
+  const out: TextSegment[] = [];
+  const push = (part: string, term: boolean) => {
+    if (!part) return;
+    const last = out[out.length - 1];
+    if (last && !last.term && !term) last.text += part;
+    else out.push({ text: part, term });
+  };
+  let at = 0;
+  for (const m of text.matchAll(TOKEN)) {
+    push(text.slice(at, m.index), false);
+    push(m[0], terms.has(m[0].toLowerCase()));
+    at = m.index + m[0].length;
+  }
+  push(text.slice(at), false);
+  return out;
+}

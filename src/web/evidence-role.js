@@ -1,0 +1,76 @@
+// The highlighting rule for the page: a mirror of src/highlight/evidence-role.ts (the page has no build
+// step, so it cannot import TypeScript). src/highlight/evidence-role.test.ts runs both files on the
+// cases in src/highlight/cases.json, so a change to one that is not made to the other fails the tests.
+// Read the TypeScript file for the rule's reasons.
+
+export const ROLES = ['supports', 'contradicts', 'neutral', 'relevant', 'not-relevant'];
+
+export const DEFAULT_ROLE_THRESHOLDS = { support: 0.5, contradict: 0.5, relevance: 0.5 };
+
+function isProbability(x) {
+  return typeof x === 'number' && Number.isFinite(x);
+}
+
+/** p: { support?, contradict?, relevance? } on 0..1 -> a role, or undefined when none is known. */
+export function evidenceRole(p, thresholds = {}) {
+  const t = { ...DEFAULT_ROLE_THRESHOLDS, ...thresholds };
+  if (isProbability(p.support) || isProbability(p.contradict)) {
+    const s = isProbability(p.support) ? p.support : 0;
+    const c = isProbability(p.contradict) ? p.contradict : 0;
+    if (s >= t.support && s >= c) return 'supports';
+    if (c >= t.contradict) return 'contradicts';
+    return 'neutral';
+  }
+  if (isProbability(p.relevance)) return p.relevance >= t.relevance ? 'relevant' : 'not-relevant';
+  return undefined;
+}
+
+export const ROLE_LEGEND = [
+  { role: 'supports', label: 'supports', description: 'more likely than not, the sentence states the claim', symbol: '✓', background: '#d3f2dc', border: '#1d7a3a' },
+  { role: 'contradicts', label: 'contradicts', description: 'the sentence states the opposite of the claim', symbol: '✗', background: '#fde0dd', border: '#b42318' },
+  { role: 'neutral', label: 'neutral', description: 'related, but neither states nor denies the claim', symbol: '–', background: '#eceff3', border: '#5d6b78' },
+  { role: 'relevant', label: 'relevant', description: 'matches the claim (relevance ≥ 0.5); agreement not assessed', symbol: '●', background: '#fff1a8', border: '#9a7b00' },
+  { role: 'not-relevant', label: 'not relevant', description: 'chosen as best available, but relevance < 0.5', symbol: '○', background: 'transparent', border: '#9aa5b1' },
+];
+
+export function legendEntry(role) {
+  return ROLE_LEGEND.find((e) => e.role === role);
+}
+
+export function legendFor(roles) {
+  const seen = new Set(roles);
+  const agreement = seen.has('supports') || seen.has('contradicts') || seen.has('neutral');
+  const relevance = seen.has('relevant') || seen.has('not-relevant');
+  return ROLE_LEGEND.filter((e) => (agreement && ['supports', 'contradicts', 'neutral'].includes(e.role)) || (relevance && ['relevant', 'not-relevant'].includes(e.role)));
+}
+
+// src/verify/tfidf.ts's stop words (contentTokens).
+const STOP = new Set(
+  'a an the of and or to in on at by for with from as is are was were be been being it its this that these those which who whom whose what when where why how not no do does did has have had he she they we you i his her their our your than then there here so such into about over under after before between during through up down out off also can could may might must shall should will would'.split(' '),
+);
+
+// Letters-and-digits runs with a letter, or numbers with their separators (see the TypeScript file).
+const TOKEN = /[\p{L}\p{N}]*\p{L}[\p{L}\p{N}]*|\p{N}+(?:[.,]\p{N}+)*/gu;
+
+export function claimTerms(claim) {
+  return new Set((claim.toLowerCase().match(TOKEN) ?? []).filter((t) => /^\p{N}/u.test(t) || (!STOP.has(t) && t.length > 1)));
+}
+
+/** [{ text, term }] runs that give `text` back when joined. */
+export function splitTerms(text, terms) {
+  const out = [];
+  const push = (part, term) => {
+    if (!part) return;
+    const last = out[out.length - 1];
+    if (last && !last.term && !term) last.text += part;
+    else out.push({ text: part, term });
+  };
+  let at = 0;
+  for (const m of text.matchAll(TOKEN)) {
+    push(text.slice(at, m.index), false);
+    push(m[0], terms.has(m[0].toLowerCase()));
+    at = m.index + m[0].length;
+  }
+  push(text.slice(at), false);
+  return out;
+}

