@@ -97,4 +97,34 @@ describe('veracite CLI', () => {
     assert.equal(r.code, 2);
     assert.match(r.err, /30000 characters .* give a long claim on stdin instead: veracite verify -/);
   });
+
+  it('writes TREC run files (search, eval retrieval) and scores any run against qrels as eval retrieval does', async () => {
+    const idx = join(dir, 'full');
+    assert.equal(veracite(['index', 'data/samples/scifact/corpus.jsonl', '--index', idx, '--quiet']).code, 0);
+    const one = join(dir, 'one.run');
+    const s = veracite(['search', 'rare genetic variants', '--index', idx, '-k', '3', '--run', one, '--qid', 'q7']);
+    assert.equal(s.code, 0, s.err);
+    const lines = (await readFile(one, 'utf8')).trim().split('\n');
+    assert.equal(lines.length, 3);
+    assert.match(lines[0]!, /^q7 Q0 \S+ 1 [\d.e+-]+ veracite-bm25$/);
+
+    // The sample's claims as queries and TREC qrels (their cited abstracts are all in the sample).
+    const claims = (await readFile('data/samples/scifact/claims_dev.jsonl', 'utf8')).split('\n').filter(Boolean).slice(0, 20).map((l) => JSON.parse(l) as { id: number; claim: string; cited_doc_ids: number[] });
+    assert.ok(claims.length >= 3, `${claims.length} claims`);
+    const queries = join(dir, 'queries.jsonl');
+    const qrels = join(dir, 'qrels.txt');
+    await writeFile(queries, claims.map((c) => JSON.stringify({ _id: String(c.id), text: c.claim })).join('\n') + '\n');
+    await writeFile(qrels, claims.flatMap((c) => c.cited_doc_ids.map((d) => `${c.id} 0 ${d} 1`)).join('\n') + '\n');
+    const run = join(dir, 'eval.run');
+    const evaluated = join(dir, 'eval.json');
+    const e = veracite(['eval', 'retrieval', '--index', idx, '--task', 'files', '--queries', queries, '--qrels', qrels, '--run', run, '--out', evaluated, '--quiet']);
+    assert.equal(e.code, 0, e.err);
+    const scored = join(dir, 'scored.json');
+    const r = veracite(['eval', 'retrieval', '--run', run, '--qrels', qrels, '--out', scored]);
+    assert.equal(r.code, 0, r.err);
+    const a = JSON.parse(await readFile(evaluated, 'utf8')) as { metrics: Record<string, number> };
+    const b = JSON.parse(await readFile(scored, 'utf8')) as { metrics: Record<string, number>; nEvaluated: number };
+    assert.equal(b.nEvaluated, claims.length);
+    for (const m of ['ndcg@10', 'recall@100', 'mrr']) assert.ok(Math.abs(a.metrics[m]! - b.metrics[m]!) < 1e-9, `${m}: ${a.metrics[m]} vs ${b.metrics[m]}`);
+  });
 });

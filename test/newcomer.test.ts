@@ -12,7 +12,6 @@
  * package's files in place, so the links cannot change this checkout's node_modules.)
  *
  * Only committed files are in the clone: uncommitted work is not tested here.
- * Examples that need the integrator's wiring are marked `todo` with what they wait for.
  */
 import assert from 'node:assert/strict';
 import { execFile as execFileCb, spawnSync } from 'node:child_process';
@@ -121,7 +120,7 @@ describe('newcomer: a fresh clone, the README set-up and its offline examples', 
     assert.match(run.out, /provenance: snapshot \S+, config [0-9a-f]+, models /);
   });
 
-  it('batch verify: the SciFact sample claims file, one verdict per claim', { todo: 'needs integrator wiring: batch verify runs corpus format detection on the claims file (countRecords in src/cli/count-records.ts)' }, async () => {
+  it('batch verify: the SciFact sample claims file, one verdict per claim', async () => {
     const run = await sh(example('npx veracite verify --claims '));
     assert.equal(run.code, 0, run.out);
     const lines = (await readFile(join(clone, 'verdicts.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { label?: string });
@@ -152,13 +151,13 @@ describe('newcomer: a fresh clone, the README set-up and its offline examples', 
     assert.match(html, /class="legend"/, 'the evidence highlighting is explained');
   });
 
-  it('the audit page shows the score distribution with the flag threshold', { todo: 'needs integrator wiring: audit --html writes renderAuditHtmlWithChart(report) (src/report/audit-chart.ts)' }, async () => {
+  it('the audit page shows the score distribution with the flag threshold', async () => {
     const html = await readFile(join(clone, 'audit.html'), 'utf8');
     assert.match(html, /<figure class="chart"><svg /);
     assert.match(html, /flag threshold \d/);
   });
 
-  it('eval report: a self-contained page with charts from saved results', { todo: 'needs integrator wiring: `veracite eval report FILE... --html OUT` (src/report/eval-report.ts evalReportFromFiles)' }, async () => {
+  it('eval report: a self-contained page with charts from saved results', async () => {
     const run = await sh(example('npx veracite eval report '));
     assert.equal(run.code, 0, run.out);
     const html = await readFile(join(clone, 'eval-report.html'), 'utf8');

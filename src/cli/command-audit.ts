@@ -11,7 +11,8 @@ import type { Command } from 'commander';
 import { CITATION_STATUS_LABELS } from '../audit/citation-status.js';
 import { INPUT_FORMATS, loadDocumentInput, type InputFormat } from '../documents/index.js';
 import { count } from './format.js';
-import { renderAuditHtml, orderForReport, signalScore } from '../audit/report-html.js';
+import { orderForReport, signalScore } from '../audit/report-html.js';
+import { renderAuditHtmlWithChart } from '../report/audit-chart.js';
 import type { AuditReport } from '../audit/types.js';
 import { writeKiltWafer } from '../wiki/index.js';
 import { openApp } from './open-app.js';
@@ -61,7 +62,7 @@ export function registerAuditCommand(program: Command): void {
   ).action(async (article: string, flags: AuditFlags) => {
     const report = await runAudit(article, flags);
     if (flags.out) await saveText(flags.out, JSON.stringify(report, null, 2) + '\n');
-    if (flags.html) await saveText(flags.html, renderAuditHtml(report));
+    if (flags.html) await saveText(flags.html, await renderAuditHtmlWithChart(report));
     if (flags.json) console.log(JSON.stringify(report, null, 2));
     else printSummary(report, flags);
   });

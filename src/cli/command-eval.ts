@@ -13,8 +13,10 @@ import { createProgress } from './progress.js';
 import { readSciFactData, runSciFactEval } from '../eval/run-scifact.js';
 import { storeDocIds } from '../eval/doc-ids.js';
 import { datasetName } from '../eval/dataset-name.js';
+import { scoreTrecRun, TrecRunWriter } from '../eval/trec-run.js';
 import { registerCitationEvals } from './command-calibrate.js';
 import { registerEvalAuditCommand } from './command-eval-audit.js';
+import { registerEvalReportCommand } from './command-eval-report.js';
 import { readFeverData, runFeverEval } from '../eval/run-fever.js';
 import { writeFile } from 'node:fs/promises';
 import { saveJson, withJsonOutput } from './command-line.js';
@@ -36,6 +38,7 @@ function cutoffList(value: string): number[] {
 
 interface EvalFlags extends Record<string, unknown> {
   name?: string;
+  run?: string;
   task: (typeof TASKS)[number];
   queries?: string;
   qrels?: string;
@@ -62,6 +65,17 @@ async function loadTask(flags: EvalFlags): Promise<EvalTask> {
   }
 }
 
+/** `eval retrieval --run FILE --qrels FILE`: any system's run scored against qrels, as trec_eval orders it. */
+async function scoreRunFile(flags: EvalFlags): Promise<void> {
+  const result = await scoreTrecRun({ run: flags.run!, qrels: flags.qrels!, cutoffs: flags.cutoffs, ...(flags.name ? { name: flags.name } : {}) });
+  const out = flags.out ?? `eval-results/run-${datasetName(flags.run!)}.json`;
+  await saveJson(out, result);
+  if (flags.json) return console.log(JSON.stringify(result, null, 2));
+  console.log(`${flags.run} against ${flags.qrels}: ${result.nEvaluated} queries evaluated (${result.missingFromRun.length} judged queries missing from the run, scored 0; ${result.notInQrels.length} run queries not judged)`);
+  for (const [m, v] of Object.entries(result.metrics)) console.log(`  ${m.padEnd(12)} ${v.toFixed(4)}`);
+  console.log(`saved ${out}`);
+}
+
 export function registerEvalCommand(program: Command): void {
   const evalCmd = program.command('eval').description('evaluation runners');
   addOptions(evalCmd
@@ -69,7 +83,8 @@ export function registerEvalCommand(program: Command): void {
     .description('document-level retrieval metrics (nDCG@10, Recall@k, MRR, P@1, SR@k)')
     .option('--task <task>', `${TASKS.join('|')}`, oneOf('--task', TASKS), 'scifact')
     .option('--queries <file>', 'queries / claims file (default: the shipped sample for the task)')
-    .option('--qrels <file>', 'qrels file (TSV query-id corpus-id score, or JSONL) for --task files')
+    .option('--qrels <file>', 'qrels file (TREC "qid 0 docid rel", BEIR TSV, or JSONL): for --task files, or to score --run')
+    .option('--run <file>', 'TREC run file (qid Q0 docid rank score tag): written from this evaluation\'s rankings; with --qrels and no --queries, an existing run scored as it is (no index needed)')
     .option('--dir <dir>', 'BEIR dataset folder for --task beir')
     .option('-k, --k <n>', 'retrieval depth in documents', positiveInt('-k'), 100)
     .option('--cutoffs <list>', 'metric cutoffs', cutoffList, [1, 10, 100])
@@ -78,8 +93,10 @@ export function registerEvalCommand(program: Command): void {
     .option('--quiet', 'no progress output')
     .option('--json', 'print the full result JSON'), SEARCH_OPTIONS)
     .action(async (flags: EvalFlags) => {
+      if (flags.run && flags.qrels && !flags.queries) return scoreRunFile(flags);
       const task = await loadTask(flags);
       await withApp(flags, SEARCH_OPTIONS, async (vc) => {
+        const run = flags.run ? await TrecRunWriter.open(flags.run, `veracite-${vc.mode}`) : undefined;
         const store = vc.requireStore();
         const retriever = vc.retriever();
         const mode = vc.mode;
@@ -90,13 +107,21 @@ export function registerEvalCommand(program: Command): void {
           qrels: task.qrels,
           k: flags.k,
           cutoffs: flags.cutoffs.filter((c) => c <= flags.k),
-          search: async (q, k) => (await retriever.search(evalQueryInput(q), { k })).documents.map((d) => ({ docId: d.docId, score: d.score })),
+          search: async (q, k) => {
+            const hits = (await retriever.search(evalQueryInput(q), { k })).documents.map((d) => ({ docId: d.docId, score: d.score }));
+            await run?.write({ queryId: q.id, hits });
+            return hits;
+          },
           // Every relevant document must be in the index: checked before the first search.
           docIds: storeDocIds(store),
           ...(flags.queries ? { data: flags.queries } : {}),
           onProgress: (done) => bar.update(done),
+        }).catch(async (e: unknown) => {
+          await run?.abort();
+          throw e;
         });
         bar.stop();
+        await run?.close();
         const provenance = { index: vc.settings.index.dir, snapshot: await store.snapshot(), engine: store.engine, mode, retriever: retriever.config, embedder: retriever.embedder?.info, settings: store.settings };
         const full = { ...result, provenance };
         const out = flags.out ?? `eval-results/${flags.task}-${mode}.json`;
@@ -112,6 +137,7 @@ export function registerEvalCommand(program: Command): void {
   registerVerdictEvals(evalCmd);
   registerCitationEvals(evalCmd);
   registerEvalAuditCommand(evalCmd);
+  registerEvalReportCommand(evalCmd);
 }
 
 export function registerVerdictEvals(evalCmd: Command): void {

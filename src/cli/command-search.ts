@@ -3,6 +3,7 @@
  * dense vectors or both fused.
  */
 import type { Command } from 'commander';
+import { writeTrecRun } from '../eval/trec-run.js';
 import type { SearchResult } from '../retrieve/types.js';
 import { count, snapshotText } from './format.js';
 import { addOptions, positiveInt, type OptionPick } from './options.js';
@@ -30,11 +31,14 @@ export function registerSearchCommand(program: Command): void {
       .description('search an index; documents are ranked by their best passage')
       .argument('<text>', 'query text')
       .option('-k, --k <n>', 'documents to return', positiveInt('-k'), 10)
-      .option('--json', 'JSON output'),
+      .option('--json', 'JSON output')
+      .option('--run <file>', 'also write the ranking as a TREC run file (qid Q0 docid rank score tag)')
+      .option('--qid <id>', 'query id in the run file', '1'),
     SEARCH_OPTIONS,
-  ).action(async (text: string, flags: { k: number; json?: boolean } & Record<string, unknown>) => {
+  ).action(async (text: string, flags: { k: number; json?: boolean; run?: string; qid: string } & Record<string, unknown>) => {
     await withApp(flags, SEARCH_OPTIONS, async (vc) => {
       const result = await vc.search(text, { k: flags.k });
+      if (flags.run) await writeTrecRun(flags.run, [{ queryId: flags.qid, hits: result.documents.map((d) => ({ docId: d.docId, score: d.score })) }], `veracite-${result.mode}`);
       if (flags.json) console.log(JSON.stringify(result, null, 2));
       else printSearchResult(result);
     });

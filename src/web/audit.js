@@ -47,9 +47,9 @@ function scaleOf(results) {
   return ranker ? 'source-ranker score (higher = better supported)' : 'verification score (higher = better supported)';
 }
 
-/** The flag threshold, when the server reports it with the job (its scale plumbing may add it). */
+/** The flag threshold the server's audit uses (the job's provenance). */
 function thresholdOf(job) {
-  const t = job && job.flagging && job.flagging.threshold;
+  const t = job && job.provenance && job.provenance.flagging && job.provenance.flagging.threshold;
   return typeof t === 'number' && Number.isFinite(t) ? t : undefined;
 }
 

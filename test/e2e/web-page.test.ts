@@ -3,8 +3,6 @@
  * chart, evidence coloured by role with a legend, the comparison screen explaining itself, and the blind
  * comparison's keys (A / B / N, S skip, U undo). Debian's Chromium against a test server: the SciFact
  * sample index, fake verification models (instant) and the real citation audit with its lexical scorer.
- * The comparisons route with `skip` (src/server/routes/comparisons-next.ts) is put in place of the old
- * one here, as the integrator registers it; once registered, that step does nothing.
  * Leaves screenshots in test-artifacts/.
  */
 import assert from 'node:assert/strict';
@@ -13,8 +11,6 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { AnnotationSchema } from '../../src/annotations/types.js';
-import { comparisonsNextRoute } from '../../src/server/routes/comparisons-next.js';
-import { API_ROUTES } from '../../src/server/routes/index.js';
 import type { RunningServer } from '../../src/server/start.js';
 import { fakeModels } from '../../src/server/testing/fake-models.js';
 import { makeTestIndex, postJson, startTestServer, type TestIndex } from '../../src/server/testing/harness.js';
@@ -22,12 +18,6 @@ import { sampleUrl, supportedClaims } from '../../src/server/testing/sample-inde
 import { chromiumMissing, launchBrowser } from './browser.js';
 
 const ARTIFACTS = join(process.cwd(), 'test-artifacts');
-
-if (!API_ROUTES.includes(comparisonsNextRoute)) {
-  const at = API_ROUTES.findIndex((r) => r.doc.method === 'GET' && r.doc.path === '/v1/comparisons/next');
-  if (at >= 0) API_ROUTES.splice(at, 1, comparisonsNextRoute);
-  else API_ROUTES.unshift(comparisonsNextRoute);
-}
 
 interface PageGlobals {
   document: { getElementById(id: string): { textContent: string | null } | null };

@@ -11,7 +11,7 @@ import type { RunningServer } from '../start.js';
 import { FakeAuditService } from '../testing/fake-audit.js';
 import { fakeModels } from '../testing/fake-models.js';
 import { makeTestIndex, postJson, startTestServer, type TestIndex } from '../testing/harness.js';
-import { ComparisonNextResponse, comparisonsNextRoute } from './comparisons-next.js';
+import { ComparisonNextResponse, comparisonsNextRoute } from './comparisons.js';
 
 let ix: TestIndex;
 let server: RunningServer;
