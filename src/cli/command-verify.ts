@@ -10,7 +10,10 @@ import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import type { Verdict } from '../verify/types.js';
+import { claimTerms, verifyEvidenceRole } from '../highlight/evidence-role.js';
+import { evidenceSentenceText, roleLegendText, useColor } from '../highlight/render.js';
 import { countRecords } from './count-records.js';
+import { snapshotText } from './format.js';
 import { withApp } from './open-app.js';
 import { addOptions, type OptionPick } from './options.js';
 import { createProgress } from './progress.js';
@@ -18,13 +21,23 @@ import { createProgress } from './progress.js';
 /** The options of every command that verifies claims (verify, eval scifact / fever, tune-verdict, serve). */
 export const VERIFY_OPTIONS: OptionPick = { index: ['index'], models: ['embedder', 'scorer', 'nli', 'device'], retrieval: true, verify: true };
 
-export function printVerdict(v: Verdict): void {
-  console.log(`${v.label} (confidence ${v.confidence.toFixed(2)}): ${v.claim}`);
-  console.log(`  evidence:`);
-  for (const e of v.evidence) console.log(`   [${e.score.toFixed(3)}] ${e.title} (${e.docId}) s${e.sentenceIndex}: ${e.text}`);
+export function printVerdict(v: Verdict, opts: { color?: boolean } = {}): void {
+  const color = opts.color ?? useColor();
+  // The roles follow the verdict rule's own thresholds, so a sentence coloured "supports" is one the rule counts.
+  const rule = (v.provenance.config as { verdict?: { supportThreshold?: number; refuteThreshold?: number } }).verdict ?? {};
+  const thresholds = { ...(rule.supportThreshold !== undefined ? { support: rule.supportThreshold } : {}), ...(rule.refuteThreshold !== undefined ? { contradict: rule.refuteThreshold } : {}) };
+  const terms = claimTerms(v.claim);
+  console.log(`${v.label} (confidence ${v.confidence.toFixed(2)}, the calibrated probability of this label): ${v.claim}`);
+  console.log(`  evidence (score: how likely the sentence is evidence for the claim, 0-1):`);
+  const roles = v.evidence.map((e) => verifyEvidenceRole(e, thresholds));
+  v.evidence.forEach((e, i) => console.log(`   ${e.score.toFixed(3)} ${e.title} (${e.docId}) s${e.sentenceIndex}: ${evidenceSentenceText(e.text, terms, roles[i], { color })}`));
   if (v.evidence.length === 0) console.log('   (none found)');
+  else {
+    const legend = roleLegendText(roles, { color });
+    if (legend) console.log(legend.split('\n').map((l) => `   ${l}`).join('\n'));
+  }
   console.log(`  documents: ${v.documents.map((d) => `${d.title} (${d.docId}; ${d.via.join('+')})`).slice(0, 5).join('; ')}`);
-  console.log(`  provenance: snapshot ${v.provenance.snapshot}, config ${v.provenance.configHash}, models ${v.provenance.models.map((m) => m.id).join(', ')}`);
+  console.log(`  provenance: ${snapshotText(v.provenance.snapshot)}, config ${v.provenance.configHash}, models ${v.provenance.models.map((m) => m.id).join(', ')}`);
   console.log(`  ${v.timings.totalMs!.toFixed(0)} ms`);
 }
 
