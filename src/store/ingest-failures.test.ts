@@ -100,4 +100,19 @@ describe('ingest failures and summaries', () => {
       await store.close();
     }
   });
+
+  it('invalid UTF-8 is a bad record with file:line, skipped and counted, or stopping the run', async () => {
+    const file = join(dir, 'latin1.jsonl');
+    const bad = Buffer.concat([Buffer.from('{"doc_id": 99999, "title": "Caf'), Buffer.from([0xe9]), Buffer.from('", "abstract": ["x."], "structured": false}')]);
+    await writeFile(file, Buffer.concat([Buffer.from(lines.slice(0, 5).join('\n') + '\n'), bad, Buffer.from('\n' + lines.slice(5, 10).join('\n') + '\n')]));
+    const store = await LanceStore.open(join(dir, 'idx-utf8'));
+    try {
+      const s = await ingestSource(store, file, { format: 'scifact', onError: 'skip' });
+      assert.deepEqual([s.records, s.skipped, s.indexed], [11, 1, 10]);
+      assert.match(s.errors[0]!, /latin1\.jsonl:6: invalid UTF-8 at column 32/);
+      await assert.rejects(ingestSource(store, file, { format: 'scifact', onError: 'stop', resume: false }), /latin1\.jsonl:6: invalid UTF-8/);
+    } finally {
+      await store.close();
+    }
+  });
 });
