@@ -105,6 +105,8 @@ export interface CitationAudit {
   /** SIDE's baseline: number of path elements of the cited URL. */
   urlDepth?: number;
   recommendations?: Recommendations;
+  /** Set when this citation could not be audited (a model, index or lookup failure); the others were. */
+  error?: string;
   /** rank: the source ranker's features and scores (0 without a ranker). */
   timingsMs: { source: number; retrieve: number; score: number; rank: number };
 }

@@ -6,14 +6,18 @@
  *   3. only with `--fetch`: the on-disk cache, then a live fetch (SSRF-guarded); when the page is dead or
  *      unreachable, its archived copy (the citation's archive-url, else the Wayback form). A citation
  *      marked `url-status=dead` with an archive URL goes to the archive first.
- * Lookups are memoised per reference: articles cite the same page many times.
+ * Lookups are memoised per reference, by normalised URL: articles cite the same page many times, spelled
+ * differently. A page is fetched at most once per resolver even when several citations ask for it at the
+ * same moment (in-flight fetches are shared). A failure inside one lookup is that citation's status with a
+ * reason, never an exception that would end the whole audit.
  */
 import type { Document } from '../corpus/types.js';
 import type { Store } from '../store/types.js';
+import { normalizeUrl } from '../store/url.js';
 import { originalFromArchiveUrl, waybackUrl, WAYBACK_BASE } from './archive.js';
 import { fetchPage, type FetchFailureStatus, type FetchPolicy } from './http-fetch.js';
 import type { CachedPage, PageCache } from './page-cache.js';
-import { pageToDocument } from './page-text.js';
+import { pageToDocument, urlKey } from './page-text.js';
 import type { SnapshotFolder } from './snapshot-folder.js';
 import type { ResolvedSource, SourceAttempt, SourceRef, SourceStatus } from './types.js';
 
@@ -36,21 +40,29 @@ type FetchedOutcome = { ok: true; document: Document; finalUrl: string; fromCach
 
 export class SourceResolver {
   private readonly memo = new Map<string, Promise<ResolvedSource>>();
+  /** Fetches by page (urlKey of the normalised URL), shared while in flight and after. */
+  private readonly fetches = new Map<string, Promise<FetchedOutcome>>();
   constructor(readonly opts: SourceResolverOptions = {}) {}
 
   resolve(ref: SourceRef): Promise<ResolvedSource> {
-    const key = JSON.stringify([ref.url, ref.archiveUrl, ref.deadUrl]);
+    const norm = (u: string | undefined) => (u ? normalizeUrl(u) : null);
+    const key = JSON.stringify([norm(ref.url), norm(ref.archiveUrl), ref.deadUrl ?? null]);
     let hit = this.memo.get(key);
     if (!hit) {
-      hit = this.lookup(ref);
+      hit = this.lookup(ref).catch((e: unknown): ResolvedSource => {
+        const cited = citedUrl(ref);
+        return { status: 'unreachable', ...(cited ? { url: cited } : {}), reason: `source lookup failed: ${(e as Error).message ?? String(e)}`, attempts: [] };
+      });
       this.memo.set(key, hit);
     }
-    return hit;
+    // A shared result still names this citation's own URL.
+    const cited = citedUrl(ref);
+    return hit.then((r) => (r.url === undefined || r.url === cited || cited === undefined ? r : { ...r, url: cited }));
   }
 
   private async lookup(ref: SourceRef): Promise<ResolvedSource> {
     const original = ref.archiveUrl ? originalFromArchiveUrl(ref.archiveUrl) : undefined;
-    const cited = ref.url ?? original ?? ref.archiveUrl;
+    const cited = citedUrl(ref);
     if (!cited) return { status: 'no-url', reason: 'the citation has no URL', attempts: [] };
     const urls = [...new Set([ref.url, ref.archiveUrl, original].filter((u): u is string => !!u))];
     const attempts: SourceAttempt[] = [];
@@ -64,11 +76,19 @@ export class SourceResolver {
       }
     }
     let unsupported: string | undefined;
+    let refused: string | undefined;
+    let unreadable: string | undefined;
     if (this.opts.snapshots) {
       for (const url of urls) {
         const hit = await this.opts.snapshots.lookup(url);
         if (!hit.found) {
-          attempts.push({ via: 'snapshot', url, outcome: 'not-found' });
+          if ('unreadable' in hit) unreadable = hit.unreadable;
+          attempts.push({ via: 'snapshot', url, outcome: 'not-found', ...('unreadable' in hit ? { reason: hit.unreadable } : {}) });
+          continue;
+        }
+        if ('refused' in hit) {
+          refused = hit.refused;
+          attempts.push({ via: 'snapshot', url, outcome: 'blocked', reason: hit.refused });
           continue;
         }
         if ('unsupported' in hit) {
@@ -85,8 +105,8 @@ export class SourceResolver {
       }
     }
     if (!this.opts.fetch) {
-      const status: SourceStatus = unsupported ? 'unsupported' : 'not-found';
-      return { status, url: cited, reason: unsupported ?? 'not in the index or the snapshot folder (live fetch is off: --fetch)', attempts };
+      const status: SourceStatus = unsupported ? 'unsupported' : refused ? 'blocked' : 'not-found';
+      return { status, url: cited, reason: unsupported ?? refused ?? unreadable ?? 'not in the index or the snapshot folder (live fetch is off: --fetch)', attempts };
     }
     return this.fetchWithArchive(ref, cited, original, attempts);
   }
@@ -122,7 +142,18 @@ export class SourceResolver {
     return { status: main?.status ?? 'not-found', url: cited, reason: reason || 'nothing to fetch', attempts };
   }
 
-  private async fetchCached(url: string, title: string | undefined): Promise<FetchedOutcome> {
+  /** One fetch per page per resolver: later and concurrent askers share the first one's outcome. */
+  private fetchCached(url: string, title: string | undefined): Promise<FetchedOutcome> {
+    const key = urlKey(url);
+    let pending = this.fetches.get(key);
+    if (!pending) {
+      pending = this.fetchOnce(url, title);
+      this.fetches.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async fetchOnce(url: string, title: string | undefined): Promise<FetchedOutcome> {
     const { cache, policy } = this.opts.fetch!;
     const cached = await cache?.get(url);
     if (cached) return cached.ok ? { ok: true, document: cached.document, finalUrl: cached.finalUrl, fromCache: true } : { ...failureOf(cached), fromCache: true };
@@ -138,9 +169,15 @@ export class SourceResolver {
       entry = { ok: false, url, finalUrl: res.finalUrl, fetchedAt, status: res.status, reason: res.reason };
       if (res.httpStatus !== undefined) entry.httpStatus = res.httpStatus;
     }
-    await cache?.put(entry);
+    // The page was read; a cache that cannot be written (disk full, permissions) costs a re-fetch next
+    // run, not this citation.
+    await cache?.put(entry).catch(() => undefined);
     return entry.ok ? { ok: true, document: entry.document, finalUrl: entry.finalUrl, fromCache: false } : { ...failureOf(entry), fromCache: false };
   }
+}
+
+function citedUrl(ref: SourceRef): string | undefined {
+  return ref.url ?? (ref.archiveUrl ? originalFromArchiveUrl(ref.archiveUrl) : undefined) ?? ref.archiveUrl;
 }
 
 function failureOf(e: Extract<CachedPage, { ok: false }>): { ok: false; status: FetchFailureStatus; reason: string; httpStatus?: number } {
