@@ -70,7 +70,7 @@ function spawnChild(dir: string, corpus: string, resume: boolean, gate = false):
   let stderr = '';
   proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<number | null>((r) =>
-    proc.once('exit', (code) => {
+    proc.once('close', (code) => {
       if (code !== 0 && code !== null && code !== 2) console.error(stderr.slice(-2000));
       r(code);
     }),
