@@ -163,7 +163,9 @@ async function main(): Promise<void> {
     if (fresh) dir = join(root, `idx-${run}`);
     const kills = 1 + Math.floor(rand() * 3);
     for (let k = 0; k < kills && tally.kills < target; k++) {
-      const mode: KillMode = pick(['uniform', 'first-create', 'mid-batches', 'text-index'] as const);
+      // A first creation can only be hit while the index has no committed table yet.
+      const creatable = !(await hasCommittedVersion(dir, 'passages')) || !(await hasCommittedVersion(dir, 'documents'));
+      const mode: KillMode = pick(creatable ? (['uniform', 'first-create', 'mid-batches', 'text-index'] as const) : (['uniform', 'mid-batches', 'text-index'] as const));
       const c = spawnChild(dir, corpus, k > 0 || fresh);
       const landed = await killSomewhere(c, dir, mode, fullMs, rand);
       if (!landed) {
