@@ -146,6 +146,28 @@ export class CitationAuditor {
     return out;
   }
 
+  /** The report entry of a citation whose audit threw: its source status if lookup worked, and why. */
+  private async failedCitation(c: AuditCitation, e: unknown): Promise<CitationAudit> {
+    const message = e instanceof Error ? e.message : String(e);
+    const resolved = await this.deps.resolver.resolve(c.source).catch(
+      (err: unknown): ResolvedSource => ({ status: 'unreachable', reason: `source lookup failed: ${err instanceof Error ? err.message : String(err)}`, attempts: [] }),
+    );
+    const out: CitationAudit = {
+      id: c.id,
+      index: c.index,
+      claim: c.claim,
+      context: c.context,
+      sectionPath: c.sectionPath,
+      tags: c.tags,
+      query: verificationQuery({ claim: c.claim, context: c.context, articleTitle: c.articleTitle }, this.config.queryContext),
+      source: sourceReport(c, resolved),
+      error: `this citation could not be audited: ${message}`,
+      timingsMs: { source: 0, retrieve: 0, score: 0, rank: 0 },
+    };
+    if (c.kind) out.kind = c.kind;
+    return out;
+  }
+
   /** Which score the flag threshold applies to (calibration.ts FlagRule.signal). */
   get flagSignal(): 'engine' | 'ranker' {
     const f = this.deps.flag;
@@ -190,7 +212,8 @@ export class CitationAuditor {
     const worker = async () => {
       while (next < input.citations.length) {
         const i = next++;
-        results[i] = await this.auditCitation(input.citations[i]!);
+        // One citation's failure is reported on it; it never ends the audit of the others.
+        results[i] = await this.auditCitation(input.citations[i]!).catch((e: unknown) => this.failedCitation(input.citations[i]!, e));
         onProgress?.({ done: ++done, total: input.citations.length, last: results[i]! });
       }
     };

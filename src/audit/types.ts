@@ -129,6 +129,8 @@ export interface CitationAudit {
   /** The report's verdict for this citation (citation-status.ts). */
   status?: CitationStatusInfo;
   recommendations?: Recommendations;
+  /** Set when this citation could not be audited (a model, index or lookup failure); the others were. */
+  error?: string;
   /** rank: the source ranker's features and scores (0 without a ranker). */
   timingsMs: { source: number; retrieve: number; score: number; rank: number };
 }

@@ -10,7 +10,11 @@ import { RecordError, type RawDocument, type ReadOptions, type ReadResult } from
 export type RecordMapper = (record: JsonObject) => RawDocument;
 
 export async function* readJsonRecords(path: string, opts: ReadOptions | undefined, toDocument: RecordMapper): AsyncGenerator<ReadResult> {
-  for await (const { file, line, text } of readLines(path, opts)) {
+  for await (const { file, line, text, invalidUtf8 } of readLines(path, opts)) {
+    if (invalidUtf8) {
+      yield { ok: false, error: new RecordError(file, line, undefined, `invalid UTF-8 at column ${invalidUtf8.column} (the file must be UTF-8: convert it, e.g. iconv -f latin1 -t utf-8)`) };
+      continue;
+    }
     let result: ReadResult;
     try {
       result = { ok: true, doc: toDocument(parseObject(text)), loc: { file, line } };

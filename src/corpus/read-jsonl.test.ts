@@ -74,3 +74,23 @@ test('generic JSONL: a missing file throws an Error naming the path', async () =
   const path = join(FIXTURES, 'does-not-exist.jsonl');
   await assert.rejects(collect(readJsonl(path)), (e: Error) => e.message.includes(path));
 });
+
+test('a line with invalid UTF-8 is a bad record naming file and line (skipped or stopping like any other)', async () => {
+  const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = mkdtempSync(join(tmpdir(), 'veracite-utf8-'));
+  try {
+    const path = join(dir, 'c.jsonl');
+    writeFileSync(path, Buffer.concat([Buffer.from('{"id": "1", "title": "A", "text": "fine"}\n{"id": "2", "title": "Caf'), Buffer.from([0xe9]), Buffer.from('", "text": "x"}\n{"id": "3", "title": "C", "text": "fine"}\n')]));
+    const out = [];
+    for await (const r of readJsonl(path)) out.push(r);
+    assert.deepEqual(out.map((r) => r.ok), [true, false, true]);
+    const bad = out[1]!;
+    assert.ok(!bad.ok);
+    assert.equal(bad.error.line, 2);
+    assert.match(bad.error.message, /c\.jsonl:2: invalid UTF-8 at column 26/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

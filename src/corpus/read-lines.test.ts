@@ -73,3 +73,26 @@ test('a missing path or an empty directory throws, naming the path', withTempDir
   await assert.rejects(collect(missing), (e: Error) => e.message.includes(missing));
   await assert.rejects(collect(dir), (e: Error) => e.message.includes(dir));
 }));
+
+test('invalid UTF-8 is flagged on its line (with the column), not silently turned into U+FFFD', withTempDir(async (dir) => {
+  const path = join(dir, 'latin1.jsonl');
+  const good = Buffer.from('{"id": "1", "title": "Caf\u00e9", "text": "ok"}\n');
+  // "Café" written in Latin-1 (0xE9 alone is not UTF-8), then a truncated 3-byte sequence at the end of a line.
+  const badPrefix = '{"id": "2", "title": "Caf';
+  const cutPrefix = '{"id": "3", "title": "t", "text": "';
+  const bad = Buffer.concat([Buffer.from(badPrefix), Buffer.from([0xe9]), Buffer.from('", "text": "x"}\n')]);
+  const cut = Buffer.concat([Buffer.from(cutPrefix), Buffer.from([0xe2, 0x82]), Buffer.from('"}\n')]);
+  writeFileSync(path, Buffer.concat([good, bad, good, cut, Buffer.from('{"id": "\u20ac", "title": "", "text": "\u00e9"}')]));
+  const lines = await collect(path);
+  assert.deepEqual(lines.map((l) => [l.line, l.invalidUtf8?.column]), [[1, undefined], [2, badPrefix.length + 1], [3, undefined], [4, cutPrefix.length + 1], [5, undefined]]);
+  assert.equal(lines[4]!.text, '{"id": "\u20ac", "title": "", "text": "\u00e9"}');
+  assert.equal((await collect(path, 2))[0]!.line, 3, 'an invalid line still counts as a record for resuming');
+}));
+
+test('invalid UTF-8 straddling a read chunk edge is found on the right line', withTempDir(async (dir) => {
+  const path = join(dir, 'edge.jsonl');
+  const pad = 'a'.repeat((1 << 20) - 4); // the invalid byte is the last of the first 1 MiB read chunk
+  writeFileSync(path, Buffer.concat([Buffer.from(`${pad}\n`), Buffer.from('xy'), Buffer.from([0xc3]), Buffer.from('\n\u00e9\u00e9\n')]));
+  const lines = await collect(path);
+  assert.deepEqual(lines.map((l) => [l.line, l.invalidUtf8?.column, l.text.length]), [[1, undefined, pad.length], [2, 3, 3], [3, undefined, 2]]);
+}));

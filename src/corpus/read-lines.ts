@@ -5,6 +5,9 @@
  *
  * Line numbers are 1-based physical lines of each file. `skip` drops the first n records (non-empty lines,
  * good or bad, across all files) by counting only: no JSON parsing, which keeps resuming an ingest cheap.
+ *
+ * Bytes that are not UTF-8 are not silently replaced: the line comes back with `invalidUtf8` set (and its
+ * text decoded with U+FFFD in their place), so readers report it as a bad record with file and line.
  */
 import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
@@ -17,6 +20,8 @@ export interface SourceLine {
   /** 1-based physical line number in `file`. */
   line: number;
   text: string;
+  /** Set when the line's bytes are not valid UTF-8: 1-based column (in `text`) of the first bad character. */
+  invalidUtf8?: { column: number };
 }
 
 const LINE_FILE = /\.(jsonl|ndjson)(\.gz)?$/i;
@@ -27,13 +32,16 @@ export async function* readLines(path: string, opts: ReadOptions = {}): AsyncGen
     let line = 0;
     for await (const raw of physicalLines(file)) {
       line++;
-      const text = line === 1 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+      const decoded = typeof raw === 'string' ? raw : raw.text;
+      const bom = line === 1 && decoded.charCodeAt(0) === 0xfeff;
+      const text = bom ? decoded.slice(1) : decoded;
       if (isBlank(text)) continue;
       if (toSkip > 0) {
         toSkip--;
         continue;
       }
-      yield { file, line, text };
+      if (typeof raw === 'string') yield { file, line, text };
+      else yield { file, line, text, invalidUtf8: { column: raw.column - (bom ? 1 : 0) } };
     }
   }
 }
@@ -61,8 +69,23 @@ export function byCodePoint(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Every physical line (without its "\n" or "\r\n"), including empty ones, so numbering stays exact. */
-async function* physicalLines(file: string): AsyncGenerator<string> {
+/** A line whose bytes are not valid UTF-8: its lenient decoding and the column of the first bad character. */
+interface InvalidLine {
+  text: string;
+  column: number;
+}
+
+// fatal: invalid bytes throw instead of becoming U+FFFD; ignoreBOM: a BOM stays in the text (line 1's is
+// removed by readLines, as before), since every decode call below starts at a line boundary.
+const strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+const lenient = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/**
+ * Every physical line (without its "\n" or "\r\n"), including empty ones, so numbering stays exact.
+ * Bytes are split at "\n" (0x0A never occurs inside a multi-byte UTF-8 character) and each run of whole
+ * lines is decoded strictly in one call; only a run that fails is decoded line by line to find the bad one.
+ */
+async function* physicalLines(file: string): AsyncGenerator<string | InvalidLine> {
   const raw = createReadStream(file, { highWaterMark: 1 << 20 });
   let stream: NodeJS.ReadableStream & { destroy(error?: Error): void } = raw;
   if (file.toLowerCase().endsWith('.gz')) {
@@ -70,30 +93,59 @@ async function* physicalLines(file: string): AsyncGenerator<string> {
     raw.on('error', (e) => gunzip.destroy(e)); // pipe() does not forward errors
     stream = raw.pipe(gunzip);
   }
-  stream.setEncoding('utf8'); // decodes multi-byte characters split across chunks correctly
-  let rest = '';
+  // Bytes after the last "\n" seen, kept as a list so a very long line is joined once, not once per chunk.
+  let pending: Buffer[] = [];
   try {
-    for await (const chunk of stream as AsyncIterable<string>) {
-      let start = 0;
-      let nl = chunk.indexOf('\n');
-      if (nl === -1) {
-        rest += chunk;
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      const last = chunk.lastIndexOf(10);
+      if (last === -1) {
+        pending.push(chunk);
         continue;
       }
-      yield stripCr(rest + chunk.slice(0, nl));
-      start = nl + 1;
-      while ((nl = chunk.indexOf('\n', start)) !== -1) {
-        yield stripCr(chunk.slice(start, nl));
-        start = nl + 1;
-      }
-      rest = chunk.slice(start);
+      const head = chunk.subarray(0, last);
+      const run = pending.length ? Buffer.concat([...pending, head]) : head;
+      pending = last + 1 < chunk.length ? [chunk.subarray(last + 1)] : [];
+      yield* decodeLines(run);
     }
   } finally {
     // Also when the consumer stops early (detectFormat reads one line).
     if (stream !== raw) stream.destroy();
     raw.destroy();
   }
-  if (rest.length > 0) yield stripCr(rest);
+  if (pending.length) yield* decodeLines(Buffer.concat(pending));
+}
+
+/** The "\n"-separated lines of `bytes` (which holds whole lines, without the final "\n"). */
+function* decodeLines(bytes: Uint8Array): Generator<string | InvalidLine> {
+  let text: string | undefined;
+  try {
+    text = strict.decode(bytes);
+  } catch {
+    text = undefined;
+  }
+  if (text !== undefined) {
+    let start = 0;
+    let nl: number;
+    while ((nl = text.indexOf('\n', start)) !== -1) {
+      yield stripCr(text.slice(start, nl));
+      start = nl + 1;
+    }
+    yield stripCr(text.slice(start));
+    return;
+  }
+  let start = 0;
+  for (;;) {
+    const nl = bytes.indexOf(10, start);
+    const line = bytes.subarray(start, nl === -1 ? bytes.length : nl);
+    try {
+      yield stripCr(strict.decode(line));
+    } catch {
+      const loose = stripCr(lenient.decode(line));
+      yield { text: loose, column: loose.indexOf('\ufffd') + 1 };
+    }
+    if (nl === -1) return;
+    start = nl + 1;
+  }
 }
 
 function stripCr(s: string): string {

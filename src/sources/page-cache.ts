@@ -3,11 +3,14 @@
  * document (not the raw HTML: smaller, and extraction is the slow part) or the failure. A re-run of an
  * audit then touches the network only for what it has not seen. Failures expire sooner than pages
  * (a timeout today may be a page tomorrow). Writes go through a temporary file and a rename, so an
- * interrupted run never leaves a half-written entry.
+ * interrupted run never leaves a half-written entry; temporary names are unique per write (util/
+ * atomic-file.ts), so two citations of one page (spelled `127.1` and `2130706433`: one key) finishing at
+ * the same moment both succeed, the last one winning.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Document } from '../corpus/types.js';
+import { writeJsonAtomic } from '../util/atomic-file.js';
 import type { FetchFailureStatus } from './http-fetch.js';
 import { urlKey } from './page-text.js';
 
@@ -53,9 +56,6 @@ export class PageCache {
 
   async put(entry: CachedPage): Promise<void> {
     await mkdir(this.dir, { recursive: true });
-    const path = this.path(entry.url);
-    const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
-    await writeFile(tmp, JSON.stringify(entry));
-    await rename(tmp, path);
+    await writeJsonAtomic(this.path(entry.url), entry);
   }
 }

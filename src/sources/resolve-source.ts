@@ -11,14 +11,18 @@
  * resolver itself answers 404/410, the cited work does not exist: `not-found` with `workNotFound`, which is
  * neither a dead link (the work exists, its page is gone) nor a source that fails to support the claim.
  * PDFs are read page by page (pdf-text.ts); one without a text layer is `unreadable`.
- * Lookups are memoised per reference: articles cite the same page many times.
+ * Lookups are memoised per reference, by normalised URL: articles cite the same page many times, spelled
+ * differently. A page is fetched at most once per resolver even when several citations ask for it at the
+ * same moment (in-flight fetches are shared). A failure inside one lookup is that citation's status with a
+ * reason, never an exception that would end the whole audit.
  */
 import type { Document } from '../corpus/types.js';
 import type { Store } from '../store/types.js';
+import { normalizeUrl } from '../store/url.js';
 import { originalFromArchiveUrl, waybackUrl, WAYBACK_BASE } from './archive.js';
 import { fetchPage, type FetchFailureStatus, type FetchPolicy } from './http-fetch.js';
 import type { CachedPage, PageCache } from './page-cache.js';
-import { pageToDocument, pdfToDocument } from './page-text.js';
+import { pageToDocument, pdfToDocument, urlKey } from './page-text.js';
 import type { SnapshotFolder } from './snapshot-folder.js';
 import type { ResolvedSource, SourceAttempt, SourceRef, SourceStatus } from './types.js';
 import { landingUrl, primaryId, WORK_ID_NAMES, workIdFromUrl } from './work-ids.js';
@@ -50,24 +54,30 @@ type FetchedOutcome =
 
 export class SourceResolver {
   private readonly memo = new Map<string, Promise<ResolvedSource>>();
+  /** Fetches by page (urlKey of the normalised URL), shared while in flight and after. */
+  private readonly fetches = new Map<string, Promise<FetchedOutcome>>();
   constructor(readonly opts: SourceResolverOptions = {}) {}
 
   resolve(ref: SourceRef): Promise<ResolvedSource> {
-    const key = JSON.stringify([ref.url, ref.archiveUrl, ref.deadUrl, ref.ids]);
+    const norm = (u: string | undefined) => (u ? normalizeUrl(u) : null);
+    const key = JSON.stringify([norm(ref.url), norm(ref.archiveUrl), ref.deadUrl ?? null, ref.ids ?? null]);
     let hit = this.memo.get(key);
     if (!hit) {
-      hit = this.lookup(ref);
+      hit = this.lookup(ref).catch((e: unknown): ResolvedSource => {
+        const cited = citedUrl(ref);
+        return { status: 'unreachable', ...(cited ? { url: cited } : {}), reason: `source lookup failed: ${(e as Error).message ?? String(e)}`, attempts: [] };
+      });
       this.memo.set(key, hit);
     }
-    return hit;
+    // A shared result still names this citation's own URL.
+    const cited = citedUrl(ref);
+    return hit.then((r) => (r.url === undefined || r.url === cited || cited === undefined ? r : { ...r, url: cited }));
   }
 
   private async lookup(ref: SourceRef): Promise<ResolvedSource> {
     const original = ref.archiveUrl ? originalFromArchiveUrl(ref.archiveUrl) : undefined;
-    const id = primaryId(ref.ids);
-    // No URL but an identifier: the identifier's landing page stands for the URL.
-    const idUrl = !ref.url && id ? landingUrl(id.type, id.id) : undefined;
-    const cited = ref.url ?? idUrl ?? original ?? ref.archiveUrl;
+    const idUrl = identifierUrl(ref);
+    const cited = citedUrl(ref);
     if (!cited) return { status: 'no-url', reason: 'the citation has no URL and no DOI, arXiv or PubMed id', attempts: [] };
     const urls = [...new Set([ref.url ?? idUrl, ref.archiveUrl, original].filter((u): u is string => !!u))];
     const attempts: SourceAttempt[] = [];
@@ -81,12 +91,20 @@ export class SourceResolver {
       }
     }
     let unsupported: string | undefined;
+    let refused: string | undefined;
     let unreadable: string | undefined;
+    let missingFile: string | undefined;
     if (this.opts.snapshots) {
       for (const url of urls) {
         const hit = await this.opts.snapshots.lookup(url);
         if (!hit.found) {
-          attempts.push({ via: 'snapshot', url, outcome: 'not-found' });
+          if ('missingFile' in hit) missingFile = hit.missingFile;
+          attempts.push({ via: 'snapshot', url, outcome: 'not-found', ...('missingFile' in hit ? { reason: hit.missingFile } : {}) });
+          continue;
+        }
+        if ('refused' in hit) {
+          refused = hit.refused;
+          attempts.push({ via: 'snapshot', url, outcome: 'blocked', reason: hit.refused });
           continue;
         }
         if ('unsupported' in hit) {
@@ -108,8 +126,8 @@ export class SourceResolver {
       }
     }
     if (!this.opts.fetch) {
-      const status: SourceStatus = unreadable ? 'unreadable' : unsupported ? 'unsupported' : 'not-found';
-      return { status, url: cited, reason: unreadable ?? unsupported ?? 'not in the index or the snapshot folder (live fetch is off: --fetch)', attempts };
+      const status: SourceStatus = unreadable ? 'unreadable' : unsupported ? 'unsupported' : refused ? 'blocked' : 'not-found';
+      return { status, url: cited, reason: unreadable ?? unsupported ?? refused ?? missingFile ?? 'not in the index or the snapshot folder (live fetch is off)', attempts };
     }
     return this.fetchWithArchive(ref, cited, original, attempts, idUrl);
   }
@@ -151,7 +169,18 @@ export class SourceResolver {
     return { status: main?.status ?? 'not-found', url: cited, reason: reason || 'nothing to fetch', attempts };
   }
 
-  private async fetchCached(url: string, title: string | undefined): Promise<FetchedOutcome> {
+  /** One fetch per page per resolver: later and concurrent askers share the first one's outcome. */
+  private fetchCached(url: string, title: string | undefined): Promise<FetchedOutcome> {
+    const key = urlKey(url);
+    let pending = this.fetches.get(key);
+    if (!pending) {
+      pending = this.fetchOnce(url, title);
+      this.fetches.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async fetchOnce(url: string, title: string | undefined): Promise<FetchedOutcome> {
     const { cache, policy, route } = this.opts.fetch!;
     const cached = await cache?.get(url);
     if (cached) return cached.ok ? { ok: true, document: cached.document, finalUrl: cached.finalUrl, fromCache: true } : { ...failureOf(cached), fromCache: true };
@@ -172,9 +201,22 @@ export class SourceResolver {
       entry = { ok: false, url, finalUrl: res.finalUrl, fetchedAt, status: res.status, reason: res.reason };
       if (res.httpStatus !== undefined) entry.httpStatus = res.httpStatus;
     }
-    await cache?.put(entry);
+    // The page was read; a cache that cannot be written (disk full, permissions) costs a re-fetch next
+    // run, not this citation.
+    await cache?.put(entry).catch(() => undefined);
     return entry.ok ? { ok: true, document: entry.document, finalUrl: entry.finalUrl, fromCache: false } : { ...failureOf(entry), fromCache: false };
   }
+}
+
+/** No URL but an identifier: the identifier's landing page stands for the URL. */
+function identifierUrl(ref: SourceRef): string | undefined {
+  const id = primaryId(ref.ids);
+  return !ref.url && id ? landingUrl(id.type, id.id) : undefined;
+}
+
+/** The URL a citation is reported under: its own, the identifier's landing page, or the archived page's original. */
+function citedUrl(ref: SourceRef): string | undefined {
+  return ref.url ?? identifierUrl(ref) ?? (ref.archiveUrl ? originalFromArchiveUrl(ref.archiveUrl) : undefined) ?? ref.archiveUrl;
 }
 
 function failureOf(e: Extract<CachedPage, { ok: false }>): { ok: false; status: FailureStatus; reason: string; httpStatus?: number; finalUrl: string } {

@@ -17,7 +17,12 @@ const EXTENSIONS = ['.html', '.htm', '.txt', '.md', '.pdf'] as const;
 export type SnapshotLookup =
   | { found: true; path: string; document: Document }
   | { found: true; path: string; unsupported: string }
+  /** Read, but no text in it (a PDF without a text layer). */
   | { found: true; path: string; unreadable: string }
+  /** The manifest names a path outside the folder: refused, never read. */
+  | { found: true; path: string; refused: string }
+  /** Listed (or named) but the file cannot be read (missing, a directory, no permission). */
+  | { found: false; missingFile: string }
   | { found: false };
 
 export class SnapshotFolder {
@@ -64,15 +69,27 @@ export class SnapshotFolder {
     }
     if (!rel) return { found: false };
     const path = resolve(this.dir, rel);
-    // A manifest must not point outside its folder (it may come from somewhere else than the user).
-    if (path !== this.dir && !path.startsWith(this.dir + sep)) throw new Error(`${SNAPSHOT_MANIFEST}: path ${rel} leaves the folder`);
+    // A manifest must not point outside its folder (it may come from somewhere else than the user). Only
+    // this citation fails: the rest of the audit goes on.
+    if (path !== this.dir && !path.startsWith(this.dir + sep)) return { found: true, path, refused: `${SNAPSHOT_MANIFEST}: path ${rel} leaves the snapshot folder (refused)` };
     const ext = extname(path).toLowerCase();
     if (ext === '.pdf') {
-      const pdf = await pdfToDocument(await readFile(path), url, listed?.title);
+      let bytes: Buffer;
+      try {
+        bytes = await readFile(path);
+      } catch (e) {
+        return { found: false, missingFile: `snapshot file ${rel} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
+      }
+      const pdf = await pdfToDocument(bytes, url, listed?.title);
       return pdf.ok ? { found: true, path, document: pdf.document } : { found: true, path, unreadable: pdf.reason };
     }
     const kind: PageKind = ext === '.html' || ext === '.htm' ? 'html' : ext === '.md' ? 'markdown' : 'text';
-    const body = await readFile(path, 'utf8');
+    let body: string;
+    try {
+      body = await readFile(path, 'utf8');
+    } catch (e) {
+      return { found: false, missingFile: `snapshot file ${rel} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
+    }
     return { found: true, path, document: pageToDocument(body, kind, url, listed?.title) };
   }
 }

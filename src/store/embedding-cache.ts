@@ -4,9 +4,11 @@
  * re-embeds text it has embedded before with the same model.
  */
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import * as lancedb from '@lancedb/lancedb';
 import { Field, FixedSizeList, Float32, Schema, Table, Utf8 } from 'apache-arrow';
 import { fixedSizeVectors, utf8Vector } from './arrow-batch.js';
+import { openCommittedTable } from './lance-tables.js';
 import type { Embedder, ModelInfo } from '../models/types.js';
 
 export function textKey(text: string): string {
@@ -21,17 +23,43 @@ export class EmbeddingCache {
   hits = 0;
   misses = 0;
   private constructor(
-    private readonly db: lancedb.Connection,
+    private readonly dir: string,
+    private db: lancedb.Connection | undefined,
     private readonly name: string,
     private readonly dimension: number,
     private table: lancedb.Table | undefined,
   ) {}
 
+  /**
+   * Opens the cache in `dir` without creating anything (the directory appears at the first stored
+   * vector). A cache table whose first commit never finished (kill -9) is treated as empty.
+   */
   static async open(dir: string, embedder: Embedder): Promise<EmbeddingCache> {
-    const db = await lancedb.connect(dir);
     const name = tableName(embedder.info);
-    const table = (await db.tableNames()).includes(name) ? await db.openTable(name) : undefined;
-    return new EmbeddingCache(db, name, embedder.dimension, table);
+    const db = existsSync(dir) ? await lancedb.connect(dir) : undefined;
+    const table = db ? await openCommittedTable(db, dir, name, await db.tableNames()) : undefined;
+    return new EmbeddingCache(dir, db, name, embedder.dimension, table);
+  }
+
+  private async createTable(data: Table): Promise<lancedb.Table> {
+    this.db ??= await lancedb.connect(this.dir);
+    const names = await this.db.tableNames();
+    const committed = await openCommittedTable(this.db, this.dir, this.name, names);
+    if (committed) {
+      await committed.add(data);
+      return committed;
+    }
+    // A folder left by a kill inside a first createTable is written over (LanceDB commits version 1 over
+    // it); it is not deleted, since the cache has no writer lock and another process may be creating it.
+    try {
+      return await this.db.createTable(this.name, data, { mode: 'create', existOk: false });
+    } catch (e) {
+      // Another process created it meanwhile (two audits sharing a cache directory): add to theirs.
+      const t = await openCommittedTable(this.db, this.dir, this.name, await this.db.tableNames());
+      if (!t) throw e;
+      await t.add(data);
+      return t;
+    }
   }
 
   private async lookup(keys: string[]): Promise<Map<string, Float32Array>> {
@@ -55,7 +83,7 @@ export class EmbeddingCache {
     const type = new FixedSizeList(this.dimension, new Field('item', new Float32(), true));
     const schema = new Schema([new Field('key', new Utf8(), false), new Field('vector', type, false)]);
     const data = new Table(schema, { key: utf8Vector(keys), vector: fixedSizeVectors(type, vectors.length, vectors) } as never);
-    if (!this.table) this.table = await this.db.createTable(this.name, data, { mode: 'create', existOk: false });
+    if (!this.table) this.table = await this.createTable(data);
     else await this.table.add(data);
   }
 
@@ -85,6 +113,6 @@ export class EmbeddingCache {
 
   close(): void {
     this.table?.close();
-    this.db.close();
+    this.db?.close();
   }
 }

@@ -51,7 +51,15 @@ export interface IngestSummary {
   format: CorpusFormat;
   /** Records read in this run (including skipped ones). */
   records: number;
+  /** Documents new to the index written by this run. */
   documents: number;
+  /**
+   * Records that replaced a document of the same id: one already in the index (a re-index, or the batch a
+   * crashed run committed without its checkpoint) or one earlier in this source (a duplicate id).
+   */
+  replaced: number;
+  /** Records written by this run (documents + replaced); 0 with records > 0 means nothing could be indexed. */
+  indexed: number;
   passages: number;
   sentences: number;
   skipped: number;
@@ -65,6 +73,17 @@ export interface IngestSummary {
   passagesPerSecond: number;
   /** What happened to the vector index: built, refreshed, or exact search (small table). */
   vectorIndex?: string;
+}
+
+/**
+ * Why a finished run should count as a failure (for a non-zero exit), or undefined when it indexed
+ * something or had nothing new to read: every record was skipped, or the source held no records at all.
+ */
+export function ingestProblem(s: IngestSummary): string | undefined {
+  if (s.interrupted || s.indexed > 0) return undefined;
+  if (s.records === 0) return s.resumedFrom > 0 ? undefined : `${s.source}: no records found (read as ${s.format})`;
+  const first = s.errors[0] ? `; first: ${s.errors[0]}` : '';
+  return `${s.source}: none of its ${s.records} records could be indexed (${s.skipped} skipped as ${s.format} records${first}); check --format (read as ${s.format}) and the input`;
 }
 
 export async function ingestSource(store: Store, path: string, opts: IngestOptions = {}): Promise<IngestSummary> {
@@ -85,7 +104,7 @@ export async function ingestSource(store: Store, path: string, opts: IngestOptio
   if (cp && opts.resume !== false && cp.fingerprint === print && cp.maxWords === maxWords) resumedFrom = cp.records;
 
   const summary: IngestSummary = {
-    source: abs, format, records: 0, documents: 0, passages: 0, sentences: 0, skipped: 0, errors: [],
+    source: abs, format, records: 0, documents: 0, replaced: 0, indexed: 0, passages: 0, sentences: 0, skipped: 0, errors: [],
     resumedFrom, interrupted: false, seconds: 0, indexSeconds: 0, docsPerSecond: 0, passagesPerSecond: 0,
   };
   const progress = (phase: IngestProgress['phase']) =>
@@ -105,7 +124,11 @@ export async function ingestSource(store: Store, path: string, opts: IngestOptio
   };
   const commit = async (items: DocumentWithPassages[], recordsDone: number) => {
     await embed(items);
-    await store.upsert(items);
+    const r = await store.upsert(items);
+    const replaced = r ? r.replaced : 0;
+    summary.replaced += replaced;
+    summary.documents += items.length - replaced;
+    summary.indexed += items.length;
     await store.setCheckpoint({ source: key, records: recordsDone, updatedAt: new Date().toISOString(), fingerprint: print, maxWords });
   };
   const flush = async () => {
@@ -114,7 +137,11 @@ export async function ingestSource(store: Store, path: string, opts: IngestOptio
     if (batch.length === 0) return;
     const items = batch;
     batch = [];
-    inFlight = commit(items, resumedFrom + summary.records);
+    const pending = commit(items, resumedFrom + summary.records);
+    // Handled now: the loop awaits it only at the next flush, and a failure while the next batch is being
+    // read must surface there (as this function's error), not kill the process as an unhandled rejection.
+    pending.catch(() => undefined);
+    inFlight = pending;
   };
 
   try {
@@ -130,7 +157,6 @@ export async function ingestSource(store: Store, path: string, opts: IngestOptio
       const doc = prepareDocument(r.doc);
       const passages = chunkPassages(doc, { maxWords });
       batch.push({ doc, passages });
-      summary.documents++;
       summary.passages += passages.length;
       summary.sentences += doc.sentences.length;
       if (batch.length >= batchSize) {
@@ -145,9 +171,11 @@ export async function ingestSource(store: Store, path: string, opts: IngestOptio
     await flush();
     if (inFlight) await inFlight;
   } catch (e) {
-    // Keep what was read before the bad record or failure: commit it, then report.
-    if (inFlight) await inFlight.catch(() => undefined);
+    // Keep what was read before the bad record or failure: commit it, then report. A failed commit is the
+    // error that matters (the store refused a write); a bad record is reported after its batch is kept.
+    const failedCommit = inFlight ? await inFlight.then(() => undefined, (x: unknown) => x ?? new Error('commit failed')) : undefined;
     inFlight = undefined;
+    if (failedCommit) throw failedCommit;
     if (e instanceof RecordError && batch.length) {
       await commit(batch, resumedFrom + summary.records - 1);
       batch = [];
@@ -155,7 +183,6 @@ export async function ingestSource(store: Store, path: string, opts: IngestOptio
     throw e;
   }
   if (!summary.interrupted) {
-    await store.clearCheckpoint(key);
     if (opts.buildIndex !== false) {
       progress('indexing');
       const t = performance.now();
@@ -163,6 +190,9 @@ export async function ingestSource(store: Store, path: string, opts: IngestOptio
       if (opts.embedder) summary.vectorIndex = await store.buildVectorIndex();
       summary.indexSeconds = (performance.now() - t) / 1000;
     }
+    // Cleared only once the indexes are built: a kill during the build resumes at the build, instead of
+    // re-reading the whole source.
+    await store.clearCheckpoint(key);
   }
   progress('done');
   summary.seconds = (performance.now() - started) / 1000;

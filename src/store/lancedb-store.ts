@@ -6,16 +6,18 @@
  * checkpoint (written after the commit) tells the next run where to resume.
  */
 import { createRequire } from 'node:module';
-import { mkdir } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { readdir, rm, rmdir } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import { Field, FixedSizeList, Float32, type Table as ArrowTable } from 'apache-arrow';
 import type { Document, Passage } from '../corpus/types.js';
 import { documentsToArrow, passageSchema, passagesToArrow } from './arrow-batch.js';
-import { loadManifest, newManifest, saveManifest, type Manifest } from './manifest.js';
-import type { DocumentWithPassages, IngestCheckpoint, PassageHit, Store, StoreStats } from './types.js';
+import { openCommittedTable, removeUncommittedTable } from './lance-tables.js';
+import { loadManifest, MANIFEST_FILE, newManifest, saveManifest, type Manifest } from './manifest.js';
+import type { DocumentWithPassages, IngestCheckpoint, PassageHit, Store, StoreStats, UpsertResult } from './types.js';
 import { normalizeUrl } from './url.js';
+import { WRITER_LOCK_FILE, WriterLock, type AcquireOptions } from './writer-lock.js';
 
 const PASSAGES = 'passages';
 const DOCUMENTS = 'documents';
@@ -61,8 +63,33 @@ export interface VectorSearchOptions {
 }
 
 export interface LanceStoreOptions {
-  /** Create the directory and an empty store when missing (default true). */
+  /**
+   * true (default): a missing index is created, but only at the first write; opening alone creates
+   * nothing. false (read commands): the index must exist and hold documents, else open throws a message
+   * that says how to build one.
+   */
   create?: boolean;
+  /**
+   * When to take the index's writer lock (writer-lock.ts): 'first-write' (default) or 'open', for
+   * commands that will write (`index`), so a second writer is refused before it does any work.
+   */
+  lock?: 'first-write' | 'open';
+  /** Refuse every write; never takes the lock (servers, search, audit). */
+  readOnly?: boolean;
+  /** Passed to the lock: the command line a refused writer is shown, and a hook for stale-lock notices. */
+  lockOptions?: AcquireOptions;
+}
+
+/** Thrown by read opens of a missing or empty index; the message says how to build one. */
+export class MissingIndexError extends Error {
+  readonly code = 'ENOINDEX';
+  constructor(
+    readonly dir: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'MissingIndexError';
+  }
 }
 
 function sqlString(s: string): string {
@@ -126,30 +153,95 @@ export class LanceStore implements Store {
   /** Cached snapshot id, refreshed after every write this process makes (queries don't pay for it). */
   private snapshotId: string | undefined;
   private dimension: number | undefined;
+  /** Settles once this handle holds the writer lock and has re-read the index (see beginWrite). */
+  private writer: Promise<WriterLock> | undefined;
+  /** Whether this handle created the index directory (removed again at close if nothing was committed). */
+  private createdDir = false;
 
   private constructor(
     readonly dir: string,
-    private readonly db: lancedb.Connection,
+    private db: lancedb.Connection | undefined,
     private manifest: Manifest,
     private passages: lancedb.Table | undefined,
     private documents: lancedb.Table | undefined,
+    private readonly opts: LanceStoreOptions,
   ) {}
 
+  /**
+   * Opens an index. Nothing is created on disk until the first write (a failed `index` leaves no empty
+   * folder behind); read opens (`create: false`) refuse a missing or empty index. Tables whose first
+   * commit never finished (kill -9 inside createTable) are treated as absent, and recreated by the writer.
+   */
   static async open(dir: string, opts: LanceStoreOptions = {}): Promise<LanceStore> {
-    let manifest = await loadManifest(dir);
-    if (!manifest) {
-      if (opts.create === false) throw new Error(`${dir}: no veracite index here (create one with "veracite index <paths> --index ${dir}")`);
-      await mkdir(dir, { recursive: true });
-      manifest = newManifest({ fts: FTS_SETTINGS });
-      await saveManifest(dir, manifest);
+    const manifest = await loadManifest(dir);
+    if (!manifest && (opts.create === false || opts.readOnly)) {
+      throw new MissingIndexError(dir, `${dir}: no veracite index here; build one with "veracite index <corpus files> --index ${dir}"`);
     }
-    const db = await lancedb.connect(dir);
-    const names = new Set(await db.tableNames());
-    const passages = names.has(PASSAGES) ? await db.openTable(PASSAGES) : undefined;
-    const documents = names.has(DOCUMENTS) ? await db.openTable(DOCUMENTS) : undefined;
-    const store = new LanceStore(dir, db, manifest, passages, documents);
-    store.startedNonEmpty = (documents ? await documents.countRows() : 0) > 0 || (passages ? await passages.countRows() : 0) > 0;
+    // lancedb.connect creates the directory, so a missing one is only connected to at the first write.
+    const db = existsSync(dir) ? await lancedb.connect(dir) : undefined;
+    const names = db ? await db.tableNames() : [];
+    const passages = db ? await openCommittedTable(db, dir, PASSAGES, names) : undefined;
+    const documents = db ? await openCommittedTable(db, dir, DOCUMENTS, names) : undefined;
+    const store = new LanceStore(dir, db, manifest ?? newManifest({ fts: FTS_SETTINGS }), passages, documents, opts);
+    const nDocs = documents ? await documents.countRows() : 0;
+    if (nDocs === 0 && (opts.create === false || opts.readOnly)) {
+      const holder = await WriterLock.holder(dir);
+      const running = holder ? ` (an ingest is running: pid ${holder.pid} on ${holder.host} since ${holder.startedAt})` : '';
+      await store.close();
+      throw new MissingIndexError(dir, `${dir}: the index holds no documents yet${running}; build it with "veracite index <corpus files> --index ${dir}"`);
+    }
+    store.startedNonEmpty = nDocs > 0 || (passages ? await passages.countRows() : 0) > 0;
+    if (opts.lock === 'open' && !opts.readOnly) await store.beginWrite();
     return store;
+  }
+
+  /**
+   * Becomes the index's writer: takes the writer lock (throws WriterLockError naming the holder when
+   * another process writes), creates the directory and manifest if missing, removes tables whose first
+   * commit never finished, and re-reads everything another writer may have changed since open.
+   */
+  private beginWrite(): Promise<WriterLock> {
+    if (this.opts.readOnly) return Promise.reject(new Error(`${this.dir}: opened read-only; writing needs an index opened for writing`));
+    this.writer ??= this.takeWriterRole().catch((e: unknown) => {
+      this.writer = undefined; // a refused writer may retry later
+      throw e;
+    });
+    return this.writer;
+  }
+
+  private async takeWriterRole(): Promise<WriterLock> {
+    if (!existsSync(this.dir)) this.createdDir = true;
+    const lock = await WriterLock.acquire(this.dir, this.opts.lockOptions);
+    try {
+      const onDisk = await loadManifest(this.dir);
+      if (onDisk) this.manifest = onDisk;
+      else await saveManifest(this.dir, this.manifest);
+      for (const name of [PASSAGES, DOCUMENTS]) await removeUncommittedTable(this.dir, name);
+      this.db ??= await lancedb.connect(this.dir);
+      // Fresh handles at the latest committed versions: another writer may have written since open.
+      this.passages?.close();
+      this.documents?.close();
+      const names = await this.db.tableNames();
+      this.passages = await openCommittedTable(this.db, this.dir, PASSAGES, names);
+      this.documents = await openCommittedTable(this.db, this.dir, DOCUMENTS, names);
+      this.startedNonEmpty = (this.documents ? await this.documents.countRows() : 0) > 0 || (this.passages ? await this.passages.countRows() : 0) > 0;
+      this.dimension = undefined;
+      this.snapshotId = undefined;
+      return lock;
+    } catch (e) {
+      await lock.release();
+      throw e;
+    }
+  }
+
+  /** Takes the writer lock now (what `lock: 'open'` does at open); throws WriterLockError when held. */
+  async lockForWriting(): Promise<void> {
+    await this.beginWrite();
+  }
+
+  /** Before each commit: still the writer (the lock file was not removed or taken over by hand). */
+  private async writeGuard(): Promise<void> {
+    await (await this.beginWrite()).assertHeld();
   }
 
   get storeId(): string {
@@ -167,8 +259,13 @@ export class LanceStore implements Store {
     return this.dimension;
   }
 
-  async upsert(batch: DocumentWithPassages[]): Promise<void> {
-    if (batch.length === 0) return;
+  /**
+   * Writes a batch (see Store.upsert). Returns how many documents were new and how many replaced an id
+   * already in the index or repeated within the batch, so an ingest summary counts honestly.
+   */
+  async upsert(batch: DocumentWithPassages[]): Promise<UpsertResult> {
+    if (batch.length === 0) return { inserted: 0, replaced: 0 };
+    await this.writeGuard();
     // Last occurrence of an id within a batch wins, as it would across batches.
     const byId = new Map<string, DocumentWithPassages>();
     for (const item of batch) byId.set(item.doc.id, item);
@@ -178,27 +275,35 @@ export class LanceStore implements Store {
     const passages = items.flatMap((i) => i.passages);
     const withVectors = items.some((i) => i.vectors);
     const vectors = withVectors ? items.flatMap((i) => i.vectors ?? i.passages.map(() => undefined)) : undefined;
-    if (needsDelete) await this.deleteIds(ids);
+    const existing = needsDelete ? await this.deleteIds(ids) : 0;
     const first = vectors?.find((v) => v);
     if (first) await this.ensureVectorColumn(first.length);
     const dim = (await this.vectorDimension()) ?? first?.length;
     const pTable = passagesToArrow(passages, passageSchema(dim), vectors);
     // Passages first, documents second: a document row exists only once its passages are committed.
-    if (!this.passages) this.passages = await this.db.createTable(PASSAGES, pTable, { mode: 'create', existOk: false });
+    if (!this.passages) this.passages = await this.db!.createTable(PASSAGES, pTable, { mode: 'create', existOk: false });
     else await this.passages.add(pTable);
     const dTable = documentsToArrow(items.map((i) => i.doc), normalizeUrl);
-    if (!this.documents) this.documents = await this.db.createTable(DOCUMENTS, dTable, { mode: 'create', existOk: false });
+    if (!this.documents) this.documents = await this.db!.createTable(DOCUMENTS, dTable, { mode: 'create', existOk: false });
     else await this.documents.add(dTable);
     for (const id of ids) this.written.add(id);
     this.snapshotId = undefined;
+    const replaced = batch.length - byId.size + existing;
+    return { inserted: batch.length - replaced, replaced };
   }
 
-  private async deleteIds(ids: string[]): Promise<void> {
+  /** Deletes every row of these ids; returns how many of them had a document row. */
+  private async deleteIds(ids: string[]): Promise<number> {
+    let existing = 0;
     for (let i = 0; i < ids.length; i += 500) {
       const chunk = inList(ids.slice(i, i + 500));
       if (this.passages) await this.passages.delete(`doc_id IN (${chunk})`);
-      if (this.documents) await this.documents.delete(`id IN (${chunk})`);
+      if (this.documents) {
+        existing += await this.documents.countRows(`id IN (${chunk})`);
+        await this.documents.delete(`id IN (${chunk})`);
+      }
     }
+    return existing;
   }
 
   /** Adds an (empty) vector column to a store created without one, so dense vectors can be written. */
@@ -207,6 +312,7 @@ export class LanceStore implements Store {
     if (current === dimension) return;
     if (current !== undefined) throw new Error(`${this.dir}: the index holds ${current}-d vectors; a ${dimension}-d embedder cannot share it (use another --index)`);
     if (!this.passages) return;
+    await this.writeGuard();
     await this.passages.addColumns(new Field('vector', new FixedSizeList(dimension, new Field('item', new Float32(), true)), true));
     this.snapshotId = undefined;
     this.dimension = dimension;
@@ -262,6 +368,8 @@ export class LanceStore implements Store {
    * exact search is both faster and perfectly accurate. Returns what was done.
    */
   async buildVectorIndex(opts: { minRows?: number; force?: boolean } = {}): Promise<'built' | 'refreshed' | 'exact'> {
+    if (!this.passages) return 'exact';
+    await this.writeGuard();
     const { withVector } = await this.vectorCounts();
     if (!this.passages || withVector === 0) return 'exact';
     if (!opts.force && withVector < (opts.minRows ?? ANN_MIN_ROWS)) return 'exact';
@@ -280,6 +388,10 @@ export class LanceStore implements Store {
   }
 
   async buildTextIndex(): Promise<void> {
+    // Nothing to index in a store with no passages; a writer that has not written yet may still find the
+    // passages another process committed, so it becomes the writer (re-reading the index) first.
+    if (!this.passages && !existsSync(this.dir)) return;
+    await this.writeGuard();
     if (!this.passages) return;
     await this.passages.createIndex(TEXT_COLUMN, { config: lancedb.Index.fts(FTS_SETTINGS), replace: true });
     this.snapshotId = undefined;
@@ -398,11 +510,14 @@ export class LanceStore implements Store {
   }
 
   async setCheckpoint(cp: IngestCheckpoint): Promise<void> {
+    await this.writeGuard();
     this.manifest.checkpoints[cp.source] = cp;
     await saveManifest(this.dir, this.manifest);
   }
 
   async clearCheckpoint(source: string): Promise<void> {
+    if (!(source in this.manifest.checkpoints)) return;
+    await this.writeGuard();
     delete this.manifest.checkpoints[source];
     await saveManifest(this.dir, this.manifest);
   }
@@ -412,6 +527,7 @@ export class LanceStore implements Store {
   }
 
   async setSetting(key: string, value: unknown): Promise<void> {
+    await this.writeGuard();
     this.manifest.settings[key] = value;
     await saveManifest(this.dir, this.manifest);
   }
@@ -419,6 +535,20 @@ export class LanceStore implements Store {
   async close(): Promise<void> {
     this.passages?.close();
     this.documents?.close();
-    this.db.close();
+    this.db?.close();
+    const lock = await this.writer?.catch(() => undefined);
+    this.writer = undefined;
+    if (!lock) return;
+    // A directory this handle created and never committed a table to (a failed first `index`) is removed,
+    // so no empty index is left for later commands to accept.
+    if (this.createdDir && !this.passages && !this.documents) {
+      const leftovers = (await readdir(this.dir).catch(() => [] as string[])).filter((f) => f !== MANIFEST_FILE && f !== WRITER_LOCK_FILE);
+      if (leftovers.length === 0) await rm(join(this.dir, MANIFEST_FILE), { force: true });
+      await lock.release();
+      // Not recursive: if another writer started in the meantime, its files keep the directory.
+      if (leftovers.length === 0) await rmdir(this.dir).catch(() => undefined);
+      return;
+    }
+    await lock.release();
   }
 }

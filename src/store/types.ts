@@ -12,6 +12,12 @@ export interface DocumentWithPassages {
   vectors?: Float32Array[];
 }
 
+/** What an upsert did: ids new to the store, and ids that replaced rows already there (or repeated in the batch). */
+export interface UpsertResult {
+  inserted: number;
+  replaced: number;
+}
+
 export interface PassageHit {
   passage: Passage;
   /** Engine score (BM25 for text search; similarity for vector search). Higher is better. */
@@ -44,9 +50,10 @@ export interface Store {
   readonly engine: string;
   /**
    * Insert or replace documents (with their passages and sentences). Re-writing an id replaces all its
-   * rows; nothing is duplicated. A batch is committed atomically per table.
+   * rows; nothing is duplicated. A batch is committed atomically per table. Engines that can tell return
+   * how many ids were new and how many replaced existing rows (ingest summaries count replacements).
    */
-  upsert(batch: DocumentWithPassages[]): Promise<void>;
+  upsert(batch: DocumentWithPassages[]): Promise<void | UpsertResult>;
   /** Build or refresh the full-text (BM25) index over passages. */
   buildTextIndex(): Promise<void>;
   /** BM25 search over passages (title + text). */

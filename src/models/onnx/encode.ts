@@ -1,4 +1,5 @@
 import { Tensor, type PreTrainedTokenizer } from '@huggingface/transformers';
+import { boundModelInput, maxCharsForTokens } from '../bounded-input.js';
 
 /**
  * Tokenisation with correct truncation. transformers.js truncates by chopping the final token ids
@@ -54,7 +55,8 @@ export class InputEncoder {
   }
 
   private tokens(text: string): string[] {
-    return this.tokenizer._tokenizer.tokenize(text, { add_special_tokens: false });
+    // Bounded first: at most maxLength tokens are kept, and tokenising a 50 MB text would take seconds.
+    return this.tokenizer._tokenizer.tokenize(boundModelInput(text, maxCharsForTokens(this.maxLength)), { add_special_tokens: false });
   }
 
   /** Same lookup as the tokenizer's own encode(): added tokens first, then the model vocabulary, then UNK. */

@@ -2,6 +2,7 @@
  * Shared inference path of the trained heads: embed each distinct text of a call once, build the pair
  * features, run the classifier. Both public models are thin wrappers around this.
  */
+import { boundModelInput, MODEL_INPUT_MAX_CHARS } from '../bounded-input.js';
 import type { Embedder, ModelInfo } from '../types.js';
 import { buildFeatureMatrix, type FeaturePair } from './features.js';
 import { predictProba } from './softmax.js';
@@ -41,8 +42,10 @@ export class TrainedHead {
   }
 
   /** Class probabilities per pair, in `weights.labels` order. */
-  async probabilities(pairs: readonly FeaturePair[]): Promise<Float32Array[]> {
-    if (pairs.length === 0) return [];
+  async probabilities(input: readonly FeaturePair[]): Promise<Float32Array[]> {
+    if (input.length === 0) return [];
+    // Embeddings and lexical features of bounded texts: one huge sentence must not cost seconds and GBs.
+    const pairs = input.map((p) => (p.premise.length > MODEL_INPUT_MAX_CHARS || p.hypothesis.length > MODEL_INPUT_MAX_CHARS ? { ...p, premise: boundModelInput(p.premise), hypothesis: boundModelInput(p.hypothesis) } : p));
     // One embed call for every distinct text of the whole call (claims repeat across many sentences).
     const distinct = [...new Set(pairs.flatMap((p) => [p.premise, p.hypothesis]))];
     const vecs = await this.embedder.embed(distinct);

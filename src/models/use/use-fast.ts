@@ -4,6 +4,7 @@
  * Vectors match the reference path to cosine >= 0.999999 on the fixture passages (use-embedder.test.ts).
  */
 import * as ort from 'onnxruntime-node';
+import { boundModelInput } from '../bounded-input.js';
 import type { Embedder } from '../types.js';
 import { buildUseOnnx, MAX_TOKENS } from './onnx-graph.js';
 import { UseTokenizer } from './tokenizer.js';
@@ -63,7 +64,8 @@ export async function createUseFastEmbedder(opts: UseFastOptions = {}): Promise<
     dimension: USE_DIMENSION,
     embed: (texts) =>
       serial.run(async () => {
-        const tokens = texts.map((t) => tokenizer.encode(t).slice(0, MAX_TOKENS));
+        // Bounded before tokenising: only MAX_TOKENS tokens are kept, and tokenising a 50 MB text is not free.
+        const tokens = texts.map((t) => tokenizer.encode(boundModelInput(t)).slice(0, MAX_TOKENS));
         const result: Float32Array[] = tokens.map(() => empty.slice());
         // Longest first, so each batch pads to similar lengths; empty texts keep the precomputed vector.
         const order = tokens.map((_, i) => i).filter((i) => tokens[i].length > 0);

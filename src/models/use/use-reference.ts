@@ -3,6 +3,7 @@
  * tfjs-wasm SIMD backend; tfjs disables wasm threads under Node). ~10 passages/s; it exists to define the
  * expected vectors, which the fast path and the committed fixture are checked against.
  */
+import { boundModelInput } from '../bounded-input.js';
 import { createRequire } from 'node:module';
 import type { Embedder } from '../types.js';
 import { l2Normalize, Serial } from './util.js';
@@ -29,7 +30,8 @@ export async function createUseReferenceEmbedder(opts: UseReferenceOptions = {})
   const serial = new Serial();
   const sentinel = 'a';
 
-  async function embedBatch(texts: string[]): Promise<Float32Array[]> {
+  async function embedBatch(raw: string[]): Promise<Float32Array[]> {
+    const texts = raw.map((t) => boundModelInput(t));
     // The package builds a sparse [row, position] input whose row count is (last non-empty row + 1), so
     // trailing texts without tokens would silently vanish. A non-empty sentinel keeps every row; rows
     // with no tokens then get what the graph computes for them (mean of nothing = 0, then tanh(bias)).
