@@ -21,7 +21,7 @@ import { readCorpus } from '../src/corpus/read-corpus.js';
 import { ingestSource } from '../src/store/ingest.js';
 import { LanceStore, MissingIndexError } from '../src/store/lancedb-store.js';
 import { hasCommittedVersion } from '../src/store/lance-tables.js';
-import { mulberry32 } from '../src/util/mulberry32.js';
+import { uniform } from '../src/util/rng.js';
 import { saveBenchResult } from './util.js';
 
 const SAMPLE = 'data/samples/scifact/corpus.jsonl';
@@ -106,7 +106,7 @@ async function main(): Promise<void> {
       dir: { type: 'string', default: 'tmp/soak' },
     },
   });
-  const rand = mulberry32(Number(values.seed));
+  const rand = uniform(Number(values.seed));
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
   const root = resolve(values.dir!);
   rmSync(root, { recursive: true, force: true });

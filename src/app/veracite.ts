@@ -15,6 +15,7 @@ import { ingestSource, type IngestOptions, type IngestSummary } from '../store/i
 import { EmbeddingCache } from '../store/embedding-cache.js';
 import { LanceStore } from '../store/lancedb-store.js';
 import type { Store } from '../store/types.js';
+import type { AcquireOptions } from '../store/writer-lock.js';
 import { Retriever, type RetrieverResult, type SearchMode } from '../retrieve/retriever.js';
 import type { ClaimInContext } from '../retrieve/query-building.js';
 import { Verifier } from '../verify/verifier.js';
@@ -28,10 +29,14 @@ export interface OpenOptions {
   /** Models to use instead of loading them (tests; callers holding their own ONNX instances). */
   models?: InjectedModels;
   /**
-   * Create the index when it does not exist (writers: `veracite index`). Readers refuse a missing index
-   * instead, so a typo never leaves an empty index behind.
+   * Open for writing (`veracite index`, building an evaluation's index): the index is created when it does
+   * not exist (at the first write, never by opening alone) and the writer lock is taken at open, so a
+   * second writer is refused before it does any work. Otherwise the index is opened read-only: a missing
+   * or empty index is refused with a message that says how to build it, and no lock is taken.
    */
   create?: boolean;
+  /** The writer lock's record of who holds it, and a notice when a stale lock is broken. */
+  lockOptions?: AcquireOptions;
 }
 
 /** auto = hybrid when the index has vectors, else bm25; an explicit dense mode needs vectors. */
@@ -68,7 +73,9 @@ export class Veracite {
     const requested = parseSettings(input);
     const models = new ModelHub(requested.models, opts.models);
     const dir = requested.index.dir;
-    const store = dir ? await LanceStore.open(dir, { create: opts.create ?? false }) : undefined;
+    const store = dir
+      ? await LanceStore.open(dir, opts.create ? { create: true, lock: 'open', ...(opts.lockOptions ? { lockOptions: opts.lockOptions } : {}) } : { create: false, readOnly: true })
+      : undefined;
     try {
       const hasVectors = store ? (await store.vectorDimension()) !== undefined : false;
       // Without an index there is nothing to retrieve from; the mode only matters for provenance then.

@@ -13,7 +13,7 @@ import { ingestSource } from '../store/ingest.js';
 import { LanceStore } from '../store/lancedb-store.js';
 import { loadArticleInput } from './article-input.js';
 import { CitationAuditor } from './audit.js';
-import { LexicalPairScorer } from './lexical.js';
+import { LexicalPairScorer } from '../models/lexical-scorer.js';
 import type { AuditInput } from './types.js';
 
 describe('an audit with one failing citation', () => {

@@ -165,6 +165,7 @@ export class CitationAuditor {
       timingsMs: { source: 0, retrieve: 0, score: 0, rank: 0 },
     };
     if (c.kind) out.kind = c.kind;
+    out.status = citationStatus(out);
     return out;
   }
 

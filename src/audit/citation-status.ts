@@ -32,10 +32,12 @@ export const CITATION_STATUS_LABELS: Record<CitationStatus, string> = {
 };
 
 /** The citation's verdict, with the reason in words. */
-export function citationStatus(c: Pick<CitationAudit, 'source' | 'verification'>): CitationStatusInfo {
+export function citationStatus(c: Pick<CitationAudit, 'source' | 'verification' | 'error'>): CitationStatusInfo {
   const s = c.source;
   const v = c.verification;
   const out = (status: CitationStatus, reason: string): CitationStatusInfo => ({ status, label: CITATION_STATUS_LABELS[status], reason });
+  // The audit of this citation failed (the others went on): nothing was judged.
+  if (c.error) return out('unverifiable', c.error);
   if (v) {
     const score = `score ${v.score.toFixed(3)}${v.rankerScore !== undefined ? `, source-ranker score ${v.rankerScore.toFixed(3)}` : ''}`;
     if (v.flagged === true) return out('fails-verification', `${score}: at or below the failed-verification threshold`);

@@ -2,7 +2,7 @@
  * `veracite index <paths...>`: ingest corpus files into an index directory, with progress and a summary.
  */
 import type { Command } from 'commander';
-import type { IngestSummary } from '../store/ingest.js';
+import { ingestProblem, type IngestSummary } from '../store/ingest.js';
 import type { CorpusFormat } from '../corpus/types.js';
 import { countRecords } from './count-records.js';
 import { openApp } from './open-app.js';
@@ -28,7 +28,7 @@ interface IndexFlags extends Record<string, unknown> {
 function printSummary(s: IngestSummary): void {
   const lines = [
     `${s.source} (${s.format})${s.resumedFrom ? ` resumed after ${s.resumedFrom} records` : ''}${s.interrupted ? ' INTERRUPTED (run again to resume)' : ''}`,
-    `  ${count(s.documents, 'document')}, ${count(s.passages, 'passage')}, ${count(s.sentences, 'sentence')} in ${s.seconds.toFixed(1)} s ` +
+    `  ${count(s.documents, 'new document')}${s.replaced ? `, ${count(s.replaced, 'replaced document')} (same id again)` : ''}, ${count(s.passages, 'passage')}, ${count(s.sentences, 'sentence')} in ${s.seconds.toFixed(1)} s ` +
       `(${s.docsPerSecond.toFixed(0)} docs/s, ${s.passagesPerSecond.toFixed(0)} passages/s; search indexes ${s.indexSeconds.toFixed(1)} s${s.vectorIndex ? `; ${vectorIndexText(s.vectorIndex)}` : ''})`,
     `  skipped records: ${s.skipped}`,
     ...s.errors.map((e) => `    ${e}`),
@@ -50,7 +50,10 @@ export function registerIndexCommand(program: Command): void {
     .option('--quiet', 'no progress output')
     .option('--json', 'print the summary as JSON on stdout'), INDEX_OPTIONS)
     .action(async (paths: string[], flags: IndexFlags) => {
-      const vc = await openApp(flags, INDEX_OPTIONS, { create: true });
+      const vc = await openApp(flags, INDEX_OPTIONS, {
+        create: true,
+        lockOptions: { command: process.argv.slice(1).join(' '), onStale: (h) => console.error(`removed a stale writer lock left by pid ${h.pid} on ${h.host}`) },
+      });
       const store = vc.requireStore();
       const indexDir = vc.settings.index.dir!;
       const controller = new AbortController();
@@ -82,6 +85,12 @@ export function registerIndexCommand(program: Command): void {
           }
           summaries.push(summary);
           if (!flags.json) printSummary(summary);
+          // Records read but nothing indexed (a wrong --format, an empty file): the run failed, say why.
+          const problem = ingestProblem(summary);
+          if (problem) {
+            console.error(`veracite: ${problem}`);
+            process.exitCode = 1;
+          }
           if (summary.interrupted) break;
         }
         const stats = await store.stats();

@@ -2,6 +2,8 @@
  * The `veracite` command. Each sub-command lives in its own file and registers itself here.
  */
 import { Command, CommanderError } from 'commander';
+import { MissingIndexError } from '../store/lancedb-store.js';
+import { WriterLockError } from '../store/writer-lock.js';
 import { SettingsError } from '../util/settings-error.js';
 import { flagOf } from './options.js';
 import { addExamples } from './examples.js';
@@ -70,8 +72,18 @@ export async function main(argv: string[]): Promise<void> {
       return;
     }
     console.error(`veracite: ${messageOf(e as Error)}`);
-    process.exitCode = 1;
+    process.exitCode = exitCodeOf(e as Error);
   }
+}
+
+/**
+ * sysexits(3) codes where a script may want to tell the cases apart: no index there (66, EX_NOINPUT),
+ * another process is writing the index (75, EX_TEMPFAIL: try again later); 1 otherwise.
+ */
+export function exitCodeOf(e: Error): number {
+  if (e instanceof MissingIndexError) return 66;
+  if (e instanceof WriterLockError) return 75;
+  return 1;
 }
 
 /** Errors from the core name settings (`retrieval.mode`); the user typed flags (`--mode`). */
