@@ -78,7 +78,8 @@ export class JobRunner {
     const policy = this.opts.retention;
     if (!policy) return Promise.resolve(0);
     this.pruning = this.pruning.catch(() => 0).then(async () => {
-      const active = new Set([...this.queue.map((j) => j.id), ...this.running.keys()]);
+      // A running job counts as active until its final state is written (this prune may be that job's own).
+      const active = new Set([...this.queue.map((j) => j.id), ...[...this.running.keys()].filter((id) => !this.finalised.has(id))]);
       const doomed = jobsToDelete(this.store.list(), policy, now, active);
       for (const job of doomed) await this.store.delete(job.id);
       return doomed.length;

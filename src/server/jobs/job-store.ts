@@ -97,9 +97,9 @@ export class JobStore {
   async delete(id: string): Promise<void> {
     if (!this.jobs.has(id)) return;
     await this.pending.get(id)?.writing.catch(() => undefined);
-    this.jobs.delete(id);
     await unlink(this.jobPath(id)).catch(ignoreMissing);
     await unlink(join(this.dir, `${id}${INPUT_SUFFIX}`)).catch(ignoreMissing);
+    this.jobs.delete(id);
   }
 
   async readInput(id: string): Promise<AuditJobInput> {
