@@ -1,7 +1,9 @@
 /**
  * Per-request deadline for model-bound work: the request waits for a limiter slot and runs within
  * `timeoutMs`, or gets 504. The signal handed to the work aborts on the deadline or when the client
- * goes away, so a request still waiting in the queue leaves it instead of running for nobody.
+ * goes away, so a request still waiting in the queue leaves it instead of running for nobody, and work
+ * that runs (verify, search, citation check: each takes the signal) stops between its stages and in the
+ * model calls that honour it, freeing its slot at the deadline rather than when it would have ended.
  */
 import type { FastifyReply } from 'fastify';
 import { TimeoutError } from './errors.js';
