@@ -9,7 +9,16 @@ import type { FastifyReply } from 'fastify';
 import { TimeoutError } from './errors.js';
 import type { Limiter } from './limiter.js';
 
-export async function runLimited<T>(limiter: Limiter, reply: FastifyReply, timeoutMs: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export interface RequestDeadline {
+  /** Aborts at the deadline (reason: TimeoutError) or when the client closes the connection. */
+  signal: AbortSignal;
+  /** Rejects with TimeoutError at the deadline (race the work against it). */
+  expired: Promise<never>;
+  dispose(): void;
+}
+
+/** One deadline for a whole request, which may run several pieces of work (the batch route). */
+export function requestDeadline(reply: FastifyReply, timeoutMs: number): RequestDeadline {
   const ac = new AbortController();
   const onClose = () => {
     // 'close' also fires after a normal response; only an unfinished one means the client left.
@@ -17,17 +26,34 @@ export async function runLimited<T>(limiter: Limiter, reply: FastifyReply, timeo
   };
   reply.raw.once('close', onClose);
   let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
+  const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       const e = new TimeoutError(timeoutMs);
       ac.abort(e);
       reject(e);
     }, timeoutMs);
   });
+  expired.catch(() => undefined); // raced by the caller; never an unhandled rejection when not
+  return {
+    signal: ac.signal,
+    expired,
+    dispose: () => {
+      clearTimeout(timer);
+      reply.raw.off('close', onClose);
+    },
+  };
+}
+
+/** `work` in a limiter slot, within the deadline. */
+export function runInSlot<T>(limiter: Limiter, deadline: RequestDeadline, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  return Promise.race([limiter.run(() => work(deadline.signal), deadline.signal), deadline.expired]);
+}
+
+export async function runLimited<T>(limiter: Limiter, reply: FastifyReply, timeoutMs: number, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const deadline = requestDeadline(reply, timeoutMs);
   try {
-    return await Promise.race([limiter.run(() => work(ac.signal), ac.signal), deadline]);
+    return await runInSlot(limiter, deadline, work);
   } finally {
-    clearTimeout(timer);
-    reply.raw.off('close', onClose);
+    deadline.dispose();
   }
 }
