@@ -1,17 +1,18 @@
 /**
  * Bounded load on `veracite serve`: `--clients` (20) clients keep requests in flight against GET
- * /v1/search and then POST /v1/verify for `--seconds` (60) each, in rounds of `--round` (10) seconds. The
+ * /v1/search and then POST /v1/verify for `--seconds` (60) each, without pause, reported in rounds of
+ * `--round` (10) seconds (the answers received in each, the last one including the final drain). The
  * server runs in its own process with the default pipeline (as `veracite serve --index DIR`, its default
  * --concurrency 2 and queue 16) on the shipped SciFact sample index unless --index is given.
  *
- * Per round it reports requests, answers by status, latency of the 200s, and the server process's
+ * Per round it reports answers by status, latency of the 200s, and the server process's
  * resident memory (VmRSS from /proc, sampled at the end of the round). Clients behave as the API asks:
  * a 503 (full queue, the documented answer to overload) waits its Retry-After before the next request.
  * Targets: 0 answers other than 200 and 503 (every request has a 60 s client timeout, so a hang counts
  * as an error), and RSS flat across rounds (growth from the 2nd round to the last under 10%; the first
  * round includes warm-up). Prints, saves bench/results/serve-load.json, exits 1 when a target is missed.
  *
- *   node --import tsx bench/bench-serve-load.ts [--clients 20] [--seconds 60] [--round 10] [--index DIR]
+ *   node --import tsx bench/bench-serve-load.ts [--clients 20] [--seconds 60] [--round 10] [--index DIR] [--endpoints search,verify]
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -36,6 +37,14 @@ async function serve(index: string, dataDir: string): Promise<void> {
   // Warm-up: the first verify loads nothing more but pays for lazy initialisation (tokenizer tables, caches).
   await fetch(`${server.url}/v1/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ claim: 'warm up' }) });
   const o = server.ctx.options;
+  if (process.env.VERACITE_BENCH_MEMTRACE) {
+    // Where the memory is (JS heap vs native: LanceDB, onnxruntime, TF), to tell growth from a leak.
+    const mb = (n: number) => Math.round(n / 2 ** 20);
+    setInterval(() => {
+      const m = process.memoryUsage();
+      process.stderr.write(`  [server memory] rss ${mb(m.rss)} MB, heap used ${mb(m.heapUsed)} / ${mb(m.heapTotal)} MB, external ${mb(m.external)} MB, array buffers ${mb(m.arrayBuffers)} MB\n`);
+    }, 10_000).unref();
+  }
   process.stdout.write(`${JSON.stringify({ url: server.url, models: server.ctx.verifier.modelInfos().map((m) => m.id), concurrency: o.concurrency, queue: o.queue, timeoutMs: o.requestTimeoutMs })}\n`);
 }
 
@@ -65,47 +74,75 @@ function request(url: string, endpoint: Endpoint, text: string): Promise<Respons
   return fetch(`${url}/v1/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ claim: text }), signal });
 }
 
-/** One round: `clients` loops for `seconds`; a 503 waits its Retry-After. */
-async function runRound(url: string, endpoint: Endpoint, clients: number, seconds: number, texts: string[], start: number): Promise<Omit<Round, 'round' | 'rssMb'>> {
-  const latencies: number[] = [];
-  const errors: Record<string, number> = {};
-  let overloaded = 0;
-  let next = start;
-  const t0 = performance.now();
-  const end = t0 + seconds * 1000;
+interface Bucket {
+  latencies: number[];
+  overloaded: number;
+  errors: Record<string, number>;
+  t0: number;
+}
+
+const newBucket = (): Bucket => ({ latencies: [], overloaded: 0, errors: {}, t0: performance.now() });
+
+function closeRound(b: Bucket, round: number, pid: number): Round {
+  const took = (performance.now() - b.t0) / 1000;
+  const sorted = b.latencies.sort((a, c) => a - c);
+  const r1 = (x: number) => Math.round(x * 10) / 10;
+  const nErrors = Object.values(b.errors).reduce((a, c) => a + c, 0);
+  return {
+    round,
+    seconds: r1(took),
+    requests: sorted.length + b.overloaded + nErrors,
+    ok: sorted.length,
+    overloaded: b.overloaded,
+    errors: b.errors,
+    throughput: r1(sorted.length / took),
+    latencyMs: { p50: r1(percentile(sorted, 50)), p95: r1(percentile(sorted, 95)), max: r1(sorted.at(-1) ?? NaN) },
+    rssMb: rssMb(pid),
+  };
+}
+
+/**
+ * `clients` loops for `seconds` without pause between rounds; every `roundSeconds` the answers received
+ * since the last boundary close a round, with the server's RSS at that moment. Requests still in flight at
+ * the end are awaited and counted in the last round. A 503 waits its Retry-After.
+ */
+async function runLoad(url: string, endpoint: Endpoint, opts: { clients: number; seconds: number; roundSeconds: number; texts: string[]; pid: number; onRound: (r: Round) => void }): Promise<Round[]> {
+  const rounds: Round[] = [];
+  let bucket = newBucket();
+  let next = 0;
+  const end = performance.now() + opts.seconds * 1000;
+  const timer = setInterval(() => {
+    if (performance.now() >= end - 1) return; // the last round closes after the drain
+    const r = closeRound(bucket, rounds.length + 1, opts.pid);
+    bucket = newBucket();
+    rounds.push(r);
+    opts.onRound(r);
+  }, opts.roundSeconds * 1000);
   const client = async () => {
     while (performance.now() < end) {
-      const text = texts[next++ % texts.length]!;
+      const text = opts.texts[next++ % opts.texts.length]!;
       const t = performance.now();
       try {
         const res = await request(url, endpoint, text);
         await res.arrayBuffer();
-        if (res.status === 200) latencies.push(performance.now() - t);
+        if (res.status === 200) bucket.latencies.push(performance.now() - t);
         else if (res.status === 503) {
-          overloaded++;
+          bucket.overloaded++;
           const wait = Math.min(Number(res.headers.get('retry-after')) || 1, Math.max(0, (end - performance.now()) / 1000));
           await sleep(wait * 1000);
-        } else errors[String(res.status)] = (errors[String(res.status)] ?? 0) + 1;
+        } else bucket.errors[String(res.status)] = (bucket.errors[String(res.status)] ?? 0) + 1;
       } catch (e) {
         const key = `network: ${(e as Error).name === 'TimeoutError' ? `no answer in ${CLIENT_TIMEOUT_MS / 1000} s` : (e as Error).message}`;
-        errors[key] = (errors[key] ?? 0) + 1;
+        bucket.errors[key] = (bucket.errors[key] ?? 0) + 1;
       }
     }
   };
-  await Promise.all(Array.from({ length: clients }, client));
-  const took = (performance.now() - t0) / 1000;
-  const sorted = latencies.sort((a, b) => a - b);
-  const r1 = (x: number) => Math.round(x * 10) / 10;
-  const nErrors = Object.values(errors).reduce((a, b) => a + b, 0);
-  return {
-    seconds: r1(took),
-    requests: latencies.length + overloaded + nErrors,
-    ok: latencies.length,
-    overloaded,
-    errors,
-    throughput: r1(latencies.length / took),
-    latencyMs: { p50: r1(percentile(sorted, 50)), p95: r1(percentile(sorted, 95)), max: r1(sorted.at(-1) ?? NaN) },
-  };
+  await Promise.all(Array.from({ length: opts.clients }, client));
+  clearInterval(timer);
+  const last = closeRound(bucket, rounds.length + 1, opts.pid);
+  rounds.push(last);
+  opts.onRound(last);
+  return rounds;
 }
 
 async function main(): Promise<void> {
@@ -117,13 +154,13 @@ async function main(): Promise<void> {
       seconds: { type: 'string', default: '60' },
       round: { type: 'string', default: '10' },
       index: { type: 'string' },
+      endpoints: { type: 'string', default: 'search,verify' },
     },
   });
   if (values.serve) return serve(values.serve, values['data-dir']!);
   const clients = Number(values.clients);
   const seconds = Number(values.seconds);
   const roundSeconds = Number(values.round);
-  const rounds = Math.max(1, Math.round(seconds / roundSeconds));
 
   let index = values.index;
   const root = 'tmp/bench/serve';
@@ -138,38 +175,41 @@ async function main(): Promise<void> {
   })();
   const pid = child.pid!;
   console.log(`server ${info.url} pid ${pid} (models ${info.models.join(', ')}; concurrency ${info.concurrency}, queue ${info.queue}, deadline ${info.timeoutMs / 1000} s), RSS ${rssMb(pid)} MB`);
-  console.log(`${clients} clients, ${rounds} rounds of ${roundSeconds} s per endpoint`);
+  console.log(`${clients} clients for ${seconds} s per endpoint, a round every ${roundSeconds} s`);
 
   const texts = sampleClaims();
   const results: Record<Endpoint, Round[]> = { search: [], verify: [] };
-  let offset = 0;
-  for (const endpoint of ['search', 'verify'] as const) {
-    for (let i = 1; i <= rounds; i++) {
-      const r = await runRound(info.url, endpoint, clients, roundSeconds, texts, offset);
-      offset += r.requests;
-      const round: Round = { round: i, ...r, rssMb: rssMb(pid) };
-      results[endpoint].push(round);
-      const errs = Object.keys(r.errors).length ? ` ERRORS ${JSON.stringify(r.errors)}` : '';
-      console.log(
-        `${endpoint} round ${i}/${rounds}: ${r.requests} requests, ${r.ok} ok (${r.throughput}/s), ${r.overloaded} x 503${errs}; p50 ${r.latencyMs.p50} ms, p95 ${r.latencyMs.p95} ms, max ${r.latencyMs.max} ms; server RSS ${round.rssMb} MB`,
-      );
-    }
+  const endpoints = values.endpoints!.split(',').filter((e): e is Endpoint => e === 'search' || e === 'verify');
+  for (const endpoint of endpoints) {
+    results[endpoint] = await runLoad(info.url, endpoint, {
+      clients,
+      seconds,
+      roundSeconds,
+      texts,
+      pid,
+      onRound: (r) => {
+        const errs = Object.keys(r.errors).length ? ` ERRORS ${JSON.stringify(r.errors)}` : '';
+        console.log(
+          `${endpoint} round ${r.round} (${r.seconds} s): ${r.requests} answers, ${r.ok} ok (${r.throughput}/s), ${r.overloaded} x 503${errs}; p50 ${r.latencyMs.p50} ms, p95 ${r.latencyMs.p95} ms, max ${r.latencyMs.max} ms; server RSS ${r.rssMb} MB`,
+        );
+      },
+    });
   }
   child.kill('SIGTERM');
   await once(child, 'exit');
 
-  const summary = Object.fromEntries(
-    (['search', 'verify'] as const).map((e) => {
+  const summary: Partial<Record<Endpoint, { requests: number; ok: number; overloaded: number; errors: number; rssMb: number[]; rssGrowthPct: number }>> = Object.fromEntries(
+    endpoints.map((e) => {
       const rs = results[e];
       const errors = rs.reduce((a, r) => a + Object.values(r.errors).reduce((x, y) => x + y, 0), 0);
       const steady = rs.length > 1 ? rs.slice(1) : rs;
       const growthPct = Math.round(((steady.at(-1)!.rssMb - steady[0]!.rssMb) / steady[0]!.rssMb) * 1000) / 10;
       return [e, { requests: rs.reduce((a, r) => a + r.requests, 0), ok: rs.reduce((a, r) => a + r.ok, 0), overloaded: rs.reduce((a, r) => a + r.overloaded, 0), errors, rssMb: rs.map((r) => r.rssMb), rssGrowthPct: growthPct }];
     }),
-  ) as Record<Endpoint, { requests: number; ok: number; overloaded: number; errors: number; rssMb: number[]; rssGrowthPct: number }>;
+  );
   const missed: string[] = [];
-  for (const e of ['search', 'verify'] as const) {
-    const s = summary[e];
+  for (const e of endpoints) {
+    const s = summary[e]!;
     console.log(`${e}: ${s.requests} requests, ${s.ok} ok, ${s.overloaded} x 503, ${s.errors} other errors; server RSS per round ${s.rssMb.join(', ')} MB (${s.rssGrowthPct >= 0 ? '+' : ''}${s.rssGrowthPct}% from round 2 to the last)`);
     if (s.errors) missed.push(`${e}: ${s.errors} answers other than 200/503`);
     if (s.rssGrowthPct >= 10) missed.push(`${e}: RSS grew ${s.rssGrowthPct}%`);
@@ -177,8 +217,8 @@ async function main(): Promise<void> {
   saveBenchResult('serve-load', {
     benchmark: 'serve-load',
     clients,
+    seconds,
     roundSeconds,
-    rounds,
     server: { concurrency: info.concurrency, queue: info.queue, requestTimeoutMs: info.timeoutMs, models: info.models },
     index,
     summary,
