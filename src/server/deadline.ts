@@ -6,11 +6,11 @@
  * model calls that honour it, freeing its slot at the deadline rather than when it would have ended.
  */
 import type { FastifyReply } from 'fastify';
-import { TimeoutError } from './errors.js';
+import { ClientClosedError, TimeoutError } from './errors.js';
 import type { Limiter } from './limiter.js';
 
 export interface RequestDeadline {
-  /** Aborts at the deadline (reason: TimeoutError) or when the client closes the connection. */
+  /** Aborts at the deadline (reason: TimeoutError) or when the client closes the connection (ClientClosedError). */
   signal: AbortSignal;
   /** Rejects with TimeoutError at the deadline (race the work against it). */
   expired: Promise<never>;
@@ -22,7 +22,7 @@ export function requestDeadline(reply: FastifyReply, timeoutMs: number): Request
   const ac = new AbortController();
   const onClose = () => {
     // 'close' also fires after a normal response; only an unfinished one means the client left.
-    if (!reply.raw.writableFinished) ac.abort(new Error('client closed the connection'));
+    if (!reply.raw.writableFinished) ac.abort(new ClientClosedError());
   };
   reply.raw.once('close', onClose);
   let timer: NodeJS.Timeout | undefined;

@@ -57,6 +57,40 @@ describe('concurrency limit', () => {
   });
 });
 
+describe('client gone', () => {
+  let server: RunningServer;
+  const models = fakeModels();
+  before(async () => {
+    server = await startTestServer(ix.index, models, { concurrency: 1, queue: 1, requestTimeoutMs: 20_000 });
+  });
+  after(async () => server.close());
+
+  it('a client that disconnects cancels its running work and frees its slot, without a server error logged', async () => {
+    const g = gate();
+    models.entailment.gate = g.promise;
+    const logged: string[] = [];
+    const log = console.error;
+    console.error = (...a: unknown[]) => void logged.push(a.join(' '));
+    try {
+      const ac = new AbortController();
+      const pending = fetch(`${server.url}/v1/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"claim":"ALDH1 and breast cancer."}', signal: ac.signal }).catch(() => 'aborted');
+      while (models.entailment.calls === 0) await sleep(5);
+      assert.equal(server.ctx.limiter.stats().active, 1);
+      ac.abort();
+      assert.equal(await pending, 'aborted');
+      // The gate stays closed: the work was cancelled when the client left.
+      for (let i = 0; i < 200 && server.ctx.limiter.stats().active > 0; i++) await sleep(10);
+      assert.equal(server.ctx.limiter.stats().active, 0);
+      assert.equal(models.entailment.finished, 0);
+      assert.deepEqual(logged, [], 'no server error logged for a client that left');
+    } finally {
+      console.error = log;
+      models.entailment.gate = undefined;
+      g.release();
+    }
+  });
+});
+
 describe('request deadline', () => {
   let server: RunningServer;
   const models = fakeModels();
