@@ -90,28 +90,35 @@ export class CitationAuditor {
 
   /**
    * Audits one citation. `resolved` skips source lookup (a caller that already holds the page text, e.g.
-   * a pasted source, passes `{status: 'found', document, attempts: []}`).
+   * a pasted source, passes `{status: 'found', document, attempts: []}`). `signal` (a request's deadline,
+   * a job's shutdown) stops the work between stages and reaches the retriever and the scorer; the promise
+   * then rejects with its reason.
    */
-  async auditCitation(cited: AuditCitation, resolvedSource?: ResolvedSource): Promise<CitationAudit> {
+  async auditCitation(cited: AuditCitation, resolvedSource?: ResolvedSource, signal?: AbortSignal): Promise<CitationAudit> {
     const t0 = performance.now();
+    signal?.throwIfAborted();
     // What is verified (claimText); the report keeps the citation's own claim and prefix.
     const c = withClaimText(cited, this.config.claimText);
     const resolved = resolvedSource ?? (await this.deps.resolver.resolve(c.source));
+    signal?.throwIfAborted();
     const t1 = performance.now();
     const query = verificationQuery({ claim: c.claim, context: c.context, articleTitle: c.articleTitle }, this.config.queryContext);
-    const candidates = await this.candidates(c, resolved);
+    const candidates = await this.candidates(c, resolved, signal);
+    signal?.throwIfAborted();
     const t2 = performance.now();
 
     const jobs: ScoreJob[] = [];
     if (resolved.document) jobs.push({ query, doc: resolved.document });
     for (const cand of candidates?.candidates ?? []) jobs.push({ query, doc: cand.doc, passages: cand.passages });
-    const scores = jobs.length ? await scoreDocuments(this.deps.scorer, jobs, this.config.scoring) : [];
+    const scores = jobs.length ? await scoreDocuments(this.deps.scorer, jobs, this.config.scoring, signal) : [];
+    signal?.throwIfAborted();
     const t3 = performance.now();
 
     const existing = resolved.document ? scores[0] : undefined;
     const candidateScores = scores.slice(resolved.document ? 1 : 0);
     // The ranker scores the existing source even without candidates: its score may be the flag signal.
     const ranked = await this.rankerScores(c, existing?.score !== undefined ? { doc: resolved.document!, score: existing.score } : undefined, candidates, candidateScores);
+    signal?.throwIfAborted();
     const t4 = performance.now();
     const byRanker = this.flagSignal === 'ranker';
     let verification: Verification | undefined;
@@ -188,7 +195,7 @@ export class CitationAuditor {
     return { rankedBy: r.ranker.info.id, existing: existing ? all[0] : undefined, candidates: all.slice(existing ? 1 : 0) };
   }
 
-  private async candidates(c: AuditCitation, resolved: ResolvedSource): Promise<CandidateSet | undefined> {
+  private async candidates(c: AuditCitation, resolved: ResolvedSource, signal?: AbortSignal): Promise<CandidateSet | undefined> {
     const { retriever, store } = this.deps;
     if (!this.config.recommend.enabled || !retriever || !store) return undefined;
     const urls = [c.source.url, c.source.archiveUrl, resolved.usedUrl].filter((u): u is string => !!u);
@@ -202,7 +209,7 @@ export class CitationAuditor {
       ...(resolved.docId ? { existingDocId: resolved.docId } : {}),
       ...(resolved.document ? { existingText: resolved.document.sentences.join(' ') } : {}),
     };
-    return retrieveCandidates(retriever, store, c, exclusion, this.config.recommend, this.deps.retrievalMode ?? 'bm25');
+    return retrieveCandidates(retriever, store, c, exclusion, this.config.recommend, this.deps.retrievalMode ?? 'bm25', signal);
   }
 
   async auditArticle(input: AuditInput, onProgress?: (p: AuditProgress) => void): Promise<AuditReport> {

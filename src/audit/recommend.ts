@@ -32,9 +32,10 @@ export async function retrieveCandidates(
   exclusion: ExclusionContext,
   cfg: AuditConfig['recommend'],
   mode: SearchMode,
+  signal?: AbortSignal,
 ): Promise<CandidateSet> {
   // A few extra documents make room for the excluded ones (the article, the existing source).
-  const res = await retriever.search(citation, { k: cfg.candidates + 4, mode });
+  const res = await retriever.search(citation, { k: cfg.candidates + 4, mode, ...(signal ? { signal } : {}) });
   const docs = new Map((await store.getDocuments(res.documents.map((d) => d.docId))).map((d) => [d.id, d]));
   const excluded: Recommendations['excluded'] = [];
   const candidates: Candidate[] = [];

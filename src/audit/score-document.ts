@@ -71,7 +71,8 @@ interface Unit {
   text: string;
 }
 
-export async function scoreDocuments(scorer: PairScorer, jobs: readonly ScoreJob[], cfg: ScoringConfig = DEFAULT_SCORING): Promise<DocumentScore[]> {
+/** `signal` goes to the scorer (a request's deadline). */
+export async function scoreDocuments(scorer: PairScorer, jobs: readonly ScoreJob[], cfg: ScoringConfig = DEFAULT_SCORING, signal?: AbortSignal): Promise<DocumentScore[]> {
   const passagesOf = jobs.map((j) => j.passages ?? chunkPassages(j.doc, { maxWords: cfg.maxWords }));
   const units: Unit[] = [];
   const totals: number[] = [];
@@ -94,7 +95,7 @@ export async function scoreDocuments(scorer: PairScorer, jobs: readonly ScoreJob
     totals.push(all.length);
     units.push(...preselect(job.query, all, cfg.preselect));
   });
-  const scores = units.length ? await scorer.score(units.map((u) => ({ query: jobs[u.job]!.query, passage: u.text }))) : [];
+  const scores = units.length ? await scorer.score(units.map((u) => ({ query: jobs[u.job]!.query, passage: u.text })), signal) : [];
 
   const byJob = jobs.map(() => new Map<number, number>());
   units.forEach((u, i) => byJob[u.job]!.set(u.at, scores[i]!));

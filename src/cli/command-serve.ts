@@ -45,6 +45,14 @@ interface ServeFlags extends Record<string, unknown> {
   auditConcurrency: number;
   dataDir?: string;
   log?: boolean;
+  token?: string;
+  allowHost: string[];
+  keepJobs: number;
+  jobMaxAge: number;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, ...value.split(',').map((v) => v.trim()).filter(Boolean)];
 }
 
 export function registerServeCommand(program: Command): void {
@@ -65,6 +73,17 @@ export function registerServeCommand(program: Command): void {
       )
       .option('--audit-concurrency <n>', 'audit jobs running at once', positiveInt('--audit-concurrency'), 1)
       .option('--data-dir <dir>', 'audit jobs and annotations (default <index>/server)')
+      .option('--keep-jobs <n>', 'finished audit jobs kept (newest first); older ones are deleted with their input', positiveInt('--keep-jobs'), 200)
+      .addOption(
+        new Option('--job-max-age <duration>', 'finished audit jobs older than this are deleted with their input, e.g. 30d, 12h')
+          .argParser(wrap('--job-max-age', parseDuration))
+          .default(30 * 24 * 3_600_000, '30d'),
+      )
+      .addOption(
+        new Option('--token <secret>', 'bearer token every /v1 request must carry (the web page: open /?token=<secret> once); required with a --host beyond loopback')
+          .env('VERACITE_TOKEN'),
+      )
+      .option('--allow-host <name>', 'a Host name to answer besides localhost and the listening address, e.g. the name a proxy forwards (repeatable; ".example.org" = its subdomains; "*" = any)', collect, [])
       .option('--log', 'log every request (JSON lines on stdout)'),
     SERVE_OPTIONS,
   ).action(async (flags: ServeFlags) => {
@@ -80,6 +99,10 @@ export function registerServeCommand(program: Command): void {
       shutdownGraceMs: flags.shutdownGrace,
       auditConcurrency: flags.auditConcurrency,
       log: !!flags.log,
+      ...(flags.token ? { token: flags.token } : {}),
+      allowedHosts: flags.allowHost,
+      keepJobs: flags.keepJobs,
+      jobMaxAgeMs: flags.jobMaxAge,
     };
     let server;
     try {
@@ -89,11 +112,14 @@ export function registerServeCommand(program: Command): void {
       throw e;
     }
     closeOnSignals(server);
+    for (const w of server.warnings) console.error(`veracite serve: warning: ${w}`);
     const store = vc.requireStore();
     const stats = await store.stats();
     const o = server.ctx.options;
     console.error(`veracite serve: ${server.url}/ (index ${vc.settings.index.dir}: ${count(stats.documents, 'document')}, ${snapshotText(await store.snapshot())}; retrieval ${vc.mode})`);
-    console.error(`  API ${server.url}/v1/openapi.json · jobs and annotations in ${o.dataDir} · live fetch ${vc.settings.sources.fetch ? 'on' : 'off'} · Ctrl-C stops`);
+    console.error(`  API ${server.url}/v1/openapi.json · jobs and annotations in ${o.dataDir} (keeps ${o.keepJobs} finished jobs, none older than ${Math.round(o.jobMaxAgeMs / 3_600_000)} h) · live fetch ${vc.settings.sources.fetch ? 'on' : 'off'} · Ctrl-C stops`);
+    // The token itself is not printed: it may come from the environment, and terminals end up in logs.
+    if (o.token) console.error(`  token required: open ${server.url}/?token=<your token> once in the browser; API clients send "Authorization: Bearer <token>"`);
     // The listening server keeps the process alive; closeOnSignals ends it.
   });
 

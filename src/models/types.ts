@@ -15,8 +15,11 @@ export interface ModelInfo {
 export interface Embedder {
   readonly info: ModelInfo;
   readonly dimension: number;
-  /** Texts -> L2-normalised vectors, in input order. Batches internally. */
-  embed(texts: string[]): Promise<Float32Array[]>;
+  /**
+   * Texts -> L2-normalised vectors, in input order. Batches internally. `signal` (optional, e.g. a server
+   * request's deadline): a backend may stop between its batches when it aborts; the batch running finishes.
+   */
+  embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]>;
   dispose?(): Promise<void>;
 }
 
@@ -27,8 +30,8 @@ export interface ScoredPair {
 
 export interface PairScorer {
   readonly info: ModelInfo;
-  /** One relevance/support score per pair, higher = more relevant; comparable across calls. */
-  score(pairs: ScoredPair[]): Promise<number[]>;
+  /** One relevance/support score per pair, higher = more relevant; comparable across calls. `signal`: as Embedder.embed. */
+  score(pairs: ScoredPair[], signal?: AbortSignal): Promise<number[]>;
   dispose?(): Promise<void>;
 }
 
@@ -45,7 +48,8 @@ export interface EntailmentPair {
 
 export interface EntailmentModel {
   readonly info: ModelInfo;
-  predict(pairs: EntailmentPair[]): Promise<EntailmentProbs[]>;
+  /** `signal`: as Embedder.embed. */
+  predict(pairs: EntailmentPair[], signal?: AbortSignal): Promise<EntailmentProbs[]>;
   dispose?(): Promise<void>;
 }
 

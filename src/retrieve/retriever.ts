@@ -39,6 +39,8 @@ export interface RetrieverSearchOptions {
   /** Documents wanted. */
   k: number;
   mode?: SearchMode;
+  /** Stops between stages when it aborts (a request's deadline): the search rejects with its reason. */
+  signal?: AbortSignal;
 }
 
 export interface RetrieverResult extends SearchResult {
@@ -92,6 +94,8 @@ export class Retriever {
 
   async search(input: string | ClaimInContext, opts: RetrieverSearchOptions): Promise<RetrieverResult> {
     const t = performance.now();
+    const signal = opts.signal;
+    signal?.throwIfAborted();
     const mode = opts.mode ?? this.config.mode;
     const queries = buildQueries(input, this.config.denseQueryWords);
     // Documents have several passages: fetch enough passages to fill k documents.
@@ -105,6 +109,7 @@ export class Retriever {
       const [s, d] = await Promise.all([this.sparse(queries.sparse, sparseDepth), densePassages(this.store, embedder, queries.dense, denseDepth)]);
       passages = fuse(s, d, this.config.fusion);
     }
+    signal?.throwIfAborted();
     const config = { ...this.config, mode };
     return {
       query: typeof input === 'string' ? input : input.claim,

@@ -6,6 +6,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { ServerContext } from './context.js';
 import { SettingsError } from '../util/settings-error.js';
 import { HttpError } from './errors.js';
+import { redactUrl, registerExposureGuards } from './exposure.js';
 import { API_ROUTES } from './routes/index.js';
 import { registerStatic } from './static.js';
 
@@ -23,7 +24,9 @@ const REQUEST_FIELD: Record<string, string> = { 'retrieval.mode': 'mode' };
 
 export function buildApp(ctx: ServerContext): FastifyInstance {
   const app = Fastify({
-    logger: ctx.options.log ? { level: 'info' } : false,
+    logger: ctx.options.log
+      ? { level: 'info', serializers: { req: (req: { method: string; url: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }) } }
+      : false,
     bodyLimit: ctx.options.bodyLimit,
     // Time to receive a whole request (a slow client holding a connection open); responses are bounded
     // by the per-request deadline instead, and SSE streams by nothing.
@@ -48,10 +51,12 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
       return reply.code(status).send({ error: code, message: err.message });
     }
     req.log.error(err);
-    if (!ctx.options.log) console.error(`veracite serve: ${req.method} ${req.url}: ${err.stack ?? err.message}`);
+    if (!ctx.options.log) console.error(`veracite serve: ${req.method} ${redactUrl(req.url)}: ${err.stack ?? err.message}`);
     return reply.code(500).send({ error: 'internal', message: err.message });
   });
 
+  // Before every route: the Host allowlist, and the token when the server has one.
+  registerExposureGuards(app, ctx.options);
   app.setNotFoundHandler((req, reply) => reply.code(404).send({ error: 'not_found', message: `no route ${req.method} ${req.url.split('?')[0]}` }));
 
   for (const route of API_ROUTES) route.register(app, ctx);

@@ -42,7 +42,7 @@ export class SideAuditService implements AuditService {
         run.signal.throwIfAborted();
         const c = todo[next++]!;
         const resolved = await resolver.resolve(c.source);
-        run.onCitation(await this.toView(c.source, resolved, await this.auditor.auditCitation(c, resolved)));
+        run.onCitation(await this.toView(c.source, resolved, await this.auditor.auditCitation(c, resolved, run.signal)));
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, Math.min(this.auditor.config.concurrency, todo.length)) }, worker));
@@ -78,7 +78,7 @@ export class SideAuditService implements AuditService {
     // The suggestion count is per request: a throw-away auditor with that setting (construction is free).
     const { recommend } = this.auditor.config;
     const auditor = new CitationAuditor(this.pipeline.deps, { ...this.auditor.config, recommend: { ...recommend, enabled: recommend.enabled && input.suggestions > 0, suggestions: Math.max(1, input.suggestions) } });
-    return this.toView(source, resolved, await auditor.auditCitation(c, resolved));
+    return this.toView(source, resolved, await auditor.auditCitation(c, resolved, signal));
   }
 
   private async toView(source: AuditCitation['source'], resolved: ResolvedSource, r: CitationAudit): Promise<CitationView> {

@@ -75,6 +75,16 @@ export class TimeoutError extends HttpError {
   }
 }
 
+/**
+ * The client went away before its answer (nginx's 499): the work stops; nothing is logged as a server
+ * error, and the answer goes nowhere.
+ */
+export class ClientClosedError extends HttpError {
+  constructor() {
+    super(499, 'client_closed', 'the client closed the connection before the answer');
+  }
+}
+
 export class ShuttingDownError extends HttpError {
   constructor() {
     super(503, 'shutting_down', 'the server is shutting down', undefined, { 'retry-after': '5', connection: 'close' });

@@ -46,8 +46,9 @@ export class Limiter {
   /**
    * Runs `fn` when a slot is free. Rejects with OverloadedError when the queue is full, and with the
    * signal's reason when `signal` aborts while waiting (a timed-out or disconnected request gives up
-   * its place). Once started, `fn` runs to completion and holds its slot until then, even if the
-   * request was answered already: the work cannot be cancelled, so the slot must reflect it.
+   * its place). Once started, `fn` holds its slot until it returns, even if the request was answered
+   * already, so the limit counts the work really running; the routes hand the same signal to the
+   * pipeline, which stops at its next stage (deadline.ts), so a timed-out request frees its slot then.
    */
   async run<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     signal?.throwIfAborted();

@@ -4,6 +4,8 @@
  */
 import { join } from 'node:path';
 
+const DAY_MS = 24 * 3_600_000;
+
 /**
  * What only the HTTP service has. The pipeline (index, models, retrieval mode, audit settings, live fetch)
  * comes from the composition root's settings, the same ones `veracite verify` and `veracite audit` use.
@@ -30,9 +32,24 @@ export interface ServerOptions {
   shutdownGraceMs?: number;
   /** Log requests (pino, JSON lines on stdout). */
   log?: boolean;
+  /**
+   * Bearer token every /v1 request must carry (Authorization: Bearer, or the cookie that opening
+   * `/?token=...` sets for the web page). Optional on loopback, required to listen beyond it (exposure.ts).
+   */
+  token?: string;
+  /**
+   * Host header names answered besides the listening address, localhost, 127.0.0.1 and [::1] (the DNS
+   * rebinding guard, exposure.ts): e.g. the name a reverse proxy forwards. ".example.org" allows every
+   * subdomain; "*" turns the check off.
+   */
+  allowedHosts?: string[];
+  /** Finished audit jobs kept (newest first); older ones are deleted with their input. */
+  keepJobs?: number;
+  /** Finished audit jobs older than this (ms since they finished) are deleted with their input. */
+  jobMaxAgeMs?: number;
 }
 
-export type ResolvedServerOptions = Required<ServerOptions>;
+export type ResolvedServerOptions = Required<Omit<ServerOptions, 'token'>> & { token: string | undefined };
 
 /** `indexDir`: the index the server runs on; its `server/` folder holds jobs and annotations by default. */
 export function resolveServerOptions(o: ServerOptions, indexDir: string | null | undefined): ResolvedServerOptions {
@@ -49,6 +66,12 @@ export function resolveServerOptions(o: ServerOptions, indexDir: string | null |
     auditQueue: o.auditQueue ?? 32,
     shutdownGraceMs: o.shutdownGraceMs ?? 20_000,
     log: o.log ?? false,
+    token: o.token || undefined,
+    allowedHosts: o.allowedHosts ?? [],
+    // A few hundred jobs is weeks of an editor's use; inputs are up to --body-limit each, so this bounds
+    // the disk at roughly keepJobs x body limit.
+    keepJobs: o.keepJobs ?? 200,
+    jobMaxAgeMs: o.jobMaxAgeMs ?? 30 * DAY_MS,
   };
 }
 
@@ -64,12 +87,12 @@ export function parseSize(text: string): number {
   return n;
 }
 
-const TIME_UNITS: Record<string, number> = { ms: 1, '': 1000, s: 1000, m: 60_000, min: 60_000 };
+const TIME_UNITS: Record<string, number> = { ms: 1, '': 1000, s: 1000, m: 60_000, min: 60_000, h: 3_600_000, d: DAY_MS };
 
-/** "30s", "500ms", "2m", "10" (seconds) -> ms. */
+/** "30s", "500ms", "2m", "12h", "30d", "10" (seconds) -> ms. */
 export function parseDuration(text: string): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(text);
   const unit = m ? TIME_UNITS[m[2]!.toLowerCase()] : undefined;
-  if (!m || unit === undefined) throw new Error(`not a duration: "${text}" (e.g. 30s, 500ms, 2m)`);
+  if (!m || unit === undefined) throw new Error(`not a duration: "${text}" (e.g. 30s, 500ms, 2m, 12h, 30d)`);
   return Math.round(Number(m[1]) * unit);
 }

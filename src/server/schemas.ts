@@ -19,6 +19,20 @@ export const VerifyRequest = z
   .strict()
   .meta({ id: 'VerifyRequest' });
 
+/** Claims per batch: a batch runs its claims one after another (routes/verify-batch.ts), within one deadline. */
+export const MAX_BATCH_CLAIMS = 32;
+
+export const VerifyBatchRequest = z
+  .object({
+    claims: z
+      .array(text(MAX_CLAIM))
+      .min(1)
+      .max(MAX_BATCH_CLAIMS)
+      .describe(`Claims to verify (1 to ${MAX_BATCH_CLAIMS}, each as in /v1/verify), answered in this order.`),
+  })
+  .strict()
+  .meta({ id: 'VerifyBatchRequest' });
+
 /** Context may come as the preceding text or as its sentences (what the parser gives). */
 const Context = z.union([z.string().max(20_000), z.array(z.string().max(5000)).max(50)]);
 
@@ -123,6 +137,27 @@ export const VerdictResponse = z
     timings: z.record(z.string(), z.number()),
   })
   .meta({ id: 'Verdict' });
+
+export const VerifyBatchResponse = z
+  .object({
+    results: z
+      .array(
+        z.object({
+          index: z.number().int().describe('Position of the claim in the request.'),
+          claim: z.string(),
+          verdict: VerdictResponse.optional().describe('Present when the claim was verified.'),
+          error: z
+            .object({ error: z.enum(['timeout', 'overloaded', 'shutting_down']), message: z.string() })
+            .optional()
+            .describe('Present when the claim was not verified: the deadline passed (timeout) or the queue was full (overloaded) before its turn.'),
+        }),
+      )
+      .describe('One entry per claim, in request order.'),
+    verified: z.number().int().describe('Entries with a verdict.'),
+    complete: z.boolean().describe('Every claim was verified; if not, send the claims with an error again (later).'),
+    tookMs: z.number(),
+  })
+  .meta({ id: 'VerifyBatchResult' });
 
 export const JOB_STATUSES = ['queued', 'running', 'done', 'failed', 'interrupted'] as const;
 

@@ -16,6 +16,7 @@ import { SideAuditService } from './audit-side.js';
 import type { AuditService } from './audit-service.js';
 import type { ServerContext } from './context.js';
 import { ShuttingDownError } from './errors.js';
+import { checkExposure } from './exposure.js';
 import { JobRunner } from './jobs/job-runner.js';
 import { JobStore } from './jobs/job-store.js';
 import { Limiter } from './limiter.js';
@@ -32,6 +33,8 @@ export interface RunningServer {
   ctx: ServerContext;
   /** e.g. http://127.0.0.1:8080 */
   url: string;
+  /** What the operator should know about how the server is exposed (printed by `veracite serve`). */
+  warnings: string[];
   /** Graceful shutdown (idempotent); resolves when everything is closed. */
   close(): Promise<void>;
 }
@@ -42,6 +45,8 @@ export interface RunningServer {
  */
 export async function startServer(options: ServerOptions, vc: Veracite, start: StartOptions = {}): Promise<RunningServer> {
   const o = resolveServerOptions(options, vc.settings.index.dir);
+  // Before anything slow: a server that may not start should say so at once.
+  const warnings = checkExposure(o);
   const store = vc.requireStore();
   const verifier = await vc.verifier();
   const audit = start.audit ?? new SideAuditService(await vc.auditPipeline());
@@ -53,13 +58,14 @@ export async function startServer(options: ServerOptions, vc: Veracite, start: S
     retriever: vc.retriever(),
     verifier,
     audit,
-    jobs: new JobRunner(jobStore, audit, { concurrency: o.auditConcurrency, maxQueue: o.auditQueue }),
+    jobs: new JobRunner(jobStore, audit, { concurrency: o.auditConcurrency, maxQueue: o.auditQueue, retention: { keepJobs: o.keepJobs, maxAgeMs: o.jobMaxAgeMs } }),
     annotations,
     limiter: new Limiter(o.concurrency, o.queue),
     sse: new SseHub(),
     startedAt: Date.now(),
     shuttingDown: false,
   };
+  await ctx.jobs.prune();
   const app = buildApp(ctx);
   app.addHook('onRequest', async () => {
     if (ctx.shuttingDown) throw new ShuttingDownError();
@@ -88,7 +94,7 @@ export async function startServer(options: ServerOptions, vc: Veracite, start: S
       ctx.sse.closeAll();
       await app.close();
     })());
-  return { app, ctx, url: `http://${host}:${port}`, close };
+  return { app, ctx, url: `http://${host}:${port}`, warnings, close };
 }
 
 /**

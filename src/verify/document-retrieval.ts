@@ -42,9 +42,9 @@ export async function titleMatches(store: Store, claim: string, limit: number): 
   return hits.sort((a, b) => rankOf(a) - rankOf(b) || a.title.localeCompare(b.title)).slice(0, limit);
 }
 
-export async function retrieveDocuments(store: Store, retriever: Retriever, claim: string, cfg: DocumentRetrievalConfig): Promise<CandidateDocument[]> {
+export async function retrieveDocuments(store: Store, retriever: Retriever, claim: string, cfg: DocumentRetrievalConfig, signal?: AbortSignal): Promise<CandidateDocument[]> {
   const [retrieved, titled] = await Promise.all([
-    retriever.search(claim, { k: cfg.retrievalDocs, mode: cfg.mode }),
+    retriever.search(claim, { k: cfg.retrievalDocs, mode: cfg.mode, ...(signal ? { signal } : {}) }),
     cfg.titleMatch ? titleMatches(store, claim, cfg.titleDocs) : Promise.resolve([]),
   ]);
   const out = new Map<string, CandidateDocument>();

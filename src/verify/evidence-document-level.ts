@@ -38,7 +38,7 @@ export class DocumentLevelSelector implements EvidenceSelector {
       spans.push({ doc, start: pairs.length, n: sentences.length });
       for (const s of sentences) pairs.push({ query: claim, passage: s.trim() ? `${doc.title}. ${s}` : '' });
     }
-    const raw = pairs.length ? await this.scorer.score(pairs) : [];
+    const raw = pairs.length ? await this.scorer.score(pairs, opts.signal) : [];
     for (const { doc, start, n } of spans) {
       for (let i = 0; i < n; i++) {
         const text = doc.sentences[i]!;

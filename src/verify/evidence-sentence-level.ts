@@ -44,7 +44,7 @@ export class SentenceLevelSelector implements EvidenceSelector {
   async select(claim: string, docs: Document[], opts: EvidenceSelectOptions): Promise<EvidenceSentence[]> {
     const candidates = preselect(claim, candidateSentences(docs), this.prefilter);
     if (candidates.length === 0) return [];
-    const scores = await this.scorer.score(candidates.map((c) => ({ query: claim, passage: c.text })));
+    const scores = await this.scorer.score(candidates.map((c) => ({ query: claim, passage: c.text })), opts.signal);
     return topEvidence(
       candidates.map((c, i) => ({ docId: c.doc.id, title: c.doc.title, sentenceIndex: c.index, text: c.text, score: scores[i]! })),
       opts,

@@ -31,6 +31,8 @@ export interface EvidenceSelectOptions {
   k: number;
   /** Drop sentences scoring below this. */
   threshold?: number;
+  /** Cancels the scoring (a request's deadline). */
+  signal?: AbortSignal;
 }
 
 /** Scores the sentences of candidate documents as evidence for a claim. */

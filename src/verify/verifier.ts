@@ -108,20 +108,26 @@ export class Verifier {
     };
   }
 
-  /** Open setting: find the documents, then the evidence, then the verdict. */
-  async verify(claim: string): Promise<Verdict> {
+  /**
+   * Open setting: find the documents, then the evidence, then the verdict. `signal` (e.g. a request's
+   * deadline) stops the work between stages and reaches the models, which may stop between their batches;
+   * the promise then rejects with the signal's reason.
+   */
+  async verify(claim: string, signal?: AbortSignal): Promise<Verdict> {
     const t0 = performance.now();
-    const documents = await retrieveDocuments(this.store, this.retriever, claim, this.config.documents);
+    signal?.throwIfAborted();
+    const documents = await retrieveDocuments(this.store, this.retriever, claim, this.config.documents, signal);
     const t1 = performance.now();
-    return this.finish(claim, documents, { retrievalMs: t1 - t0 }, t0);
+    return this.finish(claim, documents, { retrievalMs: t1 - t0 }, t0, signal);
   }
 
-  /** Oracle setting: the candidate documents are given (e.g. SciFact's cited abstracts). */
-  async verifyAgainst(claim: string, docIds: string[]): Promise<Verdict> {
+  /** Oracle setting: the candidate documents are given (e.g. SciFact's cited abstracts). `signal`: as verify. */
+  async verifyAgainst(claim: string, docIds: string[], signal?: AbortSignal): Promise<Verdict> {
     const t0 = performance.now();
+    signal?.throwIfAborted();
     const docs = await this.store.getDocuments(docIds);
     const documents: CandidateDocument[] = docs.map((d) => ({ docId: d.id, title: d.title, score: 0, via: [] }));
-    return this.finish(claim, documents, { retrievalMs: 0 }, t0);
+    return this.finish(claim, documents, { retrievalMs: 0 }, t0, signal);
   }
 
   /**
@@ -139,14 +145,20 @@ export class Verifier {
     return out;
   }
 
-  private async finish(claim: string, documents: CandidateDocument[], timings: Record<string, number>, t0: number): Promise<Verdict> {
+  private async finish(claim: string, documents: CandidateDocument[], timings: Record<string, number>, t0: number, signal?: AbortSignal): Promise<Verdict> {
+    signal?.throwIfAborted();
     const t1 = performance.now();
     const docs = await this.store.getDocuments(documents.map((d) => d.docId));
+    signal?.throwIfAborted();
     const { k, threshold } = this.config.evidence;
-    let evidence = await this.selector.select(claim, docs, { k, threshold });
-    if (this.config.hop.enabled) evidence = await hopEvidence(this.store, this.selector, claim, evidence, docs, this.config.hop, { k, threshold });
+    const select = { k, threshold, ...(signal ? { signal } : {}) };
+    let evidence = await this.selector.select(claim, docs, select);
+    signal?.throwIfAborted();
+    if (this.config.hop.enabled) evidence = await hopEvidence(this.store, this.selector, claim, evidence, docs, this.config.hop, select);
+    signal?.throwIfAborted();
     const t2 = performance.now();
-    const { label, probs } = await this.decide(claim, evidence);
+    const { label, probs } = await this.decide(claim, evidence, signal);
+    signal?.throwIfAborted();
     const t3 = performance.now();
     return {
       claim,
@@ -160,15 +172,18 @@ export class Verifier {
     };
   }
 
-  private async decide(claim: string, evidence: EvidenceSentence[]) {
+  private async decide(claim: string, evidence: EvidenceSentence[], signal?: AbortSignal) {
     const cfg = this.config.verdict;
     if (evidence.length === 0) return aggregateColumbia([], cfg);
     if (cfg.rule === 'concat') {
       const premise = evidence.map((e) => e.text).join(' ');
-      const [probs] = await this.models.entailment.predict([{ premise, hypothesis: claim }]);
+      const [probs] = await this.models.entailment.predict([{ premise, hypothesis: claim }], signal);
       return aggregateConcat(probs!, cfg);
     }
-    const probs = await this.models.entailment.predict(evidence.map((e) => ({ premise: e.text, hypothesis: claim })));
+    const probs = await this.models.entailment.predict(
+      evidence.map((e) => ({ premise: e.text, hypothesis: claim })),
+      signal,
+    );
     probs.forEach((p, i) => (evidence[i]!.entailment = p));
     return aggregateColumbia(probs, cfg);
   }

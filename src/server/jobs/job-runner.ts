@@ -14,6 +14,7 @@ import { parseWikipediaHtml, parseWikitext } from '../../wiki/index.js';
 import type { CitationView } from '../../audit/citation-view.js';
 import type { AuditService } from '../audit-service.js';
 import { OverloadedError, ShuttingDownError } from '../errors.js';
+import { jobsToDelete, type RetentionPolicy } from './job-retention.js';
 import { INTERRUPTED_MESSAGE, type JobStore } from './job-store.js';
 import type { AuditJob, AuditJobInput } from './job-types.js';
 
@@ -29,6 +30,10 @@ export interface JobRunnerOptions {
   maxQueue: number;
   /** Time a job may keep running after abort before it is recorded as interrupted anyway. */
   abortWaitMs?: number;
+  /** Finished jobs kept (job-retention.ts); without it, every job is kept. */
+  retention?: RetentionPolicy;
+  /** How often the age limit is applied besides after each finished job, ms (default hourly). */
+  pruneEveryMs?: number;
 }
 
 interface Running {
@@ -50,12 +55,37 @@ export class JobRunner {
   /** Jobs whose final state was written (by the run or by shutdown): nothing may overwrite it. */
   private readonly finalised = new Set<string>();
   private closing = false;
+  private pruning: Promise<number> = Promise.resolve(0);
+  private pruneTimer: NodeJS.Timeout | undefined;
 
   constructor(
     readonly store: JobStore,
     private readonly audit: AuditService,
     private readonly opts: JobRunnerOptions,
-  ) {}
+  ) {
+    if (opts.retention) {
+      // Jobs age while the server idles: the age limit cannot wait for the next finished job.
+      this.pruneTimer = setInterval(() => void this.prune().catch(() => undefined), opts.pruneEveryMs ?? 3_600_000);
+      this.pruneTimer.unref();
+    }
+  }
+
+  /**
+   * Deletes the finished jobs the retention policy no longer keeps, with their inputs; never a queued or
+   * running one. Calls run one after another. Resolves to the number deleted.
+   */
+  prune(now = Date.now()): Promise<number> {
+    const policy = this.opts.retention;
+    if (!policy) return Promise.resolve(0);
+    this.pruning = this.pruning.catch(() => 0).then(async () => {
+      // A running job counts as active until its final state is written (this prune may be that job's own).
+      const active = new Set([...this.queue.map((j) => j.id), ...[...this.running.keys()].filter((id) => !this.finalised.has(id))]);
+      const doomed = jobsToDelete(this.store.list(), policy, now, active);
+      for (const job of doomed) await this.store.delete(job.id);
+      return doomed.length;
+    });
+    return this.pruning;
+  }
 
   stats(): { running: number; queued: number } {
     return { running: this.running.size, queued: this.queue.length };
@@ -195,6 +225,7 @@ export class JobRunner {
     job.updatedAt = job.finishedAt;
     await this.store.save(job);
     this.emit(job.id, { type: 'done', job });
+    await this.prune().catch(() => undefined); // a deletion that failed is retried after the next job
   }
 
   /**
@@ -204,6 +235,7 @@ export class JobRunner {
    */
   async shutdown(graceMs: number): Promise<void> {
     this.closing = true;
+    clearInterval(this.pruneTimer);
     for (const job of this.queue.splice(0)) {
       job.status = 'interrupted';
       job.error = INTERRUPTED_MESSAGE;
@@ -221,6 +253,7 @@ export class JobRunner {
         await this.finalise(r.job);
       }
     }
+    await this.pruning.catch(() => undefined);
     await this.store.flush();
   }
 }

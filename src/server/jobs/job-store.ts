@@ -15,6 +15,10 @@ import { isTempFile, writeJsonAtomic } from '../../util/atomic-file.js';
 const INPUT_SUFFIX = '.input.json';
 export const INTERRUPTED_MESSAGE = 'the server stopped before the job finished; submit the same input again to resume it';
 
+function ignoreMissing(e: NodeJS.ErrnoException): void {
+  if (e.code !== 'ENOENT') throw e;
+}
+
 interface Pending {
   writing: Promise<void>;
   again: boolean;
@@ -29,7 +33,8 @@ export class JobStore {
   static async open(dataDir: string): Promise<JobStore> {
     const store = new JobStore(join(dataDir, 'jobs'));
     await mkdir(store.dir, { recursive: true });
-    for (const name of await readdir(store.dir)) {
+    const names = await readdir(store.dir);
+    for (const name of names) {
       const path = join(store.dir, name);
       if (isTempFile(name)) {
         await unlink(path).catch(() => undefined); // a write that never reached its rename
@@ -48,6 +53,13 @@ export class JobStore {
         job.error = INTERRUPTED_MESSAGE;
         job.updatedAt = new Date().toISOString();
         await store.save(job);
+      }
+    }
+    // An input whose job file is gone: a deletion stopped between its two unlinks, or a create stopped
+    // before the job file was written. Nothing refers to it.
+    for (const name of names) {
+      if (name.endsWith(INPUT_SUFFIX) && !isTempFile(name) && !store.jobs.has(name.slice(0, -INPUT_SUFFIX.length))) {
+        await unlink(join(store.dir, name)).catch(() => undefined);
       }
     }
     return store;
@@ -75,6 +87,19 @@ export class JobStore {
     await writeJsonAtomic(join(this.dir, `${job.id}${INPUT_SUFFIX}`), input);
     this.jobs.set(job.id, job);
     await this.save(job);
+  }
+
+  /**
+   * Deletes the job and its input (retention). A write still in flight for it finishes first, so it
+   * cannot bring the file back. The job file goes first: a stop in between leaves only an orphan input,
+   * which open() removes.
+   */
+  async delete(id: string): Promise<void> {
+    if (!this.jobs.has(id)) return;
+    await this.pending.get(id)?.writing.catch(() => undefined);
+    await unlink(this.jobPath(id)).catch(ignoreMissing);
+    await unlink(join(this.dir, `${id}${INPUT_SUFFIX}`)).catch(ignoreMissing);
+    this.jobs.delete(id);
   }
 
   async readInput(id: string): Promise<AuditJobInput> {

@@ -9,10 +9,12 @@ import { comparisonsNextRoute } from './comparisons.js';
 import { healthRoute } from './health.js';
 import { openApiRoute } from './openapi.js';
 import { searchRoute } from './search.js';
+import { verifyBatchRoute } from './verify-batch.js';
 import { verifyRoute } from './verify.js';
 
 export const API_ROUTES: ApiRoute[] = [
   verifyRoute,
+  verifyBatchRoute,
   citationsCheckRoute,
   auditsCreateRoute,
   auditsListRoute,

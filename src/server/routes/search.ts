@@ -13,8 +13,8 @@ export const searchRoute = defineRoute(
     responses: { 200: { description: 'Ranked documents, each with its best passage.', schema: SearchResponse }, ...errorResponses(400, 503, 504) },
   },
   async (ctx, { query }, _req, reply) => {
-    const r = await runLimited(ctx.limiter, reply, ctx.options.requestTimeoutMs, () =>
-      ctx.retriever.search(query.q, { k: query.k, mode: query.mode ?? ctx.app.mode }),
+    const r = await runLimited(ctx.limiter, reply, ctx.options.requestTimeoutMs, (signal) =>
+      ctx.retriever.search(query.q, { k: query.k, mode: query.mode ?? ctx.app.mode, signal }),
     );
     return {
       query: r.query,

@@ -12,5 +12,5 @@ export const verifyRoute = defineRoute(
     body: VerifyRequest,
     responses: { 200: { description: 'The verdict.', schema: VerdictResponse }, ...errorResponses(400, 413, 503, 504) },
   },
-  async (ctx, { body }, _req, reply) => runLimited(ctx.limiter, reply, ctx.options.requestTimeoutMs, () => ctx.verifier.verify(body.claim)),
+  async (ctx, { body }, _req, reply) => runLimited(ctx.limiter, reply, ctx.options.requestTimeoutMs, (signal) => ctx.verifier.verify(body.claim, signal)),
 );

@@ -1,7 +1,8 @@
 /**
  * Deterministic stand-ins for the model roles (src/models/types.ts), for the API tests: word overlap
  * decides evidence and entailment, so results are predictable and instant. `gate` lets a test hold
- * every entailment call until it says so (queue and timeout tests).
+ * every entailment call until it says so (queue and timeout tests); like a backend between its batches,
+ * a held call gives up when the caller's signal aborts (deadline tests).
  */
 import type { EntailmentModel, EntailmentPair, EntailmentProbs, Embedder, PairScorer, ScoredPair } from '../../models/types.js';
 import type { VerifierModels } from '../../verify/verifier.js';
@@ -20,10 +21,28 @@ export function overlap(a: string, b: string): number {
   return n / wa.size;
 }
 
+/** Resolves with `gate`, or rejects with the signal's reason as soon as it aborts. */
+export function waitGate(gate: Promise<void>, signal?: AbortSignal): Promise<void> {
+  if (!signal) return gate;
+  signal.throwIfAborted();
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    gate.then(
+      () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      reject,
+    );
+  });
+}
+
 export class FakeEmbedder implements Embedder {
   readonly info = { id: 'fake-embedder', version: '1', backend: 'test' };
   readonly dimension = 64;
-  async embed(texts: string[]): Promise<Float32Array[]> {
+  async embed(texts: string[], signal?: AbortSignal): Promise<Float32Array[]> {
+    signal?.throwIfAborted();
     return texts.map((t) => {
       const v = new Float32Array(this.dimension);
       for (const w of words(t)) {
@@ -39,7 +58,8 @@ export class FakeEmbedder implements Embedder {
 
 export class FakePairScorer implements PairScorer {
   readonly info = { id: 'fake-scorer', version: '1', backend: 'test' };
-  async score(pairs: ScoredPair[]): Promise<number[]> {
+  async score(pairs: ScoredPair[], signal?: AbortSignal): Promise<number[]> {
+    signal?.throwIfAborted();
     return pairs.map((p) => overlap(p.query, p.passage));
   }
 }
@@ -49,9 +69,12 @@ export class FakeEntailment implements EntailmentModel {
   /** When set, every predict() waits for it. */
   gate: Promise<void> | undefined;
   calls = 0;
-  async predict(pairs: EntailmentPair[]): Promise<EntailmentProbs[]> {
+  /** Calls that returned (a call abandoned at the gate does not count). */
+  finished = 0;
+  async predict(pairs: EntailmentPair[], signal?: AbortSignal): Promise<EntailmentProbs[]> {
     this.calls++;
-    if (this.gate) await this.gate;
+    if (this.gate) await waitGate(this.gate, signal);
+    this.finished++;
     return pairs.map((p) => {
       const e = Math.min(0.95, overlap(p.hypothesis, p.premise));
       return { entailment: e, neutral: (1 - e) * 0.9, contradiction: (1 - e) * 0.1 };

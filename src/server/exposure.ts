@@ -1,0 +1,173 @@
+/**
+ * Who may talk to the server.
+ *
+ * - **Host allowlist** (always on): a request whose Host header is not a name this server answers to gets
+ *   403. A web page on an attacker's domain can point that domain's DNS at 127.0.0.1 (DNS rebinding) and
+ *   then read the API as same-origin; its requests still carry the attacker's Host, which is refused here.
+ *   Allowed: localhost, 127.0.0.1, [::1], the listening address (every interface address and the machine's
+ *   name when listening on 0.0.0.0 / ::), and the operator's `--allow-host` names.
+ * - **Bearer token** (optional on loopback, required beyond it): every /v1 request carries
+ *   `Authorization: Bearer <token>` or the token cookie. The web page gets the cookie by being opened
+ *   once as `/?token=<token>`: the server sets it (HttpOnly, SameSite=Strict, for this browser session) and
+ *   redirects to `/` so the token leaves the address bar. A cookie, rather than a header the page would
+ *   add, because the page's EventSource (audit progress) and its export link cannot send headers, and an
+ *   HttpOnly cookie is out of reach of scripts. SameSite=Strict keeps other sites' requests from carrying
+ *   it, and every state-changing route takes only application/json, which a cross-origin page cannot send
+ *   without a CORS preflight this server never grants.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { hostname, networkInterfaces } from 'node:os';
+import fastifyCookie from '@fastify/cookie';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError } from './errors.js';
+import type { ResolvedServerOptions } from './options.js';
+
+/** Shorter tokens are refused: a token is the only thing between the network and the models. */
+export const MIN_TOKEN_LENGTH = 16;
+const TOKEN_HINT = 'e.g. VERACITE_TOKEN=$(openssl rand -hex 32)';
+
+/** "[::1]" -> "::1", "Example.ORG." -> "example.org". */
+function normalise(name: string): string {
+  return name.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '');
+}
+
+export function isWildcardAddress(host: string): boolean {
+  return ['0.0.0.0', '::', '', '::0'].includes(normalise(host));
+}
+
+export function isLoopbackAddress(host: string): boolean {
+  const h = normalise(host);
+  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h) || /^::ffff:127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+/** The name part of a Host header ("example.org:8080" -> "example.org", "[::1]:80" -> "::1"). */
+export function hostOfHeader(header: string): string {
+  const h = header.trim();
+  if (h.startsWith('[')) return normalise(h.slice(0, h.indexOf(']') + 1 || undefined));
+  const colon = h.lastIndexOf(':');
+  return normalise(colon >= 0 && h.indexOf(':') === colon ? h.slice(0, colon) : h);
+}
+
+export class HostAllowlist {
+  readonly any: boolean;
+  private readonly names = new Set<string>();
+  private readonly suffixes: string[] = [];
+
+  constructor(listenHost: string, extra: readonly string[]) {
+    this.any = extra.includes('*');
+    for (const n of ['localhost', '127.0.0.1', '::1']) this.names.add(n);
+    if (isWildcardAddress(listenHost)) {
+      for (const addrs of Object.values(networkInterfaces())) for (const a of addrs ?? []) this.names.add(normalise(a.address));
+      this.names.add(normalise(hostname()));
+    } else this.names.add(normalise(listenHost));
+    for (const e of extra) {
+      if (e === '*') continue;
+      if (e.startsWith('.')) this.suffixes.push(normalise(e));
+      else this.names.add(normalise(e));
+    }
+  }
+
+  allows(hostHeader: string | undefined): boolean {
+    // No Host at all: HTTP/1.0 from a script, never a browser (browsers always send it), so no rebinding.
+    if (this.any || hostHeader === undefined) return true;
+    const h = hostOfHeader(hostHeader);
+    return this.names.has(h) || this.suffixes.some((s) => h.endsWith(s) || h === s.slice(1));
+  }
+}
+
+export class ExposureError extends Error {
+  override readonly name = 'ExposureError';
+}
+
+/**
+ * Checks the options before listening: throws when the token is missing beyond loopback or too short;
+ * returns the warnings the operator should see.
+ */
+export function checkExposure(o: Pick<ResolvedServerOptions, 'host' | 'port' | 'token' | 'allowedHosts'>): string[] {
+  if (o.token !== undefined && o.token.length < MIN_TOKEN_LENGTH) {
+    throw new ExposureError(`the token (--token or VERACITE_TOKEN) is ${o.token.length} characters; use at least ${MIN_TOKEN_LENGTH} random ones (${TOKEN_HINT})`);
+  }
+  const warnings: string[] = [];
+  if (!isLoopbackAddress(o.host)) {
+    if (o.token === undefined) {
+      throw new ExposureError(
+        `--host ${o.host} makes the API reachable from other machines, so it needs a token: give --token <secret> or set the environment variable VERACITE_TOKEN (${TOKEN_HINT}), or listen on 127.0.0.1`,
+      );
+    }
+    if (isWildcardAddress(o.host)) {
+      warnings.push(
+        `listening on every network interface (${o.host || '0.0.0.0'}): anyone who can reach port ${o.port} can try the API; requests need the token, which plain HTTP sends in clear, so put a TLS reverse proxy in front (and --allow-host the name it forwards)`,
+      );
+    }
+  }
+  if (o.allowedHosts.includes('*')) warnings.push('--allow-host "*": the Host check is off, so a page using DNS rebinding can reach this server; use it only behind a proxy that checks the name');
+  return warnings;
+}
+
+function sha256(s: string): Buffer {
+  return createHash('sha256').update(s).digest();
+}
+
+/** Constant-time comparison (of digests, so lengths never differ). */
+function sameToken(given: string | undefined, token: string): boolean {
+  return given !== undefined && timingSafeEqual(sha256(given), sha256(token));
+}
+
+/** Per token, so two servers on one host (cookies ignore ports) do not overwrite each other's cookie. */
+export function tokenCookieName(token: string): string {
+  return `veracite-token-${sha256(`cookie:${token}`).toString('hex').slice(0, 12)}`;
+}
+
+export class HostNotAllowedError extends HttpError {
+  constructor(host: string) {
+    super(
+      403,
+      'host_not_allowed',
+      `Host "${host}" is not a name this server answers to (a guard against DNS rebinding); if it is yours, start the server with --allow-host ${hostOfHeader(host) || host}`,
+    );
+  }
+}
+
+export class UnauthorizedError extends HttpError {
+  constructor(detail: string) {
+    super(401, 'unauthorized', `${detail}: send "Authorization: Bearer <token>" (the token the server was started with, --token or VERACITE_TOKEN), or open this server's page once as /?token=<token>`, undefined, {
+      'www-authenticate': 'Bearer realm="veracite"',
+    });
+  }
+}
+
+function bearer(req: FastifyRequest): string | undefined {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+  return m?.[1];
+}
+
+/** The Host check on every request, the token on /v1 and the `/?token=` exchange for the cookie. */
+export function registerExposureGuards(app: FastifyInstance, o: Pick<ResolvedServerOptions, 'host' | 'token' | 'allowedHosts'>): void {
+  const hosts = new HostAllowlist(o.host, o.allowedHosts);
+  const token = o.token;
+  app.register(fastifyCookie, { hook: false });
+  const cookie = token ? tokenCookieName(token) : '';
+
+  app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
+    const host = req.headers.host;
+    if (!hosts.allows(host)) throw new HostNotAllowedError(host ?? '');
+    if (!token) return;
+    const path = req.url.split('?')[0]!;
+    if (path === '/' && req.method === 'GET' && req.url.includes('token=')) {
+      const given = new URLSearchParams(req.url.slice(req.url.indexOf('?') + 1)).get('token') ?? undefined;
+      if (!sameToken(given, token)) throw new UnauthorizedError('the token in the address is not this server\'s');
+      // A session cookie: the browser forgets it when it closes; the page is opened with the token again.
+      reply.setCookie(cookie, token, { path: '/', httpOnly: true, sameSite: 'strict', secure: req.protocol === 'https' });
+      return reply.code(303).header('location', '/').header('cache-control', 'no-store').send();
+    }
+    if (path !== '/v1' && !path.startsWith('/v1/')) return;
+    const given = bearer(req) ?? (req.headers.cookie ? app.parseCookie(req.headers.cookie)[cookie] : undefined);
+    if (given === undefined) throw new UnauthorizedError('this server needs a token');
+    if (!sameToken(given, token)) throw new UnauthorizedError('wrong token');
+  });
+}
+
+/** The request URL as logged: a token in the query never reaches the log. */
+export function redactUrl(url: string): string {
+  return url.replace(/([?&]token=)[^&]*/g, '$1[redacted]');
+}
