@@ -143,12 +143,13 @@ export class Veracite {
     return this.auditOf;
   }
 
-  search(query: string | ClaimInContext, opts: { k?: number; mode?: SearchMode } = {}): Promise<RetrieverResult> {
-    return this.retriever().search(query, { k: opts.k ?? 10, ...(opts.mode ? { mode: opts.mode } : {}) });
+  /** `signal` stops the work between stages (a deadline): the call then rejects with its reason. */
+  search(query: string | ClaimInContext, opts: { k?: number; mode?: SearchMode; signal?: AbortSignal } = {}): Promise<RetrieverResult> {
+    return this.retriever().search(query, { k: opts.k ?? 10, ...(opts.mode ? { mode: opts.mode } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
   }
 
-  async verify(claim: string): Promise<Verdict> {
-    return (await this.verifier()).verify(claim);
+  async verify(claim: string, opts: { signal?: AbortSignal } = {}): Promise<Verdict> {
+    return (await this.verifier()).verify(claim, opts.signal);
   }
 
   async audit(input: AuditInput, onProgress?: (p: AuditProgress) => void): Promise<AuditReport> {
