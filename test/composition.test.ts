@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { AuditReport } from '../src/audit/types.js';
 import { Veracite } from '../src/app/veracite.js';
-import { buildProgram, messageOf } from '../src/cli/main.js';
+import { messageOf } from '../src/cli/main.js';
+import { runCli } from '../src/cli/testing/run-cli.js';
 import { fakeModels, FakeEmbedder } from '../src/server/testing/fake-models.js';
 import { postJson, readSse } from '../src/server/testing/harness.js';
 import { startServer } from '../src/server/start.js';
@@ -21,18 +22,7 @@ import { SettingsError } from '../src/util/settings-error.js';
 const ARTICLE = 'test/fixtures/audit/pendrick.wikitext';
 const CORPUS = 'test/fixtures/audit/pendrick-corpus.jsonl';
 
-async function cli(args: string[]): Promise<string> {
-  const program = buildProgram().exitOverride();
-  const out: string[] = [];
-  const log = console.log;
-  console.log = (...a: unknown[]) => void out.push(a.join(' '));
-  try {
-    await program.parseAsync(['node', 'veracite', ...args]);
-  } finally {
-    console.log = log;
-  }
-  return out.join('\n');
-}
+const cli = (args: string[]): Promise<string> => runCli(args);
 
 describe('one pipeline for every front end', () => {
   let dir: string;

@@ -3,14 +3,11 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Command } from 'commander';
 import { ingestSource } from '../store/ingest.js';
 import { LanceStore } from '../store/lancedb-store.js';
 import { loadCalibration } from '../audit/calibration.js';
 import type { AuditReport } from '../audit/types.js';
-import { registerAuditCommand } from './command-audit.js';
-import { registerCalibrateCommand, registerCitationEvals } from './command-calibrate.js';
-import { registerTrainRankerCommand } from './command-ranker.js';
+import { runCli } from './testing/run-cli.js';
 import { messageOf } from './main.js';
 import { SourceRanker } from '../audit/source-ranker.js';
 import { startPageServer } from '../../test/fixtures/audit/page-server.js';
@@ -19,22 +16,7 @@ const ARTICLE = 'test/fixtures/audit/pendrick.wikitext';
 const CORPUS = 'test/fixtures/audit/pendrick-corpus.jsonl';
 const WICE = 'test/fixtures/audit/wice-sample.jsonl';
 
-async function run(args: string[]): Promise<string> {
-  const program = new Command().exitOverride();
-  registerAuditCommand(program);
-  registerCalibrateCommand(program);
-  registerCitationEvals(program.command('eval'));
-  registerTrainRankerCommand(program);
-  const out: string[] = [];
-  const log = console.log;
-  console.log = (...a: unknown[]) => void out.push(a.join(' '));
-  try {
-    await program.parseAsync(['node', 'veracite', ...args]);
-  } finally {
-    console.log = log;
-  }
-  return out.join('\n');
-}
+const run = (args: string[]): Promise<string> => runCli(args);
 
 describe('veracite audit / calibrate (CLI, end to end)', () => {
   let dir: string;

@@ -7,7 +7,7 @@
  */
 import type { DocumentKind } from '../audit/types.js';
 import type { WorkIds } from '../sources/work-ids.js';
-import type { CitationKind, CitationSource, CitationTags } from '../wiki/types.js';
+import type { Citation, CitationSource } from '../wiki/types.js';
 
 export type { DocumentKind };
 
@@ -28,24 +28,14 @@ export interface DocumentSource extends CitationSource {
   ids?: WorkIds;
 }
 
-export interface DocumentCitation {
-  /** `${title}#${index}`. */
-  id: string;
-  index: number;
-  /** The whole sentence that carries the marker. */
-  claim: string;
-  /** The sentence from its start up to the marker ('' for a marker that precedes its sentence). */
-  claimPrefix: string;
-  context: string[];
-  sectionPath: string[];
-  articleTitle: string;
-  charStart: number;
-  charEnd: number;
+/**
+ * A citation of a document beyond Wikipedia: the wiki parser's Citation (whole-sentence claim, prefix,
+ * context, section path, offsets), with identifiers on the source and the kind of marker that made it.
+ * Wikipedia maintenance tags do not exist here (all false); kind 'reuse' marks the second and later use of
+ * the same footnote or numbered reference.
+ */
+export interface DocumentCitation extends Omit<Citation, 'source' | 'claimPrefixEnd' | 'wikitextStart' | 'wikitextEnd'> {
   source: DocumentSource;
-  /** Wikipedia maintenance tags do not exist here: all false. */
-  tags: CitationTags;
-  /** 'reuse' for the second and later use of the same footnote or numbered reference. */
-  kind: CitationKind;
   marker: MarkerKind;
 }
 
