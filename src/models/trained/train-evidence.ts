@@ -4,8 +4,8 @@
  * random abstracts (easy). A seeded 15% of the training claims is the validation split: early stopping
  * and the decision threshold (best F1 over cited-abstract sentences) come from it, never from dev.
  */
-import { buildFeatureMatrix, featureDim } from './features.js';
-import { buildIdf, LEXICAL_FEATURE_NAMES, type IdfTable } from './lexical.js';
+import { buildFeatureMatrix, featureDim, PAIR_FEATURE_NAMES } from './features.js';
+import { buildIdf, type IdfTable } from './lexical.js';
 import { averagePrecision, bestF1Threshold, binaryReport, recallAtK, type BinaryReport } from './metrics.js';
 import { predictProba, trainSoftmax, label, type Dataset, type SoftmaxModel } from './softmax-regression.js';
 import { splitByGroup, type EvidencePair } from './data.js';
@@ -189,7 +189,7 @@ export async function trainEvidence(data: EvidenceData, embedder: HeadWeights['e
     kind: 'evidence',
     labels: ['other', 'evidence'],
     embedder,
-    lexicalFeatures: [...LEXICAL_FEATURE_NAMES],
+    lexicalFeatures: [...PAIR_FEATURE_NAMES],
     idf,
     model: chosen.model,
     threshold,

@@ -4,8 +4,8 @@
  * rationales (SUPPORT -> entailment, CONTRADICT -> contradiction, sampled other sentences -> neutral).
  * Early stopping uses a seeded 10% split of the training pool, never the reported evaluation sets.
  */
-import { buildFeatureMatrix, featureDim } from './features.js';
-import { buildIdf, LEXICAL_FEATURE_NAMES, type IdfTable } from './lexical.js';
+import { buildFeatureMatrix, featureDim, PAIR_FEATURE_NAMES } from './features.js';
+import { buildIdf, type IdfTable } from './lexical.js';
 import { argmax, classificationReport, type ClassificationReport } from './metrics.js';
 import { predictProba, trainSoftmax, type Dataset, type SoftmaxModel } from './softmax-regression.js';
 import { CON, ENT, NEU, NLI_CLASS_NAMES, splitByGroup, type LabelledPair } from './data.js';
@@ -223,7 +223,7 @@ export async function trainNli(
     kind: 'nli',
     labels: NLI_CLASS_NAMES,
     embedder,
-    lexicalFeatures: [...LEXICAL_FEATURE_NAMES],
+    lexicalFeatures: [...PAIR_FEATURE_NAMES],
     idf: chosen.idf,
     model: chosen.model,
     training: { seed, config: cfg, sizes, bestEpoch: chosen.bestEpoch },
