@@ -4,7 +4,7 @@
  * random abstracts (easy). A seeded 15% of the training claims is the validation split: early stopping
  * and the decision threshold (best F1 over cited-abstract sentences) come from it, never from dev.
  */
-import { buildFeatureMatrix, featureDim, PAIR_FEATURE_NAMES } from './features.js';
+import { buildFeatureMatrix, featureDim, PAIR_FEATURE_NAMES, type PairTextAnalysis } from './features.js';
 import { buildIdf, type IdfTable } from './lexical.js';
 import { averagePrecision, bestF1Threshold, binaryReport, recallAtK, type BinaryReport } from './metrics.js';
 import { predictProba, trainSoftmax, label, type Dataset, type SoftmaxModel } from './softmax-regression.js';
@@ -75,12 +75,16 @@ export interface EvidenceOutcome {
 
 type Log = (line: string) => void;
 
+/** Text analyses shared by every feature matrix of the process (the MLP and linear fits repeat the texts). */
+const analyses = new Map<string, PairTextAnalysis>();
+
 async function featurise(pairs: EvidencePair[], vectors: Map<string, Float32Array>, dim: number, idf: IdfTable, positiveWeight = 1): Promise<Dataset> {
   const x = await buildFeatureMatrix(
     pairs.map((p) => ({ premise: p.sentence, hypothesis: p.claim })),
     async (texts) => texts.map((t) => vectors.get(t)!),
     dim,
     idf,
+    analyses,
   );
   return {
     x,
