@@ -110,7 +110,7 @@ export function fitCalibrator(items: readonly LabelledPairs[], iterations = 3000
 
 /**
  * Fits one rule: the probability calibrator (likelihood), then the relevance gate and the two thresholds
- * on the calibrated probabilities (accuracy; ties go to the setting nearest the untuned one). For `concat`
+ * on the calibrated probabilities (accuracy; ties go to thresholds nearest 0.5 and the higher gate). For `concat`
  * each item holds the single prediction on the concatenated evidence: the ColumbiaNLP rule over one pair
  * makes the same decisions as the concat rule.
  */
@@ -130,7 +130,8 @@ export function fitRule(items: LabelledPairs[], source: string): RuleCalibration
         const cfg = { ...DEFAULT_AGGREGATE, supportThreshold: sT, refuteThreshold: rT };
         for (let i = 0; i < items.length; i++) if ((rel[i]! >= g ? labelOf(probs[i]!, cfg) : 'NOT ENOUGH INFO') === items[i]!.gold) ok++;
         const acc = items.length ? ok / items.length : 0;
-        const dist = (x: { s: number; r: number; g: number }) => Math.abs(x.s - 0.5) + Math.abs(x.r - 0.5) + x.g;
+        // Among equals: thresholds nearest 0.5 and the HIGHER gate (SUPPORTS/REFUTES only on relevant evidence).
+        const dist = (x: { s: number; r: number; g: number }) => Math.abs(x.s - 0.5) + Math.abs(x.r - 0.5) - x.g;
         if (acc > best.acc + 1e-12 || (Math.abs(acc - best.acc) <= 1e-12 && dist({ s: sT, r: rT, g }) < dist(best))) best = { s: sT, r: rT, g, acc };
       }
     }

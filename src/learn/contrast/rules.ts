@@ -8,6 +8,7 @@
  * seed, on SciFact dev claims for `veracite eval contrast` (an in-distribution check: same rules).
  */
 import { analyseForAlignment, type AlignAnalysis } from '../../models/align/analyse.js';
+import { changeOf } from '../../models/align/lexicon.js';
 import { wordNet } from '../../models/align/wordnet.js';
 import type { Rng } from '../../models/trained/rng.js';
 
@@ -64,6 +65,19 @@ function splice(text: string, start: number, end: number, insert: string): strin
   return head + word + text.slice(end);
 }
 
+/**
+ * wink tags verbs after a subject poorly ("Alendronate increases bone density": increases/NOUN, "Statins
+ * lower cholesterol": lower/ADJ). A change word between a noun and a noun phrase is read as a verb.
+ */
+function verbLike(words: Word[], i: number): boolean {
+  const w = words[i]!;
+  if (w.pos === 'VERB') return true;
+  const prev = words[i - 1];
+  const next = words[i + 1];
+  const changeWord = FLIP.has(w.form) || !!changeOf(w.lemma);
+  return !!prev && !!next && changeWord && (prev.pos === 'NOUN' || prev.pos === 'PROPN') && ['NOUN', 'PROPN', 'DET', 'ADJ', 'NUM'].includes(next.pos) && (w.pos === 'NOUN' || w.pos === 'ADJ') && /(s|ed)$|^lower$|^raise$/.test(w.form);
+}
+
 /** Inflected forms that flip to each other, both ways unless marked. */
 const FLIP_PAIRS: [string, string][] = [];
 function verb(a: string[], b: string[]): void {
@@ -102,7 +116,8 @@ export function flipDirection(text: string, a: AlignAnalysis, rng: Rng): string 
   const cands = words.filter((w) => FLIP.has(w.form) && !(w.form === 'more' && words[words.indexOf(w) + 1]?.form === 'than'));
   if (!cands.length) return undefined;
   const w = cands[rng.int(cands.length)]!;
-  const to = (w.pos === 'VERB' ? VERB_FLIP[w.form] : w.pos === 'NOUN' ? NOUN_FLIP[w.form] : undefined) ?? FLIP.get(w.form)!;
+  const asVerb = verbLike(words, words.indexOf(w));
+  const to = (asVerb ? VERB_FLIP[w.form] : w.pos === 'NOUN' ? NOUN_FLIP[w.form] : undefined) ?? FLIP.get(w.form)!;
   return splice(text, w.start, w.end, to);
 }
 
@@ -139,7 +154,7 @@ export function toggleNegation(text: string, a: AlignAnalysis): string | undefin
       if ((w.form === 'has' || w.form === 'have' || w.form === 'had') && words[i + 1]?.pos !== 'VERB' && words[i + 1]?.pos !== 'AUX') continue;
       return `${text.slice(0, w.end)} not${text.slice(w.end)}`;
     }
-    if (w.pos === 'VERB' && i > 0 && !w.form.endsWith('ing')) {
+    if (verbLike(words, i) && i > 0 && !w.form.endsWith('ing')) {
       const prev = words[i - 1]!;
       if (prev.form === 'to' || prev.pos === 'DET' || prev.pos === 'ADP') continue;
       let aux: string;
