@@ -100,7 +100,7 @@ export function writeNliReport(outDir: string, o: NliOutcome & { path: string; s
     `- seed ${ctx.seed}; reproduce with \`${command(ctx)}\``,
     `- sources: ${o.config.sources.join(', ')} (loss weights ${o.config.sources.map((s) => `${s} ${o.config.sourceWeights[s]}`).join(', ')})`,
     `- training time ${o.trainSeconds.toFixed(0)} s including the ablation fits (${embedLine(ctx)}); best epoch ${o.bestEpoch} of ${o.epochsRun}`,
-    `- linear vs MLP validation accuracy: linear ${pct(o.hiddenChoice.linear)}${o.hiddenChoice.mlp !== undefined ? `, MLP ${pct(o.hiddenChoice.mlp)}` : ''}`,
+    `- linear vs MLP, SciFact validation balanced accuracy (the choice): linear ${pct(o.hiddenChoice.linear)}${o.hiddenChoice.mlp !== undefined ? `, MLP ${pct(o.hiddenChoice.mlp)}` : ''}`,
     '',
     '## Data',
     '',

@@ -17,11 +17,11 @@ export interface NliConfig {
   sources: NliSource[];
   /** Per-pair loss weight by source (SciFact is small but it is the target domain). */
   sourceWeights: Record<NliSource, number>;
-  /** Hidden units; 0 = linear. 'auto' trains both and keeps the MLP only if it clearly wins on validation. */
+  /** Hidden units; 0 = linear. 'auto' trains both and keeps the MLP only if it clearly wins on the validation split's SciFact pairs. */
   hidden: number | 'auto';
   /** Hidden size tried by 'auto'. */
   autoHidden: number;
-  /** Validation-accuracy margin the MLP must beat linear by under 'auto'. */
+  /** Margin of SciFact validation balanced accuracy the MLP must beat linear by under 'auto'. */
   autoMargin: number;
   l2: number;
   epochs: number;
@@ -110,7 +110,7 @@ async function featurise(pairs: LabelledPair[], vectors: Map<string, Float32Arra
 /** Index of the single class in a one-bit mask. */
 const classOf = (mask: number): number => Math.log2(mask);
 
-async function evaluate(model: SoftmaxModel, data: NliData, dim: number, idf: IdfTable): Promise<NliEvaluation> {
+export async function evaluate(model: SoftmaxModel, data: NliData, dim: number, idf: IdfTable): Promise<NliEvaluation> {
   const probs = async (pairs: LabelledPair[]) => {
     const d = await featurise(pairs, data.vectors, dim, idf);
     return predictProba(model, d.x, d.rows);
@@ -222,16 +222,19 @@ export async function trainNli(
 
   const linear = await fit(data, dim, seed, cfg, cfg.sources, 0, log);
   let chosen = linear;
-  const hiddenChoice: NliOutcome['hiddenChoice'] = { linear: linear.validation.accuracy, chosen: 0 };
+  // Chosen on the validation split's SciFact pairs (balanced accuracy), the criterion the source weights
+  // were chosen on: overall validation accuracy is mostly SNLI and preferred an MLP that was 6 points worse
+  // on SciFact validation (56.6% vs 62.5%, seed 13).
+  const hiddenChoice: NliOutcome['hiddenChoice'] = { linear: linear.validationSciFact.balancedAccuracy, chosen: 0 };
   const hidden = cfg.hidden === 'auto' ? cfg.autoHidden : cfg.hidden;
   if (hidden > 0) {
     const mlp = await fit(data, dim, seed, cfg, cfg.sources, hidden, log);
-    hiddenChoice.mlp = mlp.validation.accuracy;
-    if (cfg.hidden !== 'auto' || mlp.validation.accuracy >= linear.validation.accuracy + cfg.autoMargin) {
+    hiddenChoice.mlp = mlp.validationSciFact.balancedAccuracy;
+    if (cfg.hidden !== 'auto' || hiddenChoice.mlp >= hiddenChoice.linear + cfg.autoMargin) {
       chosen = mlp;
       hiddenChoice.chosen = hidden;
     }
-    log(`linear val ${pct(linear.validation.accuracy)} vs hidden ${hidden} val ${pct(mlp.validation.accuracy)}: using ${hiddenChoice.chosen ? 'MLP' : 'linear'}`);
+    log(`SciFact validation balanced accuracy: linear ${pct(hiddenChoice.linear)} vs hidden ${hidden} ${pct(hiddenChoice.mlp)}: using ${hiddenChoice.chosen ? 'MLP' : 'linear'}`);
   }
   const ev = await evaluate(chosen.model, data, dim, chosen.idf);
   const trainSeconds = (performance.now() - t0) / 1000;
