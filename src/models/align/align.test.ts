@@ -102,3 +102,22 @@ describe('alignment features on hand-written pairs', () => {
     assert.equal(features('Statins reduce risk.', 'Statin use reduced the risk.').al_entity_swap, 0, 'a capitalised first word is not a name');
   });
 });
+
+describe('word-vector cache', () => {
+  it('round-trips the int8 binary form, with cosines within quantisation error', async () => {
+    const { WordVectors } = await import('./word-vectors.js');
+    const vecs: Record<string, number[]> = { up: [1, 0.5, 0], down: [-1, -0.4, 0.1], same: [2, 1, 0] };
+    const buf = WordVectors.encode(Object.keys(vecs), (w) => vecs[w]!, 3);
+    const v = WordVectors.decode(buf, 'test');
+    assert.equal(v.size, 3);
+    assert.ok(Math.abs(v.cosine('up', 'same')! - 1) < 0.02);
+    assert.ok(v.cosine('up', 'down')! < -0.9);
+    assert.equal(v.cosine('up', 'missing'), undefined);
+    assert.throws(() => WordVectors.decode(buf.subarray(0, 20), 'cut.bin'), /cut.bin: truncated/);
+  });
+  it('the shipped package converts to a cache that knows scientific words', () => {
+    const v = alignResources().vectors;
+    assert.ok(v.size > 300_000);
+    assert.ok(v.has('alendronate') && v.has('fracture'));
+  });
+});

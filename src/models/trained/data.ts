@@ -148,7 +148,8 @@ export function sciFactConcatPairs(claims: SciFactClaim[], corpus: Map<number, S
  * pair_ID, sentence_A, sentence_B, entailment_label, ..., SemEval_set; only the TRAIN part is read.
  */
 export function loadSick(path: string): LabelledPair[] {
-  const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l.trim());
+  // The distributed SICK.txt has CRLF line ends.
+  const lines = readFileSync(path, 'utf8').split(/\r?\n/).filter((l) => l.trim());
   const head = lines[0]!.split('\t');
   const col = (name: string) => {
     const i = head.indexOf(name);
