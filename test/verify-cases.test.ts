@@ -80,10 +80,11 @@ describe('issue 11 cases: support is told from contradiction and from irrelevanc
     try {
       const support = await loadSupportModel(loaded.scorer, loaded.embedder);
       assert.ok(!('reason' in support), 'reason' in support ? support.reason : '');
-      // The flag threshold the server uses without a ranker: the calibration made for this engine.
-      const calibration = await findCalibration(scoringHash(loaded.scorer.info, DEFAULT_SCORING, 'none'), undefined, false);
-      assert.ok(calibration, 'models/calibration/ holds a calibration for the shipped engine');
-      const flag = flagRule({ calibration }, { scorer: loaded.scorer.info, scoring: DEFAULT_SCORING, queryContext: 'none' });
+      // Without an index (no ranker) the audit flags on the probability of support, with the threshold
+      // calibrated for this engine + NLI head (models/calibration/wice-dev-support.json).
+      const calibration = await findCalibration(scoringHash(loaded.scorer.info, DEFAULT_SCORING, 'none', undefined, support.info), undefined, false);
+      assert.ok(calibration, 'models/calibration/ holds a support calibration for the shipped heads');
+      const flag = flagRule({ calibration }, { scorer: loaded.scorer.info, scoring: DEFAULT_SCORING, queryContext: 'none', support: support.info });
       assert.ok('threshold' in flag, 'reason' in flag ? flag.reason : '');
       const auditor = new CitationAuditor({ scorer: loaded.scorer, resolver: new SourceResolver(), flag, support }, { recommend: { enabled: false, mode: 'auto', candidates: 0, passagesPerCandidate: 0, suggestions: 0, firstStageWeight: 0 } });
       const text =

@@ -115,6 +115,7 @@ export class CitationAuditor {
     const candidateJudged = judged.slice(resolved.document ? 1 : 0);
     const t4 = performance.now();
     const byRanker = this.flagSignal === 'ranker';
+    const bySupport = this.flagSignal === 'support';
     let verification: Verification | undefined;
     if (existing?.score !== undefined) {
       verification = { score: existing.score, evidence: existing.evidence, sentencesScored: existing.unitsScored, sentencesTotal: existing.unitsTotal };
@@ -126,9 +127,9 @@ export class CitationAuditor {
         verification.relevant = existingJudged.relevant;
       }
       const th = this.threshold;
-      const signal = byRanker ? ranked?.existing : existing.score;
-      // Irrelevant (below the relevance gate) or contradicted sources fail verification whatever the signal says.
-      if (th !== undefined && signal !== undefined) verification.flagged = signal <= th || !!existingJudged?.fails;
+      const signal = byRanker ? ranked?.existing : bySupport ? existingJudged?.probability : existing.score;
+      // A source whose relevant evidence contradicts the claim fails verification whatever the signal says.
+      if (th !== undefined && signal !== undefined) verification.flagged = signal <= th || !!existingJudged?.contradicted;
     }
     const out: CitationAudit = {
       id: c.id,
@@ -149,8 +150,13 @@ export class CitationAuditor {
       const recs = rankSuggestions(candidates, candidateScores, verification?.score, this.config.recommend, this.threshold === undefined ? undefined : { threshold: this.threshold, onRankerScore: byRanker }, ranked);
       if (this.deps.support) {
         const byDoc = new Map(candidates.candidates.map((c, i) => [c.doc.id, candidateJudged[i]]));
-        // A candidate that is irrelevant or contradicts the claim is no better source.
-        recs.suggestions = recs.suggestions.filter((s) => !byDoc.get(s.docId)?.fails);
+        // A candidate below the relevance gate, contradicting the claim, or (with a support calibration) at or
+        // below the flag threshold is no better source.
+        const th = this.threshold;
+        recs.suggestions = recs.suggestions.filter((s) => {
+          const j = byDoc.get(s.docId);
+          return !j?.fails && !(bySupport && th !== undefined && j && j.probability <= th);
+        });
         for (const s of recs.suggestions) {
           const j = byDoc.get(s.docId);
           if (j) s.support = j.probability;
@@ -162,8 +168,9 @@ export class CitationAuditor {
   }
 
   /** Which score the flag threshold applies to (calibration.ts FlagRule.signal). */
-  get flagSignal(): 'engine' | 'ranker' {
+  get flagSignal(): 'engine' | 'ranker' | 'support' {
     const f = this.deps.flag;
+    if (f && 'threshold' in f && f.signal === 'support' && this.deps.support) return 'support';
     return f && 'threshold' in f && f.signal === 'ranker' && this.deps.ranker ? 'ranker' : 'engine';
   }
 

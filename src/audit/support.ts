@@ -28,9 +28,21 @@ export interface SupportJudgement {
   probs: LabelProbs;
   /** The best evidence sentence passes the relevance gate. */
   relevant: boolean;
-  /** Fails verification: not relevant, or contradicted. */
+  /**
+   * The entailment model reads a contradiction in relevant evidence with raw probability >= CONTRADICTED_MIN
+   * ("double the risk" against "a 71% reduction in risk"): the source contradicts the claim.
+   */
+  contradicted: boolean;
+  /** Fails verification: not relevant, refuted by the verdict, or contradicted. */
   fails: boolean;
 }
+
+/**
+ * Raw contradiction probability (NLI head, concatenated best evidence) from which relevant evidence counts as
+ * contradicting the claim. High on purpose: on WiCE dev the head's contradictions on Wikipedia claims are
+ * mostly wrong below it (src/learn/run-support-detection.ts reports the cost).
+ */
+export const CONTRADICTED_MIN = 0.9;
 
 /**
  * The support model for an audit engine: the trained NLI head on the same USE encoder, with the verdict
@@ -62,7 +74,8 @@ export async function judgeSupport(model: SupportModel, items: readonly { claim:
     const relevance = Math.max(...items[x.i]!.evidence.map((e) => e.score));
     const v = aggregateConcat(probs[k]!, model.verdict, relevance);
     const relevant = passesGate(relevance, model.verdict);
-    out[x.i] = { probability: v.probs.SUPPORTS, label: v.label, probs: v.probs, relevant, fails: !relevant || v.label === 'REFUTES' };
+    const contradicted = relevant && probs[k]!.contradiction >= CONTRADICTED_MIN && v.label !== 'SUPPORTS';
+    out[x.i] = { probability: v.probs.SUPPORTS, label: v.label, probs: v.probs, relevant, contradicted, fails: !relevant || v.label === 'REFUTES' || contradicted };
   });
   return out;
 }

@@ -56,7 +56,7 @@ export interface Verification {
   support?: number;
   /** The verdict on this source alone (SUPPORTS / REFUTES / NOT ENOUGH INFO), with `support`. */
   supportLabel?: 'SUPPORTS' | 'REFUTES' | 'NOT ENOUGH INFO';
-  /** False when the best sentence is below the relevance gate: the source fails verification whatever its topical score. */
+  /** False when the best sentence is below the verdict rule's relevance gate (fitted on SciFact train). */
   relevant?: boolean;
   /** At or below the threshold, when one applies: on `score`, or on `rankerScore` with a ranker calibration (provenance.flagging.signal). */
   flagged?: boolean;
@@ -147,7 +147,7 @@ export interface AuditProvenance {
   config: AuditConfig;
   configHash: string;
   /** signal: the score the threshold applies to (the engine's, or the source ranker's). */
-  flagging: { threshold?: number; source?: string; definition?: string; signal?: 'engine' | 'ranker'; disabledReason?: string };
+  flagging: { threshold?: number; source?: string; definition?: string; signal?: 'engine' | 'ranker' | 'support'; disabledReason?: string };
   veraciteVersion: string;
   createdAt: string;
 }

@@ -33,12 +33,38 @@ const failedFirst = (x: number[]) => {
   return x.map((v, i) => (r.judgements[i]?.fails ? lo - (1 - (r.judgements[i]?.probability ?? 0)) : v));
 };
 rows['engine, failed judgements first'] = both(failedFirst(r.engine));
+// Which part of the judgement fails: below the SciFact-fitted relevance gate, or contradicted (REFUTES).
+const reasons: Record<string, { irrelevant: number; refuted: number; n: number }> = {};
+claims.forEach((c, i) => {
+  const x = (reasons[c.label] ??= { irrelevant: 0, refuted: 0, n: 0 });
+  x.n++;
+  const j = r.judgements[i];
+  if (j && !j.relevant) x.irrelevant++;
+  else if (j?.label === 'REFUTES') x.refuted++;
+});
+console.log(`fail reasons by label: ${JSON.stringify(reasons)}`);
+const refutedFirst = (x: number[]) => {
+  const lo = Math.min(...x.filter(Number.isFinite)) - 1;
+  return x.map((v, i) => (r.judgements[i]?.relevant && r.judgements[i]?.label === 'REFUTES' ? lo - (r.judgements[i]?.probs.REFUTES ?? 0) : v));
+};
+rows['engine, refuted first'] = both(refutedFirst(r.engine));
+const contradictedFirst = (x: number[]) => {
+  const lo = Math.min(...x.filter(Number.isFinite)) - 1;
+  return x.map((v, i) => (r.judgements[i]?.contradicted ? lo - (r.judgements[i]?.probs.REFUTES ?? 0) : v));
+};
+const contradicted: Record<string, number> = {};
+claims.forEach((c, i) => r.judgements[i]?.contradicted && (contradicted[c.label] = (contradicted[c.label] ?? 0) + 1));
+console.log(`contradicted (raw contradiction >= CONTRADICTED_MIN on relevant evidence) by label: ${JSON.stringify(contradicted)}`);
+rows['engine, contradicted first'] = both(contradictedFirst(r.engine));
+rows['support, contradicted first'] = both(contradictedFirst(r.support));
 let rankerInfo;
 try {
   const ranker = await SourceRanker.loadFor(loaded.scorer.info, defaultRankerPath());
   const rs = await rankerSupport(claims, r.engine, ranker, loaded.embedder!, 100);
   rows.ranker = both(rs);
   rows['ranker, failed judgements first'] = both(failedFirst(rs));
+  rows['ranker, refuted first'] = both(refutedFirst(rs));
+  rows['ranker, contradicted first'] = both(contradictedFirst(rs));
   rankerInfo = ranker.info;
 } catch (e) {
   console.log(`no ranker rows: ${(e as Error).message}`);
