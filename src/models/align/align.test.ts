@@ -121,3 +121,15 @@ describe('word-vector cache', () => {
     assert.ok(v.has('alendronate') && v.has('fracture'));
   });
 });
+
+describe('analysis does not depend on what was read before', () => {
+  it('wink-nlp learning new words while reading does not change how a later text is split', async () => {
+    const { readFileSync } = await import('node:fs');
+    const probe = ["Drugs for Alzheimer's disease failed in trials.", "Statins didn't lower the T-helper 17 response (p < 0.05).", 'IL-6 rose by 30-40% at 2.5 mg/kg.'];
+    const before = probe.map((t) => JSON.stringify(analyseForAlignment(t)));
+    const teachers = ["He has Alzheimer's.", "(Alzheimer's)", "Alzheimer's, Parkinson's and didn't.", 'T-helper IL-6 30-40% mg/kg'];
+    for (const t of teachers) analyseForAlignment(t);
+    for (const l of readFileSync('data/samples/nli/snli_sample.jsonl', 'utf8').split('\n').filter(Boolean)) analyseForAlignment((JSON.parse(l) as { premise: string }).premise);
+    assert.deepEqual(probe.map((t) => JSON.stringify(analyseForAlignment(t))), before);
+  });
+});

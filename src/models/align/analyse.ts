@@ -69,8 +69,26 @@ function parseNumber(form: string): number | undefined {
   return Number.isFinite(v) ? v : undefined;
 }
 
+/**
+ * wink-nlp's tokenizer learns: a word it has read once is kept in its cache, and later a string such as
+ * "alzheimer's" may stay one token where it was split before. To make the analysis of a text independent
+ * of what the process read earlier, the text is split at punctuation, clitics and hyphens before wink sees
+ * it, so wink only ever meets plain space-separated words (decimals such as 2.5 stay whole).
+ */
+export function presplit(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[’]/g, "'")
+    .replace(/(\p{L})('s|n't|'re|'ve|'ll|'d|'m)(?=\P{L}|$)/gu, '$1 $2')
+    .replace(/(\d)\.(?=\d)/g, '$1\u0000')
+    .replace(/([^\p{L}\p{N}\s'\u0000])/gu, ' $1 ')
+    .replace(/\u0000/g, '.')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
 export function analyseForAlignment(text: string): AlignAnalysis {
-  const doc = wink().readDoc(text.toLowerCase());
+  const doc = wink().readDoc(presplit(text));
   const its = wink().its;
   // wink's typings do not accept every `its` helper on a token collection; the values are as documented.
   const toks = doc.tokens();

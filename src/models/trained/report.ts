@@ -32,10 +32,9 @@ function perClassLine(r: ClassificationReport): string {
   return r.labels.map((l) => `${l} ${pct(r.perClass[l].accuracy)}`).join(', ');
 }
 
-// Both heads come from one command. Since the alignment features, --only / --no-ablation can change the
-// weights' last bits: wink-nlp's tokenizer learns new words as it reads, so a text can split differently
-// ("alzheimer's" -> one token) after other texts were read; the same command reads the same texts in the
-// same order and reproduces the committed weights.
+// Both heads come from one command; --only / --no-ablation give the same weights. (The alignment analysis
+// splits text before wink-nlp reads it, so wink's word learning cannot make features depend on what was
+// read before: see align/analyse.ts presplit.)
 const command = (ctx: RunContext) => `veracite train --data ${ctx.dataRoot} --seed ${ctx.seed}`;
 const embedLine = (ctx: RunContext) =>
   `embedding ${ctx.embedSeconds.toFixed(0)} s for ${ctx.embeddedNow} of ${ctx.texts} distinct texts (the rest from the cache)`;
