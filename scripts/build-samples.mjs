@@ -29,6 +29,10 @@ for (const l of [...dev, ...train]) {
   for (const id of c.cited_doc_ids ?? []) cited.add(String(id));
   for (const id of Object.keys(c.evidence ?? {})) cited.add(id);
 }
+// Abstracts the user-facing verification cases need (test/verify-cases.test.ts, issue 11): alendronate and
+// fracture risk, smoking and lung cancer risk, statins and hip fracture risk.
+const CASE_DOCS = ['11246427', '16422880', '26067999', '4687948'];
+for (const id of CASE_DOCS) cited.add(id);
 const corpus = lines('scifact/corpus.jsonl');
 const keep = new Set();
 for (const l of corpus) {
@@ -44,7 +48,7 @@ for (const l of corpus) {
 write('scifact/claims_dev.jsonl', dev);
 write('scifact/claims_train.jsonl', train);
 write('scifact/corpus.jsonl', corpus.filter((l) => keep.has(String(JSON.parse(l).doc_id))));
-console.log(`  ${cited.size} cited abstracts, ${keep.size - cited.size} distractors`);
+console.log(`  ${cited.size} cited or case abstracts, ${keep.size - cited.size} distractors`);
 
 // WiCE: the first 30 dev claims, their retrieval queries (same order, checked by id) and gold documents.
 const claims = lines('wice/claim_dev.jsonl').slice(0, 30);

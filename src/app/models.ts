@@ -62,6 +62,11 @@ export class ModelHub {
     return this.once('embedder', async () => (this.specs.embedder.kind === 'use' ? loadUse() : this.own(await loadEmbedder(this.specs.embedder, this.onnx))));
   }
 
+  /** The Universal Sentence Encoder under the trained heads (one instance per process). */
+  use(): Promise<Embedder> {
+    return loadUse();
+  }
+
   /** The verifier's evidence scorer (a trained head reads the plain USE, exactly as when its figures were measured). */
   scorer(): Promise<PairScorer> {
     if (this.injected.scorer) return Promise.resolve(this.injected.scorer);
@@ -85,6 +90,19 @@ export class ModelHub {
       this.embeddingCache = this.settings.cache ? await EmbeddingCache.open(this.settings.cache, use) : undefined;
       const embedder = this.own(new MemoEmbedder(use, { capacity: ENGINE_MEMO_CAPACITY, ...(this.embeddingCache ? { persist: this.embeddingCache } : {}) }));
       return { scorer: await loadPairScorer(this.specs.scorer, { use: embedder }), embedder };
+    });
+  }
+
+  /**
+   * The NLI model beside the audit's engine (the probability that a source supports the claim): a trained
+   * head reads the engine's memoised encoder, so a page's sentences are embedded once for both.
+   */
+  engineEntailment(): Promise<EntailmentModel> {
+    if (this.injected.entailment) return Promise.resolve(this.injected.entailment);
+    return this.once('engine-entailment', async () => {
+      const engine = await this.engine();
+      if (needsUse(this.specs.nli) && !engine.embedder) return this.entailment();
+      return this.own(await loadEntailment(this.specs.nli, { ...(engine.embedder ? { use: engine.embedder } : {}), onnx: this.onnx }));
     });
   }
 

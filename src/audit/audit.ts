@@ -25,6 +25,7 @@ import { rankFeatures, type RankFeatureDeps } from './rank-features.js';
 import { rankSuggestions, retrieveCandidates, type CandidateSet, type RankerScores } from './recommend.js';
 import { DEFAULT_SCORING, scoreDocuments, type DocumentScore, type ScoreJob } from './score-document.js';
 import type { SourceRanker } from './source-ranker.js';
+import { judgeSupport, type SupportModel } from './support.js';
 import type { AuditCitation, AuditConfig, AuditInput, AuditProvenance, AuditReport, AuditSummary, CitationAudit, SourceReport, Verification } from './types.js';
 import { urlDepth } from './url-depth.js';
 import { citationStatus, countByStatus } from './citation-status.js';
@@ -56,6 +57,11 @@ export interface AuditDeps {
   indexDir?: string;
   /** Orders the existing source and the candidates (rank-features.ts); without it, the engine's score does. */
   ranker?: RankerDeps;
+  /**
+   * NLI head + fitted verdict calibration (support.ts): gives each source a probability that it supports
+   * the claim, and fails sources that are irrelevant (relevance gate) or contradict the claim.
+   */
+  support?: SupportModel;
 }
 
 export interface RankerDeps {
@@ -119,16 +125,27 @@ export class CitationAuditor {
     // The ranker scores the existing source even without candidates: its score may be the flag signal.
     const ranked = await this.rankerScores(c, existing?.score !== undefined ? { doc: resolved.document!, score: existing.score } : undefined, candidates, candidateScores);
     signal?.throwIfAborted();
+    // One entailment call for the cited source and every candidate: P(supports) on the verdict's scale.
+    const judged = this.deps.support ? await judgeSupport(this.deps.support, scores.map((s) => ({ claim: query, evidence: s.evidence }))) : [];
+    const existingJudged = resolved.document ? judged[0] : undefined;
+    const candidateJudged = judged.slice(resolved.document ? 1 : 0);
     const t4 = performance.now();
     const byRanker = this.flagSignal === 'ranker';
+    const bySupport = this.flagSignal === 'support';
     let verification: Verification | undefined;
     if (existing?.score !== undefined) {
       verification = { score: existing.score, evidence: existing.evidence, sentencesScored: existing.unitsScored, sentencesTotal: existing.unitsTotal };
       if (existing.best) verification.bestPassage = existing.best;
       if (ranked?.existing !== undefined) verification.rankerScore = ranked.existing;
+      if (existingJudged) {
+        verification.support = existingJudged.probability;
+        verification.supportLabel = existingJudged.label;
+        verification.relevant = existingJudged.relevant;
+      }
       const th = this.threshold;
-      const signal = byRanker ? ranked?.existing : existing.score;
-      if (th !== undefined && signal !== undefined) verification.flagged = signal <= th;
+      const signal = byRanker ? ranked?.existing : bySupport ? existingJudged?.probability : existing.score;
+      // A source whose relevant evidence contradicts the claim fails verification whatever the signal says.
+      if (th !== undefined && signal !== undefined) verification.flagged = signal <= th || !!existingJudged?.contradicted;
     }
     const out: CitationAudit = {
       id: c.id,
@@ -147,7 +164,22 @@ export class CitationAuditor {
     const depth = urlDepth(c.source.url ?? (c.source.archiveUrl ? originalFromArchiveUrl(c.source.archiveUrl) : undefined));
     if (depth !== undefined) out.urlDepth = depth;
     if (candidates) {
-      out.recommendations = rankSuggestions(candidates, candidateScores, verification?.score, this.config.recommend, this.threshold === undefined ? undefined : { threshold: this.threshold, onRankerScore: byRanker }, ranked);
+      const recs = rankSuggestions(candidates, candidateScores, verification?.score, this.config.recommend, this.threshold === undefined ? undefined : { threshold: this.threshold, onRankerScore: byRanker }, ranked);
+      if (this.deps.support) {
+        const byDoc = new Map(candidates.candidates.map((c, i) => [c.doc.id, candidateJudged[i]]));
+        // A candidate below the relevance gate, contradicting the claim, or (with a support calibration) at or
+        // below the flag threshold is no better source.
+        const th = this.threshold;
+        recs.suggestions = recs.suggestions.filter((s) => {
+          const j = byDoc.get(s.docId);
+          return !j?.fails && !(bySupport && th !== undefined && j && j.probability <= th);
+        });
+        for (const s of recs.suggestions) {
+          const j = byDoc.get(s.docId);
+          if (j) s.support = j.probability;
+        }
+      }
+      out.recommendations = recs;
     }
     out.status = citationStatus(out);
     return out;
@@ -177,8 +209,9 @@ export class CitationAuditor {
   }
 
   /** Which score the flag threshold applies to (calibration.ts FlagRule.signal). */
-  get flagSignal(): 'engine' | 'ranker' {
+  get flagSignal(): 'engine' | 'ranker' | 'support' {
     const f = this.deps.flag;
+    if (f && 'threshold' in f && f.signal === 'support' && this.deps.support) return 'support';
     return f && 'threshold' in f && f.signal === 'ranker' && this.deps.ranker ? 'ranker' : 'engine';
   }
 

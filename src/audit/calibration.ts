@@ -48,6 +48,8 @@ export interface CalibrationFile {
   scorer: ModelInfo;
   /** Present when the support score is the source ranker's score of the cited page (not the engine's). */
   ranker?: ModelInfo;
+  /** Present when the thresholded score is the probability of support (audit/support.ts): the NLI head it needs. */
+  support?: ModelInfo;
   scoring: ScoringConfig;
   queryContext: QueryContext;
   /** configHash({scorer id, scoring, queryContext[, ranker id]}): what an audit must match to use the thresholds. */
@@ -58,9 +60,9 @@ export interface CalibrationFile {
   createdAt: string;
 }
 
-/** The settings a threshold depends on (and the ranker, when its score is the support signal). */
-export function scoringHash(scorer: ModelInfo, scoring: ScoringConfig, queryContext: QueryContext, ranker?: ModelInfo): string {
-  return configHash({ scorer: scorer.id, scoring, queryContext, ...(ranker ? { ranker: ranker.id } : {}) });
+/** The settings a threshold depends on (and the ranker or the NLI head, when their score is the flag signal). */
+export function scoringHash(scorer: ModelInfo, scoring: ScoringConfig, queryContext: QueryContext, ranker?: ModelInfo, support?: ModelInfo): string {
+  return configHash({ scorer: scorer.id, scoring, queryContext, ...(ranker ? { ranker: ranker.id } : {}), ...(support ? { support: support.id } : {}) });
 }
 
 export function defaultCalibrationPath(): string {
@@ -111,8 +113,8 @@ export interface FlagRule {
   /** Where the threshold came from, for the report. */
   source: string;
   definition?: string;
-  /** Which score the threshold applies to: the engine's (default) or the source ranker's. */
-  signal?: 'engine' | 'ranker';
+  /** Which score the threshold applies to: the engine's (default), the source ranker's, or the probability of support. */
+  signal?: 'engine' | 'ranker' | 'support';
 }
 
 /**
@@ -121,7 +123,7 @@ export interface FlagRule {
  */
 export function flagRule(
   opts: { threshold?: number; calibration?: CalibrationFile & { path?: string; sha256?: string }; definition?: string },
-  current: { scorer: ModelInfo; scoring: ScoringConfig; queryContext: QueryContext; ranker?: ModelInfo },
+  current: { scorer: ModelInfo; scoring: ScoringConfig; queryContext: QueryContext; ranker?: ModelInfo; support?: ModelInfo },
 ): FlagRule | { reason: string } {
   if (opts.threshold !== undefined) return { threshold: opts.threshold, source: 'command line (--threshold)' };
   const cal = opts.calibration;
@@ -132,10 +134,11 @@ export function flagRule(
   // A ranker calibration needs that ranker loaded; an engine calibration applies with or without one.
   const ranker = cal.ranker ? current.ranker : undefined;
   if (cal.ranker && !current.ranker) return { reason: `calibration ${cal.path ?? ''} thresholds the source ranker's score, and no ranker is loaded: no flags` };
-  const want = scoringHash(current.scorer, current.scoring, current.queryContext, ranker);
+  if (cal.support && !current.support) return { reason: `calibration ${cal.path ?? ''} thresholds the probability of support, and no NLI head with a fitted verdict calibration is loaded: no flags` };
+  const want = scoringHash(current.scorer, current.scoring, current.queryContext, ranker, cal.support ? current.support : undefined);
   if (cal.configHash !== want) {
     return { reason: `calibration ${cal.path ?? ''} was made for scorer ${cal.scorer.id} with other settings (hash ${cal.configHash}, audit uses ${want}): no flags; recalibrate or pass --threshold` };
   }
   const file = `${cal.path ?? 'calibration'}${cal.sha256 ? ` (sha256 ${cal.sha256})` : ''}`;
-  return { threshold: d.threshold, source: `${file}: ${d.criterion} on ${cal.data.path}`, definition: def, signal: cal.ranker ? 'ranker' : 'engine' };
+  return { threshold: d.threshold, source: `${file}: ${d.criterion} on ${cal.data.path}`, definition: def, signal: cal.ranker ? 'ranker' : cal.support ? 'support' : 'engine' };
 }

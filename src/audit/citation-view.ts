@@ -87,7 +87,7 @@ export function citationView(
   source: AuditCitation['source'],
   resolved: ResolvedSource,
   r: CitationAudit,
-  signal: 'engine' | 'ranker',
+  signal: 'engine' | 'ranker' | 'support',
   documents: ReadonlyMap<string, Document>,
 ): CitationView {
   // One scale for the cited source and its suggestions: the one the flags use.

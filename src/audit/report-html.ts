@@ -38,11 +38,12 @@ export function highlight(text: string, claimWords: ReadonlySet<string>): string
     .join('');
 }
 
-export type FlagSignal = 'engine' | 'ranker';
+export type FlagSignal = 'engine' | 'ranker' | 'support';
 
-/** The score a citation is flagged on: the engine's, or the source ranker's with a ranker calibration. */
+/** The score a citation is flagged on: the engine's, the source ranker's, or the probability of support, as calibrated. */
 export function signalScore(c: CitationAudit, signal: FlagSignal = 'engine'): number {
   const v = c.verification!;
+  if (signal === 'support' && v.support !== undefined) return v.support;
   return signal === 'ranker' && v.rankerScore !== undefined ? v.rankerScore : v.score;
 }
 

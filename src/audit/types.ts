@@ -66,8 +66,17 @@ export interface SourceReport {
 }
 
 export interface Verification {
-  /** Support of the claim by the cited source: max passage score (the scorer's units; a probability for 'trained'). */
+  /** Relevance of the cited source: max passage score of the evidence scorer (the scorer's units; for 'trained', P(a sentence is evidence for the claim)). */
   score: number;
+  /**
+   * Probability that the cited source supports the claim, in [0, 1]: the calibrated SUPPORTS probability of
+   * the verdict on its best evidence sentences (support.ts); absent without the NLI head and its calibration.
+   */
+  support?: number;
+  /** The verdict on this source alone (SUPPORTS / REFUTES / NOT ENOUGH INFO), with `support`. */
+  supportLabel?: 'SUPPORTS' | 'REFUTES' | 'NOT ENOUGH INFO';
+  /** False when the best sentence is below the verdict rule's relevance gate (fitted on SciFact train). */
+  relevant?: boolean;
   /** At or below the threshold, when one applies: on `score`, or on `rankerScore` with a ranker calibration (provenance.flagging.signal). */
   flagged?: boolean;
   bestPassage?: ScoredPassage;
@@ -84,6 +93,8 @@ export interface Suggestion {
   url?: string;
   /** Verification score of the candidate (same units as Verification.score). */
   score: number;
+  /** Probability that the candidate supports the claim (same meaning as Verification.support). */
+  support?: number;
   /** Score used to order candidates: the source ranker's when one is loaded, else verification (plus the first-stage rank's share). */
   rerankScore: number;
   /** Rank in the first-stage (hybrid / bm25) list of documents. */
@@ -172,7 +183,7 @@ export interface AuditProvenance {
   config: AuditConfig;
   configHash: string;
   /** signal: the score the threshold applies to (the engine's, or the source ranker's). */
-  flagging: { threshold?: number; source?: string; definition?: string; signal?: 'engine' | 'ranker'; disabledReason?: string };
+  flagging: { threshold?: number; source?: string; definition?: string; signal?: 'engine' | 'ranker' | 'support'; disabledReason?: string };
   veraciteVersion: string;
   createdAt: string;
 }

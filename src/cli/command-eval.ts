@@ -17,6 +17,7 @@ import { scoreTrecRun, TrecRunWriter } from '../eval/trec-run.js';
 import { registerCitationEvals } from './command-calibrate.js';
 import { registerEvalAuditCommand } from './command-eval-audit.js';
 import { registerEvalReportCommand } from './command-eval-report.js';
+import { registerEvalContrastCommand } from './command-eval-contrast.js';
 import { readFeverData, runFeverEval } from '../eval/run-fever.js';
 import { writeFile } from 'node:fs/promises';
 import { saveJson, withJsonOutput } from './command-line.js';
@@ -138,6 +139,7 @@ export function registerEvalCommand(program: Command): void {
   registerCitationEvals(evalCmd);
   registerEvalAuditCommand(evalCmd);
   registerEvalReportCommand(evalCmd);
+  registerEvalContrastCommand(evalCmd);
 }
 
 export function registerVerdictEvals(evalCmd: Command): void {

@@ -1,58 +1,68 @@
 /**
- * `veracite tune-verdict`: fit the verdict thresholds and confidence temperature on SciFact train claims
- * (oracle abstracts) and save them to models/verdict-calibration.json.
+ * `veracite tune-verdict`: fit the verdict rule (relevance gate, thresholds, probability calibrator) on
+ * SciFact TRAIN claims and save models/verdict-calibration.json. The shipped NLI head was trained on those
+ * claims, so each half of them is judged by a head trained without it (2-fold cross-fitting,
+ * learn/verdict/crossfit.ts): fitting on the head's in-sample predictions gave dev accuracy 55.3% and ECE
+ * 0.29, cross-fitted 61.2% and 0.16. Same data and seed give the same file.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Command } from 'commander';
-import { readSciFactClaims } from '../eval/run-scifact.js';
-import { fitVerdictCalibration, saveVerdictCalibration, CALIBRATION_PATH, type LabelledPairs } from '../learn/verdict/fit-verdict.js';
-import type { Label } from '../verify/types.js';
 import { Veracite } from '../app/veracite.js';
-import { VERIFY_OPTIONS } from './command-verify.js';
-import { addOptions, settingsFrom } from './options.js';
-import { createProgress } from './progress.js';
+import { fitVerdictCrossFitted } from '../learn/verdict/crossfit.js';
+import { CALIBRATION_PATH, saveVerdictCalibration } from '../learn/verdict/fit-verdict.js';
+import { createUseEmbedder } from '../models/use/index.js';
+import type { EntailmentModel } from '../models/types.js';
+import { reliabilityTable } from '../verify/reliability.js';
+import { addOptions, positiveInt, settingsFrom, type OptionPick } from './options.js';
 
-const FROM_SCIFACT: Record<string, Label> = { SUPPORT: 'SUPPORTS', CONTRADICT: 'REFUTES' };
+/** The shipped evidence scorer over the index of the SciFact corpus (abstracts read from it). */
+const TUNE_OPTIONS: OptionPick = { index: ['index'], models: ['scorer', 'nli', 'device'] };
 
 export function registerTuneVerdictCommand(program: Command): void {
   addOptions(
     program
       .command('tune-verdict')
-      .description('fit the verdict rule thresholds and confidence temperature on SciFact train claims (oracle abstracts)')
-      .option('--claims <file>', 'SciFact train claims', '../shared/data/scifact/claims_train.jsonl')
+      .description('fit the verdict rule (relevance gate, thresholds, probability calibrator) on SciFact train claims with a cross-fitted NLI head')
+      .option('--data <dir>', 'shared data folder (scifact/claims_train.jsonl and what `veracite train` reads)', '../shared/data')
+      .option('--seed <n>', 'seed of the training run being calibrated (splits, the cross-fit halves)', positiveInt('--seed'), 13)
+      .option('--cache <dir>', 'training embedding cache (as `veracite train`)', 'tmp/train-cache')
       .option('--out <file>', 'where to save', CALIBRATION_PATH)
       .option('--quiet', 'no progress output'),
-    VERIFY_OPTIONS,
-  ).action(async (flags: { claims: string; out: string; quiet?: boolean } & Record<string, unknown>) => {
-    const claims = await readSciFactClaims(flags.claims);
-    // Raw probabilities: the rule must not already apply thresholds while they are being fitted.
-    const settings = settingsFrom(flags, VERIFY_OPTIONS);
-    const vc = await Veracite.open({ ...settings, verify: { ...settings.verify, rule: 'columbia' } });
-    // verifyEachDocument with the columbia rule attaches each evidence sentence's entailment probabilities.
+    TUNE_OPTIONS,
+  ).action(async (flags: { data: string; seed: number; cache: string; out: string; quiet?: boolean } & Record<string, unknown>) => {
+    if (!existsSync(join(flags.data, 'scifact', 'claims_train.jsonl'))) throw new Error(`--data ${flags.data}: scifact/claims_train.jsonl not found (expected the shared data folder)`);
+    const log = flags.quiet ? () => {} : (line: string) => console.error(line);
+    // Per-sentence entailment probabilities are what is fitted on: the columbia rule, BM25 candidates.
+    const settings = { ...settingsFrom(flags, TUNE_OPTIONS), retrieval: { mode: 'bm25' as const }, verify: { rule: 'columbia' as const } };
+    const vc = await Veracite.open(settings);
+    const folds: Veracite[] = [];
+    // The training vectors come from one-thread USE, as `veracite train` computes them (its cache keys on them).
+    const trainingEmbedder = await createUseEmbedder({ threads: 1 });
     try {
-      const verifier = await vc.verifier();
-      const columbia: LabelledPairs[] = [];
-      const concat: LabelledPairs[] = [];
-      const { entailment } = verifier.models;
-      const bar = createProgress('tune-verdict', claims.length, 'claims', { quiet: flags.quiet });
-      for (const [i, c] of claims.entries()) {
-        const verdicts = await verifier.verifyEachDocument(c.claim, c.cited_doc_ids.map(String));
-        for (const v of verdicts) {
-          const gold = FROM_SCIFACT[c.evidence[v.docId]?.[0]?.label ?? ''] ?? 'NOT ENOUGH INFO';
-          columbia.push({ evidence: v.evidence.map((e) => e.entailment!).filter(Boolean), gold });
-          const premise = v.evidence.map((e) => e.text).join(' ');
-          concat.push({ evidence: premise ? await entailment.predict([{ premise, hypothesis: c.claim }]) : [], gold });
-        }
-        bar.update(i + 1);
-      }
-      bar.stop();
-      const cal = fitVerdictCalibration({ columbia, concat }, flags.claims, [verifier.models.scorer.info, verifier.models.entailment.info]);
+      const [embedder, scorer, entailment] = await Promise.all([vc.models.use(), vc.models.scorer(), vc.models.entailment()]);
+      const cal = await fitVerdictCrossFitted({
+        data: flags.data,
+        seed: flags.seed,
+        models: { embedder, scorer, entailment },
+        trainingEmbedder,
+        cacheDir: flags.cache,
+        log,
+        verifierWith: async (fold: EntailmentModel) => {
+          const app = await Veracite.open(settings, { models: { scorer, entailment: fold } });
+          folds.push(app);
+          return app.verifier();
+        },
+      });
       await saveVerdictCalibration(cal, flags.out);
       for (const [rule, r] of Object.entries(cal.rules)) {
-        console.log(`${rule}: support >= ${r.supportThreshold}, refute >= ${r.refuteThreshold}, temperature ${r.temperature}: train accuracy ${(100 * r.fittedOn.accuracy).toFixed(1)}% ` +
-          `(default thresholds ${(100 * r.fittedOn.defaultAccuracy).toFixed(1)}%, majority ${(100 * r.fittedOn.majorityBaseline).toFixed(1)}%) over ${r.fittedOn.pairs} pairs`);
+        console.log(`${rule}: relevance >= ${r.relevanceThreshold}, support >= ${r.supportThreshold}, refute >= ${r.refuteThreshold}: cross-fitted train accuracy ${(100 * r.fittedOn.accuracy).toFixed(1)}% (default ${(100 * r.fittedOn.defaultAccuracy).toFixed(1)}%, majority ${(100 * r.fittedOn.majorityBaseline).toFixed(1)}%) over ${r.fittedOn.pairs} pairs, NLL ${r.fittedOn.nll.toFixed(3)}`);
+        if (r.fittedOn.reliability) console.log(reliabilityTable(r.fittedOn.reliability));
       }
       console.log(`default rule: ${cal.bestRule}; saved ${flags.out}`);
     } finally {
+      for (const f of folds) await f.close();
+      await trainingEmbedder.dispose?.();
       await vc.close();
     }
   });

@@ -27,7 +27,7 @@ export const EXAMPLES: Record<string, string[]> = {
   serve: ['veracite serve --index .veracite/demo --port 8080', 'veracite serve --index .veracite/scifact --fetch --sources saved-pages/'],
   demo: ['veracite demo', 'veracite demo --index /tmp/veracite-demo --quiet'],
   train: ['veracite train --data ../shared/data --seed 13', 'veracite train --data ../shared/data --only nli --annotations annotations.jsonl'],
-  'tune-verdict': ['veracite tune-verdict --index .veracite/scifact --claims ../shared/data/scifact/claims_train.jsonl'],
+  'tune-verdict': ['veracite tune-verdict --index .veracite/scifact --data ../shared/data --seed 13'],
   calibrate: ['veracite calibrate --data ../shared/data/wice/claim_dev.jsonl', 'veracite calibrate --data ../shared/data/wice/claim_dev.jsonl --ranker default --out models/calibration/wice-dev-ranker.json'],
   'train-ranker': ['veracite train-ranker --index tmp/audit/wice-pooled --queries ../shared/data/wice/retrieval_dev_queries.jsonl --corpus ../shared/data/wice/retrieval_dev_corpus.jsonl ../shared/data/scifact/corpus.jsonl'],
   'eval retrieval': [
@@ -40,6 +40,7 @@ export const EXAMPLES: Record<string, string[]> = {
   'eval audit': [
     'veracite eval audit data/samples/audit/article.wikitext --sources data/samples/audit/sources --labels data/samples/audit/labels.jsonl --index .veracite/demo',
   ],
+  'eval contrast': ['veracite eval contrast --index .veracite/scifact --claims ../shared/data/scifact/claims_dev.jsonl --mode bm25'],
   'eval report': ['veracite eval report eval-results/citation-detection.json eval-results/scifact-verdicts.json --html eval-report.html'],
   'eval citation-recovery': ['veracite eval citation-recovery --index tmp/audit/wice-pooled --queries ../shared/data/wice/retrieval_dev_queries.jsonl'],
   'annotations export': ['veracite annotations export --index .veracite/demo --out annotations.jsonl', 'veracite annotations export --index .veracite/demo --as nli --out nli-pairs.jsonl'],

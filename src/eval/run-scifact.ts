@@ -9,6 +9,7 @@
 import type { Retriever } from '../retrieve/retriever.js';
 import type { Verifier, DocumentVerdict } from '../verify/verifier.js';
 import type { Label } from '../verify/types.js';
+import { reliability, type Reliability } from '../verify/reliability.js';
 import { scifactMetrics, type SciFactGoldClaim, type SciFactMetrics, type SciFactPrediction } from './scifact-metrics.js';
 import { DataProblemsError, ProblemList, readJsonRecords } from './data-problems.js';
 import { datasetName } from './dataset-name.js';
@@ -155,7 +156,20 @@ export interface SciFactEvalResult {
   nClaims: number;
   metrics: SciFactMetrics;
   /** Oracle only: label accuracy over (claim, cited abstract) pairs. */
-  labelAccuracy?: { accuracy: number; majorityBaseline: number; majorityLabel: string; pairs: number; confusion: Record<string, Record<string, number>> };
+  labelAccuracy?: {
+    accuracy: number;
+    majorityBaseline: number;
+    majorityLabel: string;
+    pairs: number;
+    confusion: Record<string, Record<string, number>>;
+    /** Recall per gold label (CONTRADICT especially: what contrast training is for). */
+    recall: Record<string, number>;
+  };
+  /**
+   * Oracle only: how well the stated probabilities match outcomes over (claim, abstract) pairs. `confidence`:
+   * the verdict's confidence vs the verdict being right; `support`: P(SUPPORTS) vs the gold label being SUPPORT.
+   */
+  calibration?: { confidence: Reliability; support: Reliability };
   claimsPerSecond: number;
   latencyMs: { p50: number; p95: number };
 }
@@ -178,6 +192,10 @@ export async function runSciFactEval(verifier: Pick<Verifier, 'verifyEachDocumen
   const times: number[] = [];
   let pairs = 0;
   let correct = 0;
+  const conf: number[] = [];
+  const right: boolean[] = [];
+  const pSupport: number[] = [];
+  const isSupport: boolean[] = [];
   const goldCounts: Record<string, number> = {};
   const started = performance.now();
   for (const [i, c] of claims.entries()) {
@@ -201,6 +219,10 @@ export async function runSciFactEval(verifier: Pick<Verifier, 'verifyEachDocumen
         goldCounts[gold] = (goldCounts[gold] ?? 0) + 1;
         pairs++;
         if (gold === pred) correct++;
+        conf.push(v.confidence);
+        right.push(gold === pred);
+        pSupport.push(v.probs.SUPPORTS);
+        isSupport.push(gold === 'SUPPORT');
       }
     }
     opts.onProgress?.(i + 1, claims.length);
@@ -216,7 +238,9 @@ export async function runSciFactEval(verifier: Pick<Verifier, 'verifyEachDocumen
   };
   if (opts.setting === 'oracle') {
     const [majorityLabel, majorityCount] = Object.entries(goldCounts).sort((a, b) => b[1] - a[1])[0] ?? ['NOT_ENOUGH_INFO', 0];
-    result.labelAccuracy = { accuracy: pairs ? correct / pairs : 0, majorityBaseline: pairs ? majorityCount / pairs : 0, majorityLabel, pairs, confusion };
+    const recall = Object.fromEntries(Object.entries(confusion).map(([g, row]) => [g, (row[g] ?? 0) / Math.max(1, Object.values(row).reduce((a, b) => a + b, 0))]));
+    result.labelAccuracy = { accuracy: pairs ? correct / pairs : 0, majorityBaseline: pairs ? majorityCount / pairs : 0, majorityLabel, pairs, confusion, recall };
+    result.calibration = { confidence: reliability(conf, right), support: reliability(pSupport, isSupport) };
   }
   return result;
 }

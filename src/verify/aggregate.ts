@@ -6,19 +6,37 @@
  *   probabilities: support = max entailment over pairs, refute = max contradiction, each compared to a
  *   threshold; the label probabilities are those maxima with NEI taking the remaining mass.
  * - concat: one prediction with the top evidence sentences concatenated as the premise.
+ *
+ * Relevance gate: SUPPORTS or REFUTES only when some evidence is relevant enough (the best evidence
+ * score >= relevanceThreshold, fitted on SciFact train); otherwise NOT ENOUGH INFO, whatever the
+ * entailment model says about text that is not about the claim.
+ *
+ * Probabilities: with a fitted calibrator (calibrate-verdict.ts) the label probabilities are a small
+ * multinomial logistic model over [ln P(support), ln P(refute), ln P(neither), relevance], fitted by
+ * likelihood on SciFact train: P(SUPPORTS) is then "the probability that the evidence found supports the
+ * claim" on that data's terms. Without one, a temperature-scaled normalisation of the raw probabilities.
  */
 import type { EntailmentProbs } from '../models/types.js';
-import type { Label, LabelProbs } from './types.js';
+import { LABELS, type Label, type LabelProbs } from './types.js';
 
 export const VERDICT_RULES = ['columbia', 'concat'] as const;
 export type VerdictRule = (typeof VERDICT_RULES)[number];
 
+/** Multinomial logistic calibration: logits[k] = bias[k] + weights[k] . [ln pS, ln pR, ln pN, relevance], k in LABELS order. */
+export interface VerdictCalibrator {
+  weights: number[][];
+  bias: number[];
+}
+
 export interface AggregateConfig {
-  /** Minimum entailment (contradiction) probability for SUPPORTS (REFUTES). */
+  /** Minimum entailment (contradiction) probability for SUPPORTS (REFUTES); on calibrated probabilities when a calibrator is set. */
   supportThreshold: number;
   refuteThreshold: number;
-  /** Softmax temperature applied to the label probabilities (fitted on held-out data; 1 = none). */
+  /** Softmax temperature applied to the label probabilities when there is no calibrator (1 = none). */
   temperature: number;
+  /** Relevance gate: below this best evidence score the verdict is NOT ENOUGH INFO (0 = no gate). */
+  relevanceThreshold?: number;
+  calibrator?: VerdictCalibrator;
 }
 
 export const DEFAULT_AGGREGATE: AggregateConfig = { supportThreshold: 0.5, refuteThreshold: 0.5, temperature: 1 };
@@ -38,22 +56,48 @@ function normalise(p: LabelProbs, temperature: number): LabelProbs {
   return Object.fromEntries(entries.map(([k], i) => [k, exps[i]! / z])) as LabelProbs;
 }
 
+/** The calibrator's input for raw label probabilities and a relevance in [0, 1]. */
+export function calibratorFeatures(raw: LabelProbs, relevance: number): number[] {
+  return [Math.log(Math.max(raw.SUPPORTS, 1e-6)), Math.log(Math.max(raw.REFUTES, 1e-6)), Math.log(Math.max(raw['NOT ENOUGH INFO'], 1e-6)), relevance];
+}
+
+export function applyCalibrator(c: VerdictCalibrator, x: readonly number[]): LabelProbs {
+  const logits = LABELS.map((_, k) => c.bias[k]! + c.weights[k]!.reduce((s, w, j) => s + w * x[j]!, 0));
+  const m = Math.max(...logits);
+  const e = logits.map((l) => Math.exp(l - m));
+  const z = e.reduce((a, b) => a + b, 0);
+  return Object.fromEntries(LABELS.map((l, k) => [l, e[k]! / z])) as LabelProbs;
+}
+
 export function fromEntailment(e: EntailmentProbs, temperature = 1): LabelProbs {
   return normalise({ SUPPORTS: e.entailment, REFUTES: e.contradiction, 'NOT ENOUGH INFO': e.neutral }, temperature);
 }
 
-/** ColumbiaNLP's rule over per-sentence entailment probabilities. */
-export function aggregateColumbia(pairs: EntailmentProbs[], cfg: AggregateConfig = DEFAULT_AGGREGATE): { label: Label; probs: LabelProbs } {
+/** Whether the relevance gate lets a SUPPORTS / REFUTES verdict through. */
+export function passesGate(relevance: number, cfg: AggregateConfig): boolean {
+  return relevance >= (cfg.relevanceThreshold ?? 0);
+}
+
+function decide(raw: LabelProbs, cfg: AggregateConfig, relevance: number): { label: Label; probs: LabelProbs } {
+  const probs = cfg.calibrator ? applyCalibrator(cfg.calibrator, calibratorFeatures(raw, relevance)) : normalise(raw, cfg.temperature);
+  // Thresholds apply to the calibrated probabilities when there is a calibrator (they were fitted on them),
+  // else to the raw ones, as the rule is stated.
+  const label = passesGate(relevance, cfg) ? labelOf(cfg.calibrator ? probs : raw, cfg) : 'NOT ENOUGH INFO';
+  return { label, probs };
+}
+
+/**
+ * ColumbiaNLP's rule over per-sentence entailment probabilities. `relevance` = the best evidence score
+ * (default 1: no gate effect for callers without one).
+ */
+export function aggregateColumbia(pairs: EntailmentProbs[], cfg: AggregateConfig = DEFAULT_AGGREGATE, relevance = 1): { label: Label; probs: LabelProbs } {
   if (pairs.length === 0) return { label: 'NOT ENOUGH INFO', probs: { SUPPORTS: 0, REFUTES: 0, 'NOT ENOUGH INFO': 1 } };
   const support = Math.max(...pairs.map((p) => p.entailment));
   const refute = Math.max(...pairs.map((p) => p.contradiction));
   const raw: LabelProbs = { SUPPORTS: support, REFUTES: refute, 'NOT ENOUGH INFO': Math.max(1e-6, 1 - Math.max(support, refute)) };
-  const probs = normalise(raw, cfg.temperature);
-  // The decision uses the raw maxima, as the rule is stated; probabilities are reported normalised.
-  return { label: labelOf(raw, cfg), probs };
+  return decide(raw, cfg, relevance);
 }
 
-export function aggregateConcat(e: EntailmentProbs, cfg: AggregateConfig = DEFAULT_AGGREGATE): { label: Label; probs: LabelProbs } {
-  const raw: LabelProbs = { SUPPORTS: e.entailment, REFUTES: e.contradiction, 'NOT ENOUGH INFO': e.neutral };
-  return { label: labelOf(raw, cfg), probs: normalise(raw, cfg.temperature) };
+export function aggregateConcat(e: EntailmentProbs, cfg: AggregateConfig = DEFAULT_AGGREGATE, relevance = 1): { label: Label; probs: LabelProbs } {
+  return decide({ SUPPORTS: e.entailment, REFUTES: e.contradiction, 'NOT ENOUGH INFO': e.neutral }, cfg, relevance);
 }

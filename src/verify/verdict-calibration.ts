@@ -7,7 +7,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ModelInfo } from '../models/types.js';
 import { packageRoot } from '../util/package-root.js';
-import type { VerdictRule } from './aggregate.js';
+import type { VerdictCalibrator, VerdictRule } from './aggregate.js';
+import type { Reliability } from './reliability.js';
 
 export const CALIBRATION_PATH = join(packageRoot(), 'models', 'verdict-calibration.json');
 
@@ -15,7 +16,20 @@ export interface RuleCalibration {
   supportThreshold: number;
   refuteThreshold: number;
   temperature: number;
-  fittedOn: { source: string; pairs: number; accuracy: number; majorityBaseline: number; defaultAccuracy: number; nll: number };
+  /** Relevance gate (best evidence score) below which the verdict is NOT ENOUGH INFO; absent in older files. */
+  relevanceThreshold?: number;
+  /** Probability calibrator fitted by likelihood on the same pairs; absent in older files. */
+  calibrator?: VerdictCalibrator;
+  fittedOn: {
+    source: string;
+    pairs: number;
+    accuracy: number;
+    majorityBaseline: number;
+    defaultAccuracy: number;
+    nll: number;
+    /** Reliability of the stated confidence (the chosen label's probability) on the fitting pairs. */
+    reliability?: Reliability;
+  };
 }
 
 export interface VerdictCalibration {

@@ -77,7 +77,14 @@ export class Verifier {
     const fitted = calibration?.rules[rule];
     const base = fitted
       ? mergeVerifierConfig(DEFAULT_VERIFIER_CONFIG, {
-          verdict: { rule, supportThreshold: fitted.supportThreshold, refuteThreshold: fitted.refuteThreshold, temperature: fitted.temperature },
+          verdict: {
+            rule,
+            supportThreshold: fitted.supportThreshold,
+            refuteThreshold: fitted.refuteThreshold,
+            temperature: fitted.temperature,
+            ...(fitted.relevanceThreshold !== undefined ? { relevanceThreshold: fitted.relevanceThreshold } : {}),
+            ...(fitted.calibrator ? { calibrator: fitted.calibrator } : {}),
+          },
         })
       : mergeVerifierConfig(DEFAULT_VERIFIER_CONFIG, { verdict: { rule } });
     this.config = mergeVerifierConfig(base, config);
@@ -175,16 +182,18 @@ export class Verifier {
   private async decide(claim: string, evidence: EvidenceSentence[], signal?: AbortSignal) {
     const cfg = this.config.verdict;
     if (evidence.length === 0) return aggregateColumbia([], cfg);
+    // The relevance gate reads the best evidence-selection score (evidence is sorted best first).
+    const relevance = Math.max(...evidence.map((e) => e.score));
     if (cfg.rule === 'concat') {
       const premise = evidence.map((e) => e.text).join(' ');
       const [probs] = await this.models.entailment.predict([{ premise, hypothesis: claim }], signal);
-      return aggregateConcat(probs!, cfg);
+      return aggregateConcat(probs!, cfg, relevance);
     }
     const probs = await this.models.entailment.predict(
       evidence.map((e) => ({ premise: e.text, hypothesis: claim })),
       signal,
     );
     probs.forEach((p, i) => (evidence[i]!.entailment = p));
-    return aggregateColumbia(probs, cfg);
+    return aggregateColumbia(probs, cfg, relevance);
   }
 }

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tfidfRank } from '../../text/tfidf.js';
 import { Rng, subSeed } from '../../util/rng.js';
 import { label } from './softmax-regression.js';
 
@@ -19,6 +20,8 @@ export interface LabelledPair {
   y: number;
   /** Groups pairs that must stay on the same side of a split (same SNLI premise, same claim). */
   group: string;
+  /** Where a pair that is not read from a data set came from ('contrast': a rule-made twin); its loss weight follows it. */
+  source?: 'contrast' | 'sick';
 }
 
 function readJsonl<T>(path: string): T[] {
@@ -112,6 +115,60 @@ export function sciFactNliPairs(claims: SciFactClaim[], corpus: Map<number, SciF
   return out;
 }
 
+/**
+ * SciFact as the verdict rule sees it (concat rule): premise = the abstract's gold rationale sentences
+ * joined (SUPPORT -> entailment, CONTRADICT -> contradiction); for a cited abstract without evidence, its
+ * `neutralTop` sentences most similar to the claim by TF-IDF (what evidence selection would pick) ->
+ * neutral. One pair per (claim, cited abstract).
+ */
+export function sciFactConcatPairs(claims: SciFactClaim[], corpus: Map<number, SciFactDoc>, neutralTop = 3): LabelledPair[] {
+  const out: LabelledPair[] = [];
+  for (const c of claims) {
+    for (const docId of c.cited_doc_ids) {
+      const doc = corpus.get(docId);
+      if (!doc) continue;
+      const labels = rationaleLabels(c, docId);
+      const group = `scifact:${c.id}`;
+      if (labels.size) {
+        const idx = [...labels.keys()].sort((a, b) => a - b).filter((i) => doc.abstract[i] !== undefined);
+        const kind = labels.get(idx[0]!) === 'SUPPORT' ? ENT : CON;
+        if (idx.length) out.push({ premise: idx.map((i) => doc.abstract[i]).join(' '), hypothesis: c.claim, y: label(kind), group });
+      } else {
+        const sims = tfidfRank(c.claim, doc.abstract);
+        const top = doc.abstract.map((_, i) => i).sort((a, b) => sims[b]! - sims[a]! || a - b).slice(0, neutralTop).sort((a, b) => a - b);
+        if (top.length) out.push({ premise: top.map((i) => doc.abstract[i]).join(' '), hypothesis: c.claim, y: label(NEU), group });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * SICK (CC BY-NC-SA 3.0: opt-in only, never in the shipped weights). Tab-separated with a header:
+ * pair_ID, sentence_A, sentence_B, entailment_label, ..., SemEval_set; only the TRAIN part is read.
+ */
+export function loadSick(path: string): LabelledPair[] {
+  // The distributed SICK.txt has CRLF line ends.
+  const lines = readFileSync(path, 'utf8').split(/\r?\n/).filter((l) => l.trim());
+  const head = lines[0]!.split('\t');
+  const col = (name: string) => {
+    const i = head.indexOf(name);
+    if (i < 0) throw new Error(`${path}:1: column "${name}" missing (expected the SICK.txt header)`);
+    return i;
+  };
+  const [a, b, lab, set] = [col('sentence_A'), col('sentence_B'), col('entailment_label'), col('SemEval_set')];
+  const map: Record<string, number> = { ENTAILMENT: ENT, NEUTRAL: NEU, CONTRADICTION: CON };
+  const out: LabelledPair[] = [];
+  lines.slice(1).forEach((line, i) => {
+    const f = line.split('\t');
+    if (f[set] !== 'TRAIN') return;
+    const k = map[f[lab] ?? ''];
+    if (k === undefined) throw new Error(`${path}:${i + 2}: entailment_label "${f[lab]}" is not ENTAILMENT, NEUTRAL or CONTRADICTION`);
+    out.push({ premise: f[a]!, hypothesis: f[b]!, y: label(k), group: `sick:${f[a]}`, source: 'sick' });
+  });
+  return out;
+}
+
 export interface EvidencePair {
   claim: string;
   sentence: string;
@@ -173,6 +230,7 @@ export interface DataPaths {
   sciTrain: string;
   sciDev: string;
   sciCorpus: string;
+  sick: string;
 }
 
 export function dataPaths(root: string): DataPaths {
@@ -184,5 +242,6 @@ export function dataPaths(root: string): DataPaths {
     sciTrain: join(root, 'scifact/claims_train.jsonl'),
     sciDev: join(root, 'scifact/claims_dev.jsonl'),
     sciCorpus: join(root, 'scifact/corpus.jsonl'),
+    sick: join(root, 'nli/sick/SICK.txt'),
   };
 }

@@ -4,8 +4,8 @@
  * random abstracts (easy). A seeded 15% of the training claims is the validation split: early stopping
  * and the decision threshold (best F1 over cited-abstract sentences) come from it, never from dev.
  */
-import { buildFeatureMatrix, featureDim } from '../../models/trained/features.js';
-import { buildIdf, LEXICAL_FEATURE_NAMES, type IdfTable } from '../../models/trained/lexical.js';
+import { buildFeatureMatrix, featureDim, PAIR_FEATURE_NAMES, type PairTextAnalysis } from '../../models/trained/features.js';
+import { buildIdf, type IdfTable } from '../../models/trained/lexical.js';
 import { averagePrecision, bestF1Threshold, binaryReport, recallAtK, type BinaryReport } from './metrics.js';
 import { predictProba, trainSoftmax, label, type Dataset, type SoftmaxModel } from './softmax-regression.js';
 import { splitByGroup, type EvidencePair } from './data.js';
@@ -75,12 +75,16 @@ export interface EvidenceOutcome {
 
 type Log = (line: string) => void;
 
+/** Text analyses shared by every feature matrix of the process (the MLP and linear fits repeat the texts). */
+const analyses = new Map<string, PairTextAnalysis>();
+
 async function featurise(pairs: EvidencePair[], vectors: Map<string, Float32Array>, dim: number, idf: IdfTable, positiveWeight = 1): Promise<Dataset> {
   const x = await buildFeatureMatrix(
     pairs.map((p) => ({ premise: p.sentence, hypothesis: p.claim })),
     async (texts) => texts.map((t) => vectors.get(t)!),
     dim,
     idf,
+    analyses,
   );
   return {
     x,
@@ -189,7 +193,7 @@ export async function trainEvidence(data: EvidenceData, embedder: HeadWeights['e
     kind: 'evidence',
     labels: ['other', 'evidence'],
     embedder,
-    lexicalFeatures: [...LEXICAL_FEATURE_NAMES],
+    lexicalFeatures: [...PAIR_FEATURE_NAMES],
     idf,
     model: chosen.model,
     threshold,

@@ -4,24 +4,24 @@
  * rationales (SUPPORT -> entailment, CONTRADICT -> contradiction, sampled other sentences -> neutral).
  * Early stopping uses a seeded 10% split of the training pool, never the reported evaluation sets.
  */
-import { buildFeatureMatrix, featureDim } from '../../models/trained/features.js';
-import { buildIdf, LEXICAL_FEATURE_NAMES, type IdfTable } from '../../models/trained/lexical.js';
+import { buildFeatureMatrix, featureDim, PAIR_FEATURE_NAMES, type PairTextAnalysis } from '../../models/trained/features.js';
+import { buildIdf, type IdfTable } from '../../models/trained/lexical.js';
 import { argmax, classificationReport, type ClassificationReport } from './metrics.js';
 import { predictProba, trainSoftmax, type Dataset, type SoftmaxModel } from './softmax-regression.js';
 import { CON, ENT, NEU, NLI_CLASS_NAMES, splitByGroup, type LabelledPair } from './data.js';
 import type { HeadWeights } from '../../models/trained/weights-io.js';
 
-export type NliSource = 'snli' | 'rte' | 'scifact';
+export type NliSource = 'snli' | 'rte' | 'scifact' | 'contrast' | 'sick';
 
 export interface NliConfig {
   sources: NliSource[];
   /** Per-pair loss weight by source (SciFact is small but it is the target domain). */
   sourceWeights: Record<NliSource, number>;
-  /** Hidden units; 0 = linear. 'auto' trains both and keeps the MLP only if it clearly wins on validation. */
+  /** Hidden units; 0 = linear. 'auto' trains both and keeps the MLP only if it clearly wins on the validation split's SciFact pairs. */
   hidden: number | 'auto';
   /** Hidden size tried by 'auto'. */
   autoHidden: number;
-  /** Validation-accuracy margin the MLP must beat linear by under 'auto'. */
+  /** Margin of SciFact validation balanced accuracy the MLP must beat linear by under 'auto'. */
   autoMargin: number;
   l2: number;
   epochs: number;
@@ -32,8 +32,11 @@ export interface NliConfig {
 }
 
 export const DEFAULT_NLI_CONFIG: NliConfig = {
-  sources: ['snli', 'rte', 'scifact'],
-  sourceWeights: { snli: 1, rte: 1, scifact: 1 },
+  // 'sick' joins only when the data holds it (opt-in: its licence keeps it out of the shipped weights).
+  sources: ['snli', 'rte', 'scifact', 'contrast', 'sick'],
+  // Chosen on the validation split of the training pool (SciFact validation balanced accuracy), see
+  // models/nli-head.report.md: SciFact is the target domain and small; twins shift the prior to contradiction.
+  sourceWeights: { snli: 1, rte: 1, scifact: 3, contrast: 0.5, sick: 1 },
   // Measured (seed 13): a 64- or 128-unit MLP reached the same validation accuracy as linear (78.4% vs
   // 78.1%) and was worse on RTE and SciFact dev, so 'auto' keeps linear unless that changes.
   hidden: 'auto',
@@ -53,6 +56,11 @@ export interface NliData {
   rteDev: LabelledPair[];
   sciTrain: LabelledPair[];
   sciDev: LabelledPair[];
+  /** Rule-made contrast twins of training pairs (src/learn/contrast), and their counts for the report. */
+  contrast: LabelledPair[];
+  contrastCounts: Record<string, number>;
+  /** SICK train pairs, only when asked for (CC BY-NC-SA). */
+  sick: LabelledPair[];
   vectors: Map<string, Float32Array>;
 }
 
@@ -71,9 +79,12 @@ export interface NliEvaluation {
 export interface AblationRow extends NliEvaluation {
   sources: NliSource[];
   validationAccuracy: number;
+  validationSciFactBalanced: number;
 }
 
 export interface NliOutcome extends NliEvaluation {
+  validationSciFact: ClassificationReport;
+  contrastCounts: Record<string, number>;
   weights: HeadWeights;
   config: NliConfig;
   sizes: Record<string, number>;
@@ -87,8 +98,11 @@ export interface NliOutcome extends NliEvaluation {
 
 type Log = (line: string) => void;
 
+/** Text analyses (lexical + alignment) shared by every feature matrix of the process: fits repeat the same texts. */
+const analyses = new Map<string, PairTextAnalysis>();
+
 async function featurise(pairs: LabelledPair[], vectors: Map<string, Float32Array>, dim: number, idf: IdfTable, weight?: (p: LabelledPair) => number): Promise<Dataset> {
-  const x = await buildFeatureMatrix(pairs, async (texts) => texts.map((t) => vectors.get(t)!), dim, idf);
+  const x = await buildFeatureMatrix(pairs, async (texts) => texts.map((t) => vectors.get(t)!), dim, idf, analyses);
   const w = weight ? Float32Array.from(pairs, weight) : undefined;
   return { x, y: Uint8Array.from(pairs, (p) => p.y), rows: pairs.length, dim: featureDim(dim), weight: w };
 }
@@ -96,7 +110,7 @@ async function featurise(pairs: LabelledPair[], vectors: Map<string, Float32Arra
 /** Index of the single class in a one-bit mask. */
 const classOf = (mask: number): number => Math.log2(mask);
 
-async function evaluate(model: SoftmaxModel, data: NliData, dim: number, idf: IdfTable): Promise<NliEvaluation> {
+export async function evaluate(model: SoftmaxModel, data: NliData, dim: number, idf: IdfTable): Promise<NliEvaluation> {
   const probs = async (pairs: LabelledPair[]) => {
     const d = await featurise(pairs, data.vectors, dim, idf);
     return predictProba(model, d.x, d.rows);
@@ -123,22 +137,24 @@ async function evaluate(model: SoftmaxModel, data: NliData, dim: number, idf: Id
 }
 
 function poolOf(data: NliData, sources: NliSource[]): LabelledPair[] {
-  const bySource: Record<NliSource, LabelledPair[]> = { snli: data.snli, rte: data.rte, scifact: data.sciTrain };
+  const bySource: Record<NliSource, LabelledPair[]> = { snli: data.snli, rte: data.rte, scifact: data.sciTrain, contrast: data.contrast, sick: data.sick };
   return sources.flatMap((s) => bySource[s]);
 }
 
-const sourceOf = (p: LabelledPair): NliSource => (p.group.startsWith('rte:') ? 'rte' : p.group.startsWith('scifact:') ? 'scifact' : 'snli');
+const sourceOf = (p: LabelledPair): NliSource => p.source ?? (p.group.startsWith('rte:') ? 'rte' : p.group.startsWith('scifact:') ? 'scifact' : 'snli');
 
 interface Fitted {
   model: SoftmaxModel;
   idf: IdfTable;
   validation: ClassificationReport;
+  /** The validation split's SciFact pairs alone (the target domain): what source weights are chosen on. */
+  validationSciFact: ClassificationReport;
   bestEpoch: number;
   epochsRun: number;
   sizes: Record<string, number>;
 }
 
-async function fit(data: NliData, dim: number, seed: number, cfg: NliConfig, sources: NliSource[], hidden: number, log: Log): Promise<Fitted> {
+export async function fit(data: NliData, dim: number, seed: number, cfg: NliConfig, sources: NliSource[], hidden: number, log: Log): Promise<Fitted> {
   const pool = poolOf(data, sources);
   const [trainPairs, valPairs] = splitByGroup(pool, cfg.valFraction, seed, 'nli-validation');
   // IDF from the training premises only: the table ships with the weights and must not see evaluation text.
@@ -165,9 +181,15 @@ async function fit(data: NliData, dim: number, seed: number, cfg: NliConfig, sou
     single.map((i) => argmax(p.subarray(i * 3, i * 3 + 3))),
     NLI_CLASS_NAMES,
   );
+  const sci = single.filter((i) => sourceOf(valPairs[i]!) === 'scifact');
+  const validationSciFact = classificationReport(
+    sci.map((i) => classOf(valPairs[i]!.y)),
+    sci.map((i) => argmax(p.subarray(i * 3, i * 3 + 3))),
+    NLI_CLASS_NAMES,
+  );
   const sizes: Record<string, number> = { train: trainPairs.length, validation: valPairs.length };
   for (const s of sources) sizes[`train_${s}`] = trainPairs.filter((q) => sourceOf(q) === s).length;
-  return { model: result.model, idf, validation, bestEpoch: result.bestEpoch, epochsRun: result.epochsRun, sizes };
+  return { model: result.model, idf, validation, validationSciFact, bestEpoch: result.bestEpoch, epochsRun: result.epochsRun, sizes };
 }
 
 export async function trainNli(
@@ -177,7 +199,9 @@ export async function trainNli(
   overrides: Partial<NliConfig>,
   opts: { ablation: boolean; log: Log },
 ): Promise<NliOutcome> {
-  const cfg: NliConfig = { ...DEFAULT_NLI_CONFIG, ...overrides };
+  const merged: NliConfig = { ...DEFAULT_NLI_CONFIG, ...overrides };
+  // Only the sources this run has data for (SICK is opt-in), so the weights file never lists one it did not use.
+  const cfg: NliConfig = { ...merged, sources: merged.sources.filter((s) => poolOf(data, [s]).length > 0) };
   const dim = embedder.dimension;
   const log = opts.log;
   const t0 = performance.now();
@@ -186,27 +210,31 @@ export async function trainNli(
   if (opts.ablation) {
     // Does each source help on SciFact dev? Linear models, same seed and settings, one row per source set.
     ablation = [];
-    const sets: NliSource[][] = [['snli'], ['snli', 'rte'], ['snli', 'scifact'], ['snli', 'rte', 'scifact'], ['rte', 'scifact'], ['scifact']];
+    const sets: NliSource[][] = [['snli'], ['snli', 'rte', 'scifact'], ['snli', 'rte', 'scifact', 'contrast'], ['scifact', 'contrast']];
+    if (data.sick.length) sets.push(['snli', 'rte', 'scifact', 'contrast', 'sick']);
     for (const sources of sets) {
       const f = await fit(data, dim, seed, cfg, sources, 0, () => {});
       const ev = await evaluate(f.model, data, dim, f.idf);
-      ablation.push({ sources, validationAccuracy: f.validation.accuracy, ...ev });
+      ablation.push({ sources, validationAccuracy: f.validation.accuracy, validationSciFactBalanced: f.validationSciFact.balancedAccuracy, ...ev });
       log(`ablation ${sources.join('+')}: SNLI held-out ${pct(ev.snliHeld.accuracy)}, RTE dev ${pct(ev.rteDev.accuracy)}, SciFact dev ${pct(ev.sciDev.accuracy)} (balanced ${pct(ev.sciDev.balancedAccuracy)}: ${perClass(ev.sciDev)})`);
     }
   }
 
   const linear = await fit(data, dim, seed, cfg, cfg.sources, 0, log);
   let chosen = linear;
-  const hiddenChoice: NliOutcome['hiddenChoice'] = { linear: linear.validation.accuracy, chosen: 0 };
+  // Chosen on the validation split's SciFact pairs (balanced accuracy), the criterion the source weights
+  // were chosen on: overall validation accuracy is mostly SNLI and preferred an MLP that was 6 points worse
+  // on SciFact validation (56.6% vs 62.5%, seed 13).
+  const hiddenChoice: NliOutcome['hiddenChoice'] = { linear: linear.validationSciFact.balancedAccuracy, chosen: 0 };
   const hidden = cfg.hidden === 'auto' ? cfg.autoHidden : cfg.hidden;
   if (hidden > 0) {
     const mlp = await fit(data, dim, seed, cfg, cfg.sources, hidden, log);
-    hiddenChoice.mlp = mlp.validation.accuracy;
-    if (cfg.hidden !== 'auto' || mlp.validation.accuracy >= linear.validation.accuracy + cfg.autoMargin) {
+    hiddenChoice.mlp = mlp.validationSciFact.balancedAccuracy;
+    if (cfg.hidden !== 'auto' || hiddenChoice.mlp >= hiddenChoice.linear + cfg.autoMargin) {
       chosen = mlp;
       hiddenChoice.chosen = hidden;
     }
-    log(`linear val ${pct(linear.validation.accuracy)} vs hidden ${hidden} val ${pct(mlp.validation.accuracy)}: using ${hiddenChoice.chosen ? 'MLP' : 'linear'}`);
+    log(`SciFact validation balanced accuracy: linear ${pct(hiddenChoice.linear)} vs hidden ${hidden} ${pct(hiddenChoice.mlp)}: using ${hiddenChoice.chosen ? 'MLP' : 'linear'}`);
   }
   const ev = await evaluate(chosen.model, data, dim, chosen.idf);
   const trainSeconds = (performance.now() - t0) / 1000;
@@ -223,12 +251,12 @@ export async function trainNli(
     kind: 'nli',
     labels: NLI_CLASS_NAMES,
     embedder,
-    lexicalFeatures: [...LEXICAL_FEATURE_NAMES],
+    lexicalFeatures: [...PAIR_FEATURE_NAMES],
     idf: chosen.idf,
     model: chosen.model,
     training: { seed, config: cfg, sizes, bestEpoch: chosen.bestEpoch },
   };
-  return { ...ev, weights, config: cfg, sizes, validation: chosen.validation, hiddenChoice, bestEpoch: chosen.bestEpoch, epochsRun: chosen.epochsRun, trainSeconds, ablation };
+  return { ...ev, weights, config: cfg, sizes, validation: chosen.validation, validationSciFact: chosen.validationSciFact, contrastCounts: data.contrastCounts, hiddenChoice, bestEpoch: chosen.bestEpoch, epochsRun: chosen.epochsRun, trainSeconds, ablation };
 }
 
 export const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;

@@ -6,7 +6,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Embedder } from '../../models/types.js';
-import { dataPaths, loadRte, loadSciFactClaims, loadSciFactCorpus, loadSnli, sciFactNliPairs, splitByGroup, evidencePairs, type LabelledPair, type EvidencePair } from './data.js';
+import { contrastNliPairs, rteSupported, sciFactSupported, snliSupported } from '../contrast/index.js';
+import { dataPaths, loadRte, loadSciFactClaims, loadSciFactCorpus, loadSick, loadSnli, sciFactConcatPairs, sciFactNliPairs, splitByGroup, evidencePairs, type LabelledPair, type EvidencePair } from './data.js';
 import { embedAllCached } from './embed-cache.js';
 import { trainNli, type NliConfig, type NliData, type NliOutcome } from './train-nli.js';
 import { trainEvidence, type EvidenceConfig, type EvidenceData, type EvidenceOutcome } from './train-evidence.js';
@@ -28,6 +29,8 @@ export interface TrainOptions {
   evidence?: Partial<EvidenceConfig>;
   /** Blind-comparison annotations (`veracite annotations export`), added to the training pairs. */
   annotations?: string;
+  /** Data options: rule-made contrast twins (default on), SICK train (CC BY-NC-SA: opt-in, never shipped). */
+  dataOptions?: DataOptions;
   log?: (line: string) => void;
 }
 
@@ -47,8 +50,22 @@ export interface PreparedData {
   evidence: Omit<EvidenceData, 'vectors'>;
 }
 
+export interface DataOptions {
+  /** Rule-made contrast twins of supported TRAINING pairs (src/learn/contrast). Default true. */
+  contrast?: boolean;
+  /** SNLI entailment pairs of the training pool given twins (seeded sample). */
+  contrastSnli?: number;
+  /** RTE train entailment pairs given twins. */
+  contrastRte?: number;
+  /** SICK train pairs (nli/sick/SICK.txt). CC BY-NC-SA 3.0: the shipped weights must never use it. */
+  sick?: boolean;
+}
+
+export const DEFAULT_DATA_OPTIONS: Required<DataOptions> = { contrast: true, contrastSnli: 1500, contrastRte: 600, sick: false };
+
 /** Every pair set both heads use; seeded samples and splits only. */
-export function prepareData(root: string, seed: number): PreparedData {
+export function prepareData(root: string, seed: number, options: DataOptions = {}): PreparedData {
+  const o = { ...DEFAULT_DATA_OPTIONS, ...options };
   const p = dataPaths(root);
   const snliTest = loadSnli(p.snliTest);
   // Held out by premise: SNLI has ~3 hypotheses per premise and a shared premise would leak its vector.
@@ -56,13 +73,23 @@ export function prepareData(root: string, seed: number): PreparedData {
   const corpus = loadSciFactCorpus(p.sciCorpus);
   const sciTrainClaims = loadSciFactClaims(p.sciTrain);
   const sciDevClaims = loadSciFactClaims(p.sciDev);
+  const snli = [...loadSnli(p.snliDev), ...snliTestTrain];
+  const rte = loadRte(p.rteTrain);
+  // Twins only from training sets: SciFact train, the SNLI training pool (never its held-out part), RTE train.
+  const contrast = o.contrast
+    ? contrastNliPairs({ scifact: sciFactSupported(sciTrainClaims, corpus), snli: snliSupported(snli, o.contrastSnli, seed), rte: rteSupported(rte, o.contrastRte, seed) }, seed)
+    : { pairs: [], counts: {} };
   const nli = {
-    snli: [...loadSnli(p.snliDev), ...snliTestTrain],
+    snli,
     snliHeld,
-    rte: loadRte(p.rteTrain),
+    rte,
     rteDev: loadRte(p.rteDev),
-    sciTrain: sciFactNliPairs(sciTrainClaims, corpus, seed),
+    // Rationale sentences one by one (the per-sentence rule) and joined per abstract (the concat rule).
+    sciTrain: [...sciFactNliPairs(sciTrainClaims, corpus, seed), ...sciFactConcatPairs(sciTrainClaims, corpus)],
     sciDev: sciFactNliPairs(sciDevClaims, corpus, seed),
+    contrast: contrast.pairs,
+    contrastCounts: contrast.counts,
+    sick: o.sick ? loadSick(p.sick) : [],
   };
   const evidence = {
     train: evidencePairs(sciTrainClaims, corpus, seed, { randomDocs: 3, randomSentences: 10 }),
@@ -71,9 +98,9 @@ export function prepareData(root: string, seed: number): PreparedData {
   return { nli, evidence };
 }
 
-function textsOf(d: PreparedData): string[] {
+export function textsOf(d: PreparedData): string[] {
   const out: string[] = [];
-  const nliSets: LabelledPair[][] = [d.nli.snli, d.nli.snliHeld, d.nli.rte, d.nli.rteDev, d.nli.sciTrain, d.nli.sciDev];
+  const nliSets: LabelledPair[][] = [d.nli.snli, d.nli.snliHeld, d.nli.rte, d.nli.rteDev, d.nli.sciTrain, d.nli.sciDev, d.nli.contrast, d.nli.sick];
   for (const set of nliSets) for (const p of set) out.push(p.premise, p.hypothesis);
   const evSets: EvidencePair[][] = [d.evidence.train, d.evidence.dev];
   for (const set of evSets) for (const p of set) out.push(p.sentence, p.claim);
@@ -87,7 +114,7 @@ export interface TrainRunResult {
 
 export async function runTraining(embedder: Embedder, opts: TrainOptions): Promise<TrainRunResult> {
   const log = opts.log ?? (() => {});
-  let data = prepareData(opts.data, opts.seed);
+  let data = prepareData(opts.data, opts.seed, opts.dataOptions ?? {});
   if (opts.annotations) {
     const { loadAnnotationTrainingData } = await import('../annotation-pairs.js');
     const extra = await loadAnnotationTrainingData(opts.annotations);

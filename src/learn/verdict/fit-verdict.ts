@@ -9,8 +9,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { EntailmentProbs, ModelInfo } from '../../models/types.js';
-import { aggregateColumbia, DEFAULT_AGGREGATE, type AggregateConfig, type VerdictRule } from '../../verify/aggregate.js';
-import type { Label } from '../../verify/types.js';
+import { aggregateColumbia, applyCalibrator, calibratorFeatures, DEFAULT_AGGREGATE, labelOf, type AggregateConfig, type VerdictCalibrator, type VerdictRule } from '../../verify/aggregate.js';
+import { reliability } from '../../verify/reliability.js';
+import { LABELS, type Label, type LabelProbs } from '../../verify/types.js';
 import { CALIBRATION_PATH, type RuleCalibration, type VerdictCalibration } from '../../verify/verdict-calibration.js';
 
 export { CALIBRATION_PATH };
@@ -19,56 +20,113 @@ export interface LabelledPairs {
   /** Entailment probabilities of each evidence sentence of one (claim, document) pair. */
   evidence: EntailmentProbs[];
   gold: Label;
+  /** Best evidence score of the pair (what the relevance gate reads); 1 when unknown. */
+  relevance?: number;
 }
 
 function accuracy(items: LabelledPairs[], cfg: AggregateConfig): number {
   let ok = 0;
-  for (const it of items) if (aggregateColumbia(it.evidence, cfg).label === it.gold) ok++;
+  for (const it of items) if (aggregateColumbia(it.evidence, cfg, it.relevance ?? 1).label === it.gold) ok++;
   return items.length ? ok / items.length : 0;
 }
 
-function nll(items: LabelledPairs[], cfg: AggregateConfig): number {
-  let sum = 0;
-  for (const it of items) sum -= Math.log(Math.max(1e-9, aggregateColumbia(it.evidence, cfg).probs[it.gold]));
-  return items.length ? sum / items.length : 0;
+/** Raw label probabilities of one item (ColumbiaNLP maxima; for concat the single prediction). */
+function rawOf(it: LabelledPairs): LabelProbs {
+  if (!it.evidence.length) return { SUPPORTS: 0, REFUTES: 0, 'NOT ENOUGH INFO': 1 };
+  const support = Math.max(...it.evidence.map((p) => p.entailment));
+  const refute = Math.max(...it.evidence.map((p) => p.contradiction));
+  return { SUPPORTS: support, REFUTES: refute, 'NOT ENOUGH INFO': Math.max(1e-6, 1 - Math.max(support, refute)) };
 }
 
 /**
- * Fits one rule. For `concat` each item holds the single prediction on the concatenated evidence: the
- * ColumbiaNLP rule over one pair makes the same decisions as the concat rule.
+ * Multinomial logistic regression of the gold label on calibratorFeatures, full-batch gradient descent
+ * from zero with a little L2: deterministic, 15 parameters, so it cannot overfit ~1,000 pairs much.
  */
-export function fitRule(items: LabelledPairs[], source: string): RuleCalibration {
-  const grid: number[] = [];
-  for (let t = 0.1; t <= 0.9001; t += 0.025) grid.push(+t.toFixed(3));
-  let best = { s: 0.5, r: 0.5, acc: -1 };
-  for (const s of grid) {
-    for (const r of grid) {
-      const acc = accuracy(items, { ...DEFAULT_AGGREGATE, supportThreshold: s, refuteThreshold: r });
-      // Ties go to thresholds nearer 0.5: the least surprising setting among equals.
-      const closer = Math.abs(s - 0.5) + Math.abs(r - 0.5) < Math.abs(best.s - 0.5) + Math.abs(best.r - 0.5);
-      if (acc > best.acc + 1e-12 || (Math.abs(acc - best.acc) <= 1e-12 && closer)) best = { s, r, acc };
+export function fitCalibrator(items: readonly LabelledPairs[], iterations = 3000, l2 = 1e-3, rate = 0.5): VerdictCalibrator {
+  const xs = items.map((it) => calibratorFeatures(rawOf(it), it.relevance ?? 1));
+  const ys = items.map((it) => LABELS.indexOf(it.gold));
+  const d = xs[0]?.length ?? 4;
+  // Standardise inside the fit for stable steps; the returned weights act on raw features.
+  const mean = Array.from({ length: d }, (_, j) => xs.reduce((s, x) => s + x[j]!, 0) / Math.max(xs.length, 1));
+  const std = Array.from({ length: d }, (_, j) => Math.sqrt(xs.reduce((s, x) => s + (x[j]! - mean[j]!) ** 2, 0) / Math.max(xs.length, 1)) || 1);
+  const zs = xs.map((x) => x.map((v, j) => (v - mean[j]!) / std[j]!));
+  const K = LABELS.length;
+  const w = Array.from({ length: K }, () => new Array<number>(d).fill(0));
+  const b = new Array<number>(K).fill(0);
+  const n = Math.max(items.length, 1);
+  for (let it = 0; it < iterations; it++) {
+    const gw = Array.from({ length: K }, () => new Array<number>(d).fill(0));
+    const gb = new Array<number>(K).fill(0);
+    zs.forEach((z, i) => {
+      const logits = b.map((bk, k) => bk + w[k]!.reduce((s, wk, j) => s + wk * z[j]!, 0));
+      const m = Math.max(...logits);
+      const e = logits.map((l) => Math.exp(l - m));
+      const sum = e.reduce((a, c) => a + c, 0);
+      for (let k = 0; k < K; k++) {
+        const g = e[k]! / sum - (ys[i] === k ? 1 : 0);
+        gb[k]! += g / n;
+        for (let j = 0; j < d; j++) gw[k]![j]! += (g * z[j]!) / n;
+      }
+    });
+    for (let k = 0; k < K; k++) {
+      b[k]! -= rate * gb[k]!;
+      for (let j = 0; j < d; j++) w[k]![j]! -= rate * (gw[k]![j]! + l2 * w[k]![j]!);
     }
   }
-  const base = { ...DEFAULT_AGGREGATE, supportThreshold: best.s, refuteThreshold: best.r };
-  let bestT = { t: 1, nll: nll(items, base) };
-  for (let t = 0.2; t <= 4.0001; t += 0.05) {
-    const v = nll(items, { ...base, temperature: t });
-    if (v < bestT.nll) bestT = { t: +t.toFixed(2), nll: v };
+  // Back to raw features: w.((x - mean)/std) + b = (w/std).x + (b - w.mean/std).
+  const weights = w.map((wk) => wk.map((v, j) => +(v / std[j]!).toFixed(6)));
+  const bias = b.map((bk, k) => +(bk - w[k]!.reduce((s, v, j) => s + (v * mean[j]!) / std[j]!, 0)).toFixed(6));
+  return { weights, bias };
+}
+
+/**
+ * Fits one rule: the probability calibrator (likelihood), then the relevance gate and the two thresholds
+ * on the calibrated probabilities (accuracy; ties go to thresholds nearest 0.5 and the higher gate). For `concat`
+ * each item holds the single prediction on the concatenated evidence: the ColumbiaNLP rule over one pair
+ * makes the same decisions as the concat rule.
+ */
+export function fitRule(items: LabelledPairs[], source: string): RuleCalibration {
+  const calibrator = fitCalibrator(items);
+  const probs = items.map((it) => applyCalibrator(calibrator, calibratorFeatures(rawOf(it), it.relevance ?? 1)));
+  const rel = items.map((it) => it.relevance ?? 1);
+  const grid: number[] = [];
+  for (let t = 0.1; t <= 0.9001; t += 0.025) grid.push(+t.toFixed(3));
+  const gates: number[] = [0];
+  for (let g = 0.02; g <= 0.6001; g += 0.02) gates.push(+g.toFixed(2));
+  let best = { s: 0.5, r: 0.5, g: 0, acc: -1 };
+  for (const g of gates) {
+    for (const sT of grid) {
+      for (const rT of grid) {
+        let ok = 0;
+        const cfg = { ...DEFAULT_AGGREGATE, supportThreshold: sT, refuteThreshold: rT };
+        for (let i = 0; i < items.length; i++) if ((rel[i]! >= g ? labelOf(probs[i]!, cfg) : 'NOT ENOUGH INFO') === items[i]!.gold) ok++;
+        const acc = items.length ? ok / items.length : 0;
+        // Among equals: thresholds nearest 0.5 and the HIGHER gate (SUPPORTS/REFUTES only on relevant evidence).
+        const dist = (x: { s: number; r: number; g: number }) => Math.abs(x.s - 0.5) + Math.abs(x.r - 0.5) - x.g;
+        if (acc > best.acc + 1e-12 || (Math.abs(acc - best.acc) <= 1e-12 && dist({ s: sT, r: rT, g }) < dist(best))) best = { s: sT, r: rT, g, acc };
+      }
+    }
   }
+  const cfg: AggregateConfig = { ...DEFAULT_AGGREGATE, supportThreshold: best.s, refuteThreshold: best.r, relevanceThreshold: best.g, calibrator };
+  const decided = items.map((it) => aggregateColumbia(it.evidence, cfg, it.relevance ?? 1));
+  const nllValue = decided.reduce((s, d, i) => s - Math.log(Math.max(1e-9, d.probs[items[i]!.gold])), 0) / Math.max(items.length, 1);
   const counts = new Map<Label, number>();
   for (const it of items) counts.set(it.gold, (counts.get(it.gold) ?? 0) + 1);
   const majority = Math.max(0, ...counts.values());
   return {
     supportThreshold: best.s,
     refuteThreshold: best.r,
-    temperature: bestT.t,
+    temperature: 1,
+    relevanceThreshold: best.g,
+    calibrator,
     fittedOn: {
       source,
       pairs: items.length,
       accuracy: best.acc,
       majorityBaseline: items.length ? majority / items.length : 0,
       defaultAccuracy: accuracy(items, DEFAULT_AGGREGATE),
-      nll: bestT.nll,
+      nll: nllValue,
+      reliability: reliability(decided.map((d) => d.probs[d.label]), decided.map((d, i) => d.label === items[i]!.gold)),
     },
   };
 }

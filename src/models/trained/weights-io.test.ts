@@ -4,8 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Embedder } from '../types.js';
-import { featureDim } from './features.js';
-import { LEXICAL_FEATURE_NAMES } from './lexical.js';
+import { featureDim, PAIR_FEATURE_NAMES } from './features.js';
 import { label, trainSoftmax } from '../../learn/heads/softmax-regression.js';
 import { Rng } from '../../util/rng.js';
 import { packageRoot } from '../../util/package-root.js';
@@ -46,7 +45,7 @@ function tinyHead(kind: 'nli' | 'evidence', hidden = 0): HeadWeights {
     kind,
     labels: kind === 'nli' ? ['entailment', 'neutral', 'contradiction'] : ['other', 'evidence'],
     embedder: { id: 'fake-embedder', version: '1', dimension: DIM },
-    lexicalFeatures: [...LEXICAL_FEATURE_NAMES],
+    lexicalFeatures: [...PAIR_FEATURE_NAMES],
     idf: { documents: 1, idf: { cat: 0.5 }, unseen: 1.2 },
     model,
     threshold: kind === 'evidence' ? 0.4 : undefined,

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { IdfTable } from './lexical.js';
-import { LEXICAL_FEATURE_NAMES } from './lexical.js';
+import { PAIR_FEATURE_NAMES } from './features.js';
 import type { SoftmaxModel } from './softmax.js';
 import { packageRoot } from '../../util/package-root.js';
 
@@ -123,7 +123,7 @@ export function readWeights(path: string, kind: HeadKind): LoadedWeights {
     if (doc.formatVersion !== WEIGHTS_FORMAT_VERSION) throw new Error(`format version ${doc.formatVersion}, this build reads ${WEIGHTS_FORMAT_VERSION}`);
     if (doc.kind !== kind) throw new Error(`holds a "${doc.kind}" head, expected "${kind}"`);
     const names = doc.lexicalFeatures as string[];
-    if (JSON.stringify(names) !== JSON.stringify(LEXICAL_FEATURE_NAMES)) throw new Error('lexical feature list differs from this build');
+    if (JSON.stringify(names) !== JSON.stringify(PAIR_FEATURE_NAMES)) throw new Error('pair feature list differs from this build (weights from another version: retrain with veracite train)');
     const mj = doc.model;
     const { inputDim, classes, hidden } = mj as { inputDim: number; classes: number; hidden: number };
     const dim = doc.embedder?.dimension;

@@ -1,0 +1,82 @@
+/**
+ * WiCE dev: how well the audit's signals detect unsupported citations, including the probability of support
+ * and the audit's actual flag order (a source that fails the support judgement — irrelevant or contradicted —
+ * is flagged whatever its ranker score). Saves eval-results/support-detection.json.
+ *
+ *   node --import tsx scripts/learn/support-detection.ts --data ../shared/data/wice/claim_dev.jsonl
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Veracite } from '../../src/app/veracite.js';
+import { SourceRanker, defaultRankerPath } from '../../src/audit/source-ranker.js';
+import { supportModel } from '../../src/audit/support.js';
+import { detectionMetrics, rankerSupport, readWiceClaims, type PositiveDefinition } from '../../src/eval/run-citation-detection.js';
+import { supportDetection } from '../../src/eval/support-detection.js';
+import { reliabilityTable } from '../../src/verify/reliability.js';
+
+const { values } = parseArgs({ options: { data: { type: 'string', default: '../shared/data/wice/claim_dev.jsonl' }, out: { type: 'string', default: 'eval-results/support-detection.json' }, cache: { type: 'string', default: 'tmp/embcache-wice' } } });
+const claims = await readWiceClaims(values.data!);
+// The audit's engine as the composition root loads it (no index: the claims carry their cited pages).
+const vc = await Veracite.open({ index: { dir: null }, models: { cache: values.cache! } });
+const loaded = await vc.models.engine();
+const support = supportModel(loaded.scorer.info, await vc.models.engineEntailment());
+if ('reason' in support) throw new Error(support.reason);
+const t0 = performance.now();
+const r = await supportDetection(loaded.scorer, support, claims, (d, t) => {
+  if (d % 80 === 0 || d === t) process.stderr.write(`support-detection: ${d}/${t} (${(d / ((performance.now() - t0) / 1000)).toFixed(1)} claims/s)\n`);
+});
+const labels = claims.map((c) => c.label);
+const rows: Record<string, Record<PositiveDefinition, ReturnType<typeof detectionMetrics>['metrics']>> = { engine: r.metrics.engine, support: r.metrics.support };
+const both = (x: number[]) => Object.fromEntries((['not_supported', 'not_or_partially_supported'] as const).map((d) => [d, detectionMetrics(x, labels, d).metrics])) as Record<PositiveDefinition, ReturnType<typeof detectionMetrics>['metrics']>;
+// The audit flags in this order: failed judgements first, then by the flag signal.
+const failedFirst = (x: number[]) => {
+  const lo = Math.min(...x.filter(Number.isFinite)) - 1;
+  return x.map((v, i) => (r.judgements[i]?.fails ? lo - (1 - (r.judgements[i]?.probability ?? 0)) : v));
+};
+rows['engine, failed judgements first'] = both(failedFirst(r.engine));
+// Which part of the judgement fails: below the SciFact-fitted relevance gate, or contradicted (REFUTES).
+const reasons: Record<string, { irrelevant: number; refuted: number; n: number }> = {};
+claims.forEach((c, i) => {
+  const x = (reasons[c.label] ??= { irrelevant: 0, refuted: 0, n: 0 });
+  x.n++;
+  const j = r.judgements[i];
+  if (j && !j.relevant) x.irrelevant++;
+  else if (j?.label === 'REFUTES') x.refuted++;
+});
+console.log(`fail reasons by label: ${JSON.stringify(reasons)}`);
+const refutedFirst = (x: number[]) => {
+  const lo = Math.min(...x.filter(Number.isFinite)) - 1;
+  return x.map((v, i) => (r.judgements[i]?.relevant && r.judgements[i]?.label === 'REFUTES' ? lo - (r.judgements[i]?.probs.REFUTES ?? 0) : v));
+};
+rows['engine, refuted first'] = both(refutedFirst(r.engine));
+const contradictedFirst = (x: number[]) => {
+  const lo = Math.min(...x.filter(Number.isFinite)) - 1;
+  return x.map((v, i) => (r.judgements[i]?.contradicted ? lo - (r.judgements[i]?.probs.REFUTES ?? 0) : v));
+};
+const contradicted: Record<string, number> = {};
+claims.forEach((c, i) => r.judgements[i]?.contradicted && (contradicted[c.label] = (contradicted[c.label] ?? 0) + 1));
+console.log(`contradicted (raw contradiction >= CONTRADICTED_MIN on relevant evidence) by label: ${JSON.stringify(contradicted)}`);
+rows['engine, contradicted first'] = both(contradictedFirst(r.engine));
+rows['support, contradicted first'] = both(contradictedFirst(r.support));
+let rankerInfo;
+try {
+  const ranker = await SourceRanker.loadFor(loaded.scorer.info, defaultRankerPath());
+  const rs = await rankerSupport(claims, r.engine, ranker, loaded.embedder!, 100);
+  rows.ranker = both(rs);
+  rows['ranker, failed judgements first'] = both(failedFirst(rs));
+  rows['ranker, refuted first'] = both(refutedFirst(rs));
+  rows['ranker, contradicted first'] = both(contradictedFirst(rs));
+  rankerInfo = ranker.info;
+} catch (e) {
+  console.log(`no ranker rows: ${(e as Error).message}`);
+}
+await mkdir(dirname(values.out!), { recursive: true });
+await writeFile(values.out!, JSON.stringify({ data: values.data, n: claims.length, scorer: loaded.scorer.info, nli: support.info, ranker: rankerInfo, rows, failsByLabel: r.failsByLabel, reliability: r.reliability }, null, 2) + '\n');
+console.log(`WiCE dev, ${claims.length} claims; failed support judgements by label: ${JSON.stringify(r.failsByLabel)}`);
+for (const [name, m] of Object.entries(rows)) {
+  console.log(`  ${name.padEnd(34)} not_supported: AUC ${m.not_supported.rocAuc.toFixed(3)} P@15%R ${m.not_supported.precisionAt15Recall.toFixed(3)} AP ${m.not_supported.averagePrecision.toFixed(3)} | +partial: AUC ${m.not_or_partially_supported.rocAuc.toFixed(3)} P@15%R ${m.not_or_partially_supported.precisionAt15Recall.toFixed(3)}`);
+}
+console.log('P(supports) vs WiCE "supported":');
+console.log(reliabilityTable(r.reliability));
+await vc.close();

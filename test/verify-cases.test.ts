@@ -1,0 +1,92 @@
+/**
+ * The user-facing cases of issue 11, through the same code paths a user reaches: the verifier built
+ * exactly as `veracite verify` builds it (its option defaults and openVerifier) over an index of the
+ * shipped SciFact sample, and one citation audited through CitationAuditor as the server's citation check
+ * does (source given as text). The sample holds the abstracts these claims are about (scripts/build-samples.mjs).
+ */
+import { strict as assert } from 'node:assert';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Veracite } from '../src/app/veracite.js';
+import type { AuditCitation } from '../src/audit/index.js';
+import { pageToDocument } from '../src/sources/page-text.js';
+import type { Verifier } from '../src/verify/verifier.js';
+
+describe('issue 11 cases: support is told from contradiction and from irrelevance', () => {
+  let dir: string;
+  let verifier: Verifier;
+  let close: () => Promise<void>;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'vc-cases-'));
+    const writer = await Veracite.open({ index: { dir: join(dir, 'index') } }, { create: true });
+    await writer.ingest('data/samples/scifact/corpus.jsonl', { format: 'scifact' });
+    await writer.close();
+    // The default settings, as `veracite verify --index DIR` builds the verifier.
+    const vc = await Veracite.open({ index: { dir: join(dir, 'index') } });
+    verifier = await vc.verifier();
+    close = () => vc.close();
+  });
+  after(async () => {
+    await close?.();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('the verifier runs with the fitted verdict calibration (relevance gate and calibrated probabilities)', () => {
+    assert.ok(verifier.calibrated, 'models/verdict-calibration.json matches the shipped heads');
+    assert.ok((verifier.config.verdict.relevanceThreshold ?? 0) > 0, 'a relevance gate is fitted');
+    assert.ok(verifier.config.verdict.calibrator, 'a probability calibrator is fitted');
+  });
+
+  it('"Alendronate increases the risk of fractures" is not supported by evidence that the risk decreased', async () => {
+    const v = await verifier.verify('Alendronate increases the risk of fractures.');
+    assert.ok(v.evidence.some((e) => e.docId === '11246427'), 'the alendronate trial is found');
+    assert.notEqual(v.label, 'SUPPORTS', `got ${v.label} ${JSON.stringify(v.probs)}`);
+    assert.ok(v.probs.SUPPORTS < 0.5, `P(SUPPORTS) = ${v.probs.SUPPORTS}`);
+  });
+
+  it('its edited twin "Alendronate reduces the risk of fractures" is supported by the same evidence', async () => {
+    const v = await verifier.verify('Alendronate reduces the risk of fractures.');
+    assert.equal(v.label, 'SUPPORTS', `got ${v.label} ${JSON.stringify(v.probs)}`);
+  });
+
+  // Known miss (see docs/RESULTS.md): the top evidence says "smoking reduction by 50% significantly reduces
+  // the risk of lung cancer"; reading that as "smoking raises the risk" needs the direction of the cause
+  // composed with the direction of the effect, which the alignment features do not do yet.
+  it('"Smoking reduces the risk of lung cancer" is not supported', { todo: 'cause-direction composition (reduction of X reduces Y => X raises Y)' }, async () => {
+    const v = await verifier.verify('Smoking reduces the risk of lung cancer.');
+    assert.notEqual(v.label, 'SUPPORTS', `got ${v.label} ${JSON.stringify(v.probs)}`);
+  });
+
+  it('"The Eiffel Tower is located in Berlin" finds nothing relevant: NOT ENOUGH INFO', async () => {
+    const v = await verifier.verify('The Eiffel Tower is located in Berlin.');
+    assert.equal(v.label, 'NOT ENOUGH INFO', `got ${v.label}; best evidence score ${v.evidence[0]?.score}`);
+  });
+
+  it('an audited citation whose source reports a reduced risk is flagged, with a low probability of support', async () => {
+    // The audit as `veracite audit --no-index` assembles it: without an index there is no ranker, so it
+    // flags on the probability of support with the threshold calibrated for this engine + NLI head
+    // (models/calibration/wice-dev-support.json).
+    const vc = await Veracite.open({ index: { dir: null } });
+    try {
+      const { auditor, deps } = await vc.auditPipeline();
+      assert.ok(deps.support, 'the support model is loaded');
+      assert.equal(auditor.flagSignal, 'support');
+      const text =
+        'Use of statins in either the prior 180 days or prior 3 years was associated with a significant reduction in the risk of hip fracture. ' +
+        'Current use was associated with a 71% reduction in risk. ' +
+        'These findings support an association between statin use by elderly patients and reduction in the risk of hip fracture.';
+      const citation = (claim: string): AuditCitation => ({ id: 'c', index: 0, claim, context: [], sectionPath: [], articleTitle: 'Statin', source: { raw: text }, tags: { failedVerification: false, citationNeeded: false, deadLink: false } });
+      const document = pageToDocument(text, 'text', 'source:text', 'Source text');
+      const wrong = await auditor.auditCitation(citation('Statins double the risk of hip fracture in women under 40.'), { status: 'found', document, attempts: [] });
+      assert.equal(wrong.verification?.flagged, true, JSON.stringify(wrong.verification));
+      assert.ok(wrong.verification!.support! < 0.5, `P(supports) = ${wrong.verification!.support}`);
+      const right = await auditor.auditCitation(citation('Statins reduce the risk of hip fracture.'), { status: 'found', document, attempts: [] });
+      assert.ok(right.verification!.support! > wrong.verification!.support!, `${right.verification!.support} vs ${wrong.verification!.support}`);
+      assert.equal(right.verification?.flagged, false, JSON.stringify(right.verification));
+    } finally {
+      await vc.close();
+    }
+  });
+});
