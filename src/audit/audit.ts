@@ -15,7 +15,7 @@ import type { Retriever, SearchMode } from '../retrieve/retriever.js';
 import type { SourceResolver } from '../sources/resolve-source.js';
 import type { ResolvedSource } from '../sources/types.js';
 import type { Store } from '../store/types.js';
-import type { FlagRule } from './calibration.js';
+import { PROBABILITY_MEANING, probabilityOf, type FlagRule } from './calibration.js';
 import { originalFromArchiveUrl } from '../sources/archive.js';
 import { verificationQuery } from './query.js';
 import type { Document } from '../corpus/types.js';
@@ -146,6 +146,12 @@ export class CitationAuditor {
       const signal = byRanker ? ranked?.existing : bySupport ? existingJudged?.probability : existing.score;
       // A source whose relevant evidence contradicts the claim fails verification whatever the signal says.
       if (th !== undefined && signal !== undefined) verification.flagged = signal <= th || !!existingJudged?.contradicted;
+      const scale = this.probabilityScale;
+      if (scale && signal !== undefined) {
+        const p = probabilityOf(scale, signal);
+        // Contradicting evidence caps what the signal alone would say: the NLI model's own P(supports).
+        verification.probability = existingJudged?.contradicted ? Math.min(p, existingJudged.probability) : p;
+      }
     }
     const out: CitationAudit = {
       id: c.id,
@@ -179,6 +185,13 @@ export class CitationAuditor {
           if (j) s.support = j.probability;
         }
       }
+      const scale = this.probabilityScale;
+      if (scale) {
+        for (const s of recs.suggestions) {
+          const signal = byRanker && recs.rankedBy !== 'verification' ? s.rerankScore : bySupport ? s.support : s.score;
+          if (signal !== undefined) s.probability = probabilityOf(scale, signal);
+        }
+      }
       out.recommendations = recs;
     }
     out.status = citationStatus(out);
@@ -206,6 +219,12 @@ export class CitationAuditor {
     if (c.kind) out.kind = c.kind;
     out.status = citationStatus(out);
     return out;
+  }
+
+  /** The flag signal's calibration as a probability of support, when the flag rule carries one. */
+  get probabilityScale(): NonNullable<FlagRule['probability']> | undefined {
+    const f = this.deps.flag;
+    return f && 'threshold' in f ? f.probability : undefined;
   }
 
   /** Which score the flag threshold applies to (calibration.ts FlagRule.signal). */
@@ -275,7 +294,17 @@ export class CitationAuditor {
       models,
       config: this.config,
       configHash: configHash({ config: this.config, models: models.map((m) => `${m.id}@${m.version}`), retrievalMode: this.deps.retrievalMode }),
-      flagging: flag ? ('threshold' in flag ? { threshold: flag.threshold, source: flag.source, signal: this.flagSignal, ...(flag.definition ? { definition: flag.definition } : {}) } : { disabledReason: flag.reason }) : { disabledReason: 'no threshold' },
+      flagging: flag
+        ? 'threshold' in flag
+          ? {
+              threshold: flag.threshold,
+              source: flag.source,
+              signal: this.flagSignal,
+              ...(flag.definition ? { definition: flag.definition } : {}),
+              ...(flag.probability ? { probabilityThreshold: flag.probability.threshold, meaning: PROBABILITY_MEANING } : {}),
+            }
+          : { disabledReason: flag.reason }
+        : { disabledReason: 'no threshold' },
       veraciteVersion: VERACITE_VERSION,
       createdAt: new Date().toISOString(),
     };

@@ -8,6 +8,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import type { ModelInfo } from '../models/types.js';
+import type { Reliability } from '../verify/reliability.js';
 import { packageRoot } from '../util/package-root.js';
 import { configHash } from '../provenance/config-hash.js';
 import type { QueryContext } from './query.js';
@@ -39,6 +40,30 @@ export interface CalibrationDefinition {
   curve: CalibrationPoint[];
 }
 
+/**
+ * The flag signal read as a probability: P(the cited source supports the claim | signal) =
+ * 1 / (1 + e^-(a·signal + b)), fitted on the same labelled citations as the thresholds (learn/probability.ts).
+ * Monotone in the signal, so the threshold and the order read the same on this scale.
+ */
+export interface ProbabilityCalibration {
+  a: number;
+  b: number;
+  /** The event the probability is of: the citation's label is "supported". */
+  event: 'supported';
+  fittedOn: { source: string; n: number; positives: number };
+  /** Expected calibration error on the fitting data. */
+  ece: number;
+  reliability?: Reliability;
+}
+
+/** The probability a calibrated signal value stands for. */
+export function probabilityOf(p: Pick<ProbabilityCalibration, 'a' | 'b'>, signal: number): number {
+  return 1 / (1 + Math.exp(-(p.a * signal + p.b)));
+}
+
+/** One line a person reads beside such a probability. */
+export const PROBABILITY_MEANING = 'probability that the cited source supports the claim (calibrated on labelled citations)';
+
 export interface CalibrationFile {
   format: typeof CALIBRATION_FORMAT;
   version: 1;
@@ -57,6 +82,8 @@ export interface CalibrationFile {
   /** Definition the audit flags with unless told otherwise. */
   defaultDefinition: string;
   definitions: Record<string, CalibrationDefinition>;
+  /** The signal as a probability of support (absent in files written before it existed). */
+  probability?: ProbabilityCalibration;
   createdAt: string;
 }
 
@@ -115,6 +142,8 @@ export interface FlagRule {
   definition?: string;
   /** Which score the threshold applies to: the engine's (default), the source ranker's, or the probability of support. */
   signal?: 'engine' | 'ranker' | 'support';
+  /** The signal as a probability of support, and the threshold on that scale (from the calibration file). */
+  probability?: Pick<ProbabilityCalibration, 'a' | 'b'> & { threshold: number };
 }
 
 /**
@@ -140,5 +169,7 @@ export function flagRule(
     return { reason: `calibration ${cal.path ?? ''} was made for scorer ${cal.scorer.id} with other settings (hash ${cal.configHash}, audit uses ${want}): no flags; recalibrate or pass --threshold` };
   }
   const file = `${cal.path ?? 'calibration'}${cal.sha256 ? ` (sha256 ${cal.sha256})` : ''}`;
-  return { threshold: d.threshold, source: `${file}: ${d.criterion} on ${cal.data.path}`, definition: def, signal: cal.ranker ? 'ranker' : cal.support ? 'support' : 'engine' };
+  const rule: FlagRule = { threshold: d.threshold, source: `${file}: ${d.criterion} on ${cal.data.path}`, definition: def, signal: cal.ranker ? 'ranker' : cal.support ? 'support' : 'engine' };
+  if (cal.probability) rule.probability = { a: cal.probability.a, b: cal.probability.b, threshold: probabilityOf(cal.probability, d.threshold) };
+  return rule;
 }

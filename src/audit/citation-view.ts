@@ -35,9 +35,9 @@ export const CitationViewSchema = z
       .number()
       .nullable()
       .describe(
-        "The audit's support score of the cited source on the score the flags use (higher = better supported): the verification engine's (0-1), or the source ranker's (linear) when scoreSignal is 'ranker'; null when the source could not be read (\"could not check\" is not \"does not support\").",
+        "When scoreSignal is 'probability' (the default models): the probability that the cited source supports the claim, 0-1, calibrated on labelled citations; the flag threshold is on the same scale (the job's provenance.flagging.probabilityThreshold). Otherwise the uncalibrated score the flags use (scoreSignal names it). Null when the source could not be read (\"could not check\" is not \"does not support\").",
       ),
-    scoreSignal: z.enum(['engine', 'ranker']).optional().describe('Which score verifiability and the suggestions carry.'),
+    scoreSignal: z.enum(['probability', 'engine', 'ranker', 'support']).optional().describe("What verifiability and the suggestions' scores are: 'probability' (of support, calibrated), or the raw signal the flags use."),
     failedVerification: z.boolean().describe('Score at or below the calibrated failed-verification threshold (false when no threshold applies).'),
     existing: SourceViewSchema.optional(),
     suggestions: z.array(SourceViewSchema.extend({ score: z.number() })).describe('Indexed documents the audit scores above the cited source, best first.'),
@@ -90,11 +90,15 @@ export function citationView(
   signal: 'engine' | 'ranker' | 'support',
   documents: ReadonlyMap<string, Document>,
 ): CitationView {
-  // One scale for the cited source and its suggestions: the one the flags use.
+  // One scale for the cited source and its suggestions: the calibrated probability of support when the
+  // flag rule carries one, else the raw signal the flags use.
+  const probability = r.verification ? r.verification.probability !== undefined : (r.recommendations?.suggestions ?? []).some((s) => s.probability !== undefined);
   const byRanker = signal === 'ranker' && r.verification?.rankerScore !== undefined && r.recommendations?.rankedBy !== 'verification';
+  const bySupport = signal === 'support';
+  const raw = (s: { score: number; rerankScore?: number; support?: number }) => (byRanker ? s.rerankScore! : bySupport ? (s.support ?? s.score) : s.score);
   const suggestions: SuggestionView[] = (r.recommendations?.suggestions ?? [])
     .filter((s) => documents.has(s.docId))
-    .map((s) => ({ ...sourceView(documents.get(s.docId)!, s.evidence), score: byRanker ? s.rerankScore : s.score }));
+    .map((s) => ({ ...sourceView(documents.get(s.docId)!, s.evidence), score: probability ? (s.probability ?? 0) : raw(s) }));
   const out: CitationView = {
     citationId: r.id,
     index: r.index,
@@ -104,8 +108,8 @@ export function citationView(
     source,
     tags: r.tags,
     sourceStatus: r.source.status,
-    verifiability: (byRanker ? r.verification?.rankerScore : r.verification?.score) ?? null,
-    scoreSignal: byRanker ? 'ranker' : 'engine',
+    verifiability: (probability ? r.verification?.probability : r.verification ? raw({ score: r.verification.score, ...(r.verification.rankerScore !== undefined ? { rerankScore: r.verification.rankerScore } : {}), ...(r.verification.support !== undefined ? { support: r.verification.support } : {}) }) : undefined) ?? null,
+    scoreSignal: probability ? 'probability' : byRanker ? 'ranker' : bySupport ? 'support' : 'engine',
     failedVerification: r.verification?.flagged ?? false,
     suggestions,
     ms: Math.round(r.timingsMs.source + r.timingsMs.retrieve + r.timingsMs.score + r.timingsMs.rank),

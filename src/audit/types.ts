@@ -79,6 +79,12 @@ export interface Verification {
   relevant?: boolean;
   /** At or below the threshold, when one applies: on `score`, or on `rankerScore` with a ranker calibration (provenance.flagging.signal). */
   flagged?: boolean;
+  /**
+   * THE score people see: the probability that the cited source supports the claim, in [0, 1], read from the
+   * flag signal through its calibration (calibration.ts ProbabilityCalibration); the flag threshold is on this
+   * scale too (provenance.flagging.probabilityThreshold). Absent without a calibration that carries it.
+   */
+  probability?: number;
   bestPassage?: ScoredPassage;
   /** The source ranker's score of the cited page, when a ranker is loaded (the flag signal with a ranker calibration). */
   rankerScore?: number;
@@ -95,6 +101,8 @@ export interface Suggestion {
   score: number;
   /** Probability that the candidate supports the claim (same meaning as Verification.support). */
   support?: number;
+  /** Probability that the candidate supports the claim on the flag signal's calibrated scale (as Verification.probability). */
+  probability?: number;
   /** Score used to order candidates: the source ranker's when one is loaded, else verification (plus the first-stage rank's share). */
   rerankScore: number;
   /** Rank in the first-stage (hybrid / bm25) list of documents. */
@@ -183,7 +191,16 @@ export interface AuditProvenance {
   config: AuditConfig;
   configHash: string;
   /** signal: the score the threshold applies to (the engine's, or the source ranker's). */
-  flagging: { threshold?: number; source?: string; definition?: string; signal?: 'engine' | 'ranker' | 'support'; disabledReason?: string };
+  flagging: {
+    threshold?: number;
+    source?: string;
+    definition?: string;
+    signal?: 'engine' | 'ranker' | 'support';
+    /** The threshold as a probability of support (what the reports show), with what that probability means. */
+    probabilityThreshold?: number;
+    meaning?: string;
+    disabledReason?: string;
+  };
   veraciteVersion: string;
   createdAt: string;
 }

@@ -162,7 +162,7 @@ describe('veracite train-ranker / ranker calibration (CLI, trained engine)', () 
 
   it("calibrates on the ranker's score, and an audit with that calibration flags on it", async () => {
     const cal = join(dir, 'cal-ranker.json');
-    await run(['calibrate', '--data', WICE, '--ranker', 'default', '--out', cal, '--quiet']);
+    await run(['calibrate', '--data', WICE, '--signal', 'ranker', '--ranker', 'default', '--out', cal, '--quiet']);
     const c = await loadCalibration(cal);
     assert.match(c.ranker!.id, /^veracite-source-ranker@/);
     const index = join(dir, 'idx');

@@ -11,23 +11,30 @@ import { auditConfigOf } from '../app/audit.js';
 import { rankerWeights } from '../app/ranker.js';
 import type { SettingsInput } from '../app/settings.js';
 import { Veracite } from '../app/veracite.js';
-import { scoringHash, DEFAULT_CALIBRATION, type CalibrationDefinition, type CalibrationFile } from '../audit/calibration.js';
+import { probabilityOf, scoringHash, DEFAULT_CALIBRATION, type CalibrationDefinition, type CalibrationFile } from '../audit/calibration.js';
+import { supportModel } from '../audit/support.js';
+import { supportDetection } from '../eval/support-detection.js';
+import { fitProbability } from '../learn/probability.js';
+import { SettingsError } from '../util/settings-error.js';
 import { chooseOperatingPoint, f1, parseCriterion, type ThresholdCriterion } from '../learn/detection-metrics.js';
 import { QUERY_CONTEXTS, type QueryContext } from '../audit/query.js';
 import { DEFAULT_SCORING, type Granularity } from '../audit/score-document.js';
 import { POSITIVE_DEFINITIONS, detectionMetrics, rankerSupport, readWiceData, runCitationDetectionEval, scoreWiceClaims, type DetectionVariant, type PositiveDefinition } from '../eval/run-citation-detection.js';
 import { configHash } from '../provenance/config-hash.js';
 import { VERACITE_VERSION } from '../provenance/version.js';
-import { writeJsonAtomic } from '../util/atomic-file.js';
+import { writeFileAtomic } from '../util/atomic-file.js';
 import { addOptions, oneOf, positiveInt, settingsFrom, type OptionPick } from './options.js';
 import { createProgress } from './progress.js';
 import { commandLine, saveJson, withJsonOutput } from './command-line.js';
 import { registerCitationRecovery } from './command-ranker.js';
 
-/** The engine and its scoring settings; the ranker only when asked for (the threshold is then on its score). */
-const CALIBRATE_OPTIONS: OptionPick = { models: ['scorer', 'device', 'cache'], scoring: true, audit: ['ranker'] };
-/** Calibration scores the labelled claims' own pages: no index; the engine's threshold unless --ranker is given. */
-const CALIBRATE_BASE: SettingsInput = { index: { dir: null }, audit: { ranker: 'off' } };
+/** The engine, its NLI model and scoring settings, and the ranker the ranker signal uses. */
+const CALIBRATE_OPTIONS: OptionPick = { models: ['scorer', 'nli', 'device', 'cache'], scoring: true, audit: ['ranker'] };
+/** Calibration scores the labelled claims' own pages: no index. */
+const CALIBRATE_BASE: SettingsInput = { index: { dir: null } };
+
+export const SIGNALS = ['engine', 'ranker', 'support'] as const;
+type Signal = (typeof SIGNALS)[number];
 
 function criterionOption(value: string): ThresholdCriterion {
   try {
@@ -43,6 +50,7 @@ interface CalibrateFlags extends Record<string, unknown> {
   criterion: ThresholdCriterion;
   partialCriterion: ThresholdCriterion;
   defaultDefinition: PositiveDefinition;
+  signal: Signal;
   limit?: number;
   json?: boolean;
   quiet?: boolean;
@@ -52,7 +60,7 @@ export function registerCalibrateCommand(program: Command): void {
   addOptions(
     program
       .command('calibrate')
-      .description("choose the failed-verification threshold on a labelled dev set (WiCE claim_dev) and save it with its precision-recall curve; with --ranker, the threshold is on the source ranker's score (calibrate's default: --ranker off)")
+      .description('choose the failed-verification threshold of one flag signal on a labelled dev set (WiCE claim_dev), and that signal as a probability of support; save both with the precision-recall curve')
       .requiredOption('--data <file>', 'WiCE claim_dev.jsonl (claim, meta.claim_context, evidence sentences, label)')
       .option('--out <file>', 'calibration JSON', DEFAULT_CALIBRATION)
       // The two definitions have very different base rates (WiCE dev: 12% vs 67%): max-F1 on the second
@@ -60,6 +68,7 @@ export function registerCalibrateCommand(program: Command): void {
       .option('--criterion <c>', 'threshold for not_supported: max-f1 | precision:<p> (highest recall at precision >= p) | recall:<r>', criterionOption, { kind: 'max-f1' } as ThresholdCriterion)
       .option('--partial-criterion <c>', 'threshold for not_or_partially_supported (same forms)', criterionOption, { kind: 'precision', target: 0.8 } as ThresholdCriterion)
       .option('--default-definition <d>', `definition the audit flags with: ${Object.keys(POSITIVE_DEFINITIONS).join('|')}`, oneOf('--default-definition', Object.keys(POSITIVE_DEFINITIONS) as PositiveDefinition[]), 'not_supported')
+      .option('--signal <s>', "the score thresholded: engine (the verification engine's score), ranker (the source ranker's score of the cited page, --ranker), support (the NLI model's probability of support)", oneOf('--signal', SIGNALS), 'engine')
       .option('--limit <n>', 'first n claims only', positiveInt('--limit'))
       .option('--json', 'print the calibration JSON on stdout (the summary goes to stderr)')
       .option('--quiet', 'no progress output'),
@@ -73,8 +82,16 @@ export function registerCalibrateCommand(program: Command): void {
       const bar = createProgress('calibrate', claims.length, 'claims', { quiet: flags.quiet });
       const engine = await scoreWiceClaims(loaded.scorer, claims, cfg, (d) => bar.update(d));
       bar.stop();
-      const ranked = await rankerWeights(vc.settings.audit.ranker, loaded);
-      const support = ranked ? await rankerSupport(claims, engine, ranked.ranker, ranked.embedder, cfg.scoring.maxWords) : engine;
+      const ranked = flags.signal === 'ranker' ? await rankerWeights(vc.settings.audit.ranker, loaded) : undefined;
+      if (flags.signal === 'ranker' && !ranked) throw new SettingsError('audit.ranker', '--signal ranker needs a source ranker (not "off")');
+      const judged = flags.signal === 'support' ? supportModel(loaded.scorer.info, await vc.models.engineEntailment()) : undefined;
+      if (judged && 'reason' in judged) throw new Error(judged.reason);
+      const nli = judged && !('reason' in judged) ? judged : undefined;
+      const support = ranked
+        ? await rankerSupport(claims, engine, ranked.ranker, ranked.embedder, cfg.scoring.maxWords)
+        : nli
+          ? (await supportDetection(loaded.scorer, nli, claims)).support
+          : engine;
       const labels = claims.map((c) => c.label);
       const definitions: Record<string, CalibrationDefinition> = {};
       for (const def of Object.keys(POSITIVE_DEFINITIONS) as PositiveDefinition[]) {
@@ -104,17 +121,26 @@ export function registerCalibrateCommand(program: Command): void {
         data: { path: flags.data, n: claims.length, labelCounts },
         scorer: loaded.scorer.info,
         ...(ranked ? { ranker: ranked.ranker.info } : {}),
+        ...(nli ? { support: nli.info } : {}),
         scoring: cfg.scoring,
         queryContext: cfg.queryContext,
-        configHash: scoringHash(loaded.scorer.info, cfg.scoring, cfg.queryContext, ranked?.ranker.info),
+        configHash: scoringHash(loaded.scorer.info, cfg.scoring, cfg.queryContext, ranked?.ranker.info, nli?.info),
         defaultDefinition: flags.defaultDefinition,
         definitions,
+        // The signal read as a probability of support, so every view shows one scale.
+        probability: fitProbability(
+          support.map((signal, i) => ({ signal: Number.isFinite(signal) ? signal : Math.min(...support.filter(Number.isFinite)), supported: labels[i] === 'supported' })),
+          flags.data,
+        ),
         createdAt: new Date().toISOString(),
       };
-      await writeJsonAtomic(flags.out, file);
+      // Pretty-printed: the file is committed and read by people (its curve, its thresholds).
+      await writeFileAtomic(flags.out, JSON.stringify(file, null, 2) + '\n');
       for (const [name, d] of Object.entries(definitions)) {
         console.log(`${name}: threshold ${d.threshold.toFixed(4)} (${d.criterion}${d.criterionMet ? '' : ', not met: max-f1 used'}) -> precision ${d.atThreshold.precision.toFixed(3)}, recall ${d.atThreshold.recall.toFixed(3)}, flagged ${d.atThreshold.flagged}/${claims.length}; ROC AUC ${d.rocAuc.toFixed(3)}, P@15%R ${d.precisionAt15Recall.toFixed(3)}`);
       }
+      const p = file.probability!;
+      console.log(`as a probability of support: P = 1 / (1 + e^-(${p.a.toFixed(4)} x signal + ${p.b.toFixed(4)})), ECE ${p.ece.toFixed(3)} on ${p.fittedOn.n} citations; threshold ${definitions[flags.defaultDefinition]!.threshold.toFixed(4)} = P ${probabilityOf(p, definitions[flags.defaultDefinition]!.threshold).toFixed(3)}`);
       console.log(`saved ${flags.out}`);
       return file;
     } finally {

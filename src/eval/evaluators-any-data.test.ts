@@ -87,7 +87,8 @@ describe('evaluators on renamed, aliased and broken copies of the shipped sample
         return docIds.map((docId) => {
           const sets = c.evidence[docId] ?? [];
           const label: Verdict['label'] = sets[0]?.label === 'SUPPORT' ? 'SUPPORTS' : sets[0]?.label === 'CONTRADICT' ? 'REFUTES' : 'NOT ENOUGH INFO';
-          return { docId, label, evidence: sets.flatMap((s) => s.sentences).map((sentenceIndex) => ({ sentenceIndex })) } as unknown as DocumentVerdict;
+          const probs = { SUPPORTS: 0, REFUTES: 0, 'NOT ENOUGH INFO': 0, [label]: 1 };
+          return { docId, label, confidence: 1, probs, evidence: sets.flatMap((s) => s.sentences).map((sentenceIndex) => ({ sentenceIndex })) } as unknown as DocumentVerdict;
         });
       },
     });

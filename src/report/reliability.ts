@@ -1,8 +1,8 @@
 /**
- * Calibration of probabilities against outcomes: equal-width bins over [0, 1] (the reliability diagram's
- * usual form, e.g. Guo et al. 2017) and the expected calibration error, the bin-size weighted mean gap
- * between predicted probability and observed frequency.
+ * The reliability diagram's bins, from the one reliability computation (verify/reliability.ts: equal-width
+ * bins, expected calibration error) in the shape the chart draws.
  */
+import { reliability } from '../verify/reliability.js';
 import type { ReliabilityBin } from './charts.js';
 
 export interface Outcome {
@@ -13,15 +13,13 @@ export interface Outcome {
 }
 
 export function reliabilityBins(items: readonly Outcome[], nBins = 10): ReliabilityBin[] {
-  const bins = Array.from({ length: nBins }, (_, i) => ({ lower: i / nBins, upper: (i + 1) / nBins, sumP: 0, pos: 0, count: 0 }));
-  for (const { p, y } of items) {
-    if (!(p >= 0 && p <= 1)) throw new Error(`reliability: ${p} is not a probability (0..1)`);
-    const b = bins[Math.min(nBins - 1, Math.floor(p * nBins))]!;
-    b.sumP += p;
-    b.pos += y ? 1 : 0;
-    b.count++;
-  }
-  return bins.map((b) => ({ lower: b.lower, upper: b.upper, count: b.count, meanPredicted: b.count ? b.sumP / b.count : (b.lower + b.upper) / 2, observed: b.count ? b.pos / b.count : 0 }));
+  for (const { p } of items) if (!(p >= 0 && p <= 1)) throw new Error(`reliability: ${p} is not a probability (0..1)`);
+  const r = reliability(
+    items.map((i) => i.p),
+    items.map((i) => i.y),
+    nBins,
+  );
+  return r.bins.map((b) => ({ lower: b.from, upper: b.to, count: b.n, meanPredicted: b.n ? b.meanConfidence : (b.from + b.to) / 2, observed: b.observed }));
 }
 
 export function expectedCalibrationError(bins: readonly ReliabilityBin[]): number {
