@@ -63,6 +63,15 @@ describe('veracite CLI', () => {
     assert.match(m.err, /--mode must be one of auto, bm25, dense, hybrid/);
   });
 
+  it('train --sick refuses to write where the shipped weights live (SICK is non-commercial), before loading anything', () => {
+    const r = veracite(['train', '--sick', '--data', 'data/samples']);
+    assert.notEqual(r.code, 0);
+    assert.match(r.err, /--sick: SICK is CC BY-NC-SA \(non-commercial\).*pass --out to another folder/);
+    const other = veracite(['train', '--sick', '--data', 'data/samples', '--out', join(dir, 'sick-models')]);
+    assert.notEqual(other.code, 0);
+    assert.doesNotMatch(other.err, /non-commercial/, 'another --out is allowed');
+  });
+
   it('refuses to search a directory that is not an index', () => {
     const r = veracite(['search', 'x', '--index', join(dir, 'nothing-here')]);
     assert.notEqual(r.code, 0);

@@ -116,8 +116,9 @@ describe('newcomer: a fresh clone, the README set-up and its offline examples', 
     const run = await sh(example('npx veracite verify "'));
     assert.equal(run.code, 0, run.out);
     assert.match(run.out, /^(SUPPORTS|REFUTES|NOT ENOUGH INFO) \(confidence \d\.\d\d[^)]*\): Vitamin D deficiency increases the risk of fractures\./m);
-    assert.match(run.out, /^ {2}evidence:\n {3}\[\d\.\d{3}\] /m);
-    assert.match(run.out, /provenance: snapshot \S+, config [0-9a-f]+, models /);
+    assert.match(run.out, /^ {2}evidence \(score: how likely the sentence is evidence for the claim, 0-1\):\n {3}\d\.\d{3} .*\[(✓ supports|✗ contradicts|– neutral)\]/m);
+    assert.match(run.out, /^ {3}\[✓ supports\] more likely than not, the sentence states the claim$/m, 'the highlighting legend');
+    assert.match(run.out, /provenance: snapshot \S+ \(index id @ table versions[^)]*\), config [0-9a-f]+, models /);
   });
 
   it('batch verify: the SciFact sample claims file, one verdict per claim', async () => {

@@ -173,12 +173,15 @@ export class CitationAuditor {
       const recs = rankSuggestions(candidates, candidateScores, verification?.score, this.config.recommend, this.threshold === undefined ? undefined : { threshold: this.threshold, onRankerScore: byRanker }, ranked);
       if (this.deps.support) {
         const byDoc = new Map(candidates.candidates.map((c, i) => [c.doc.id, candidateJudged[i]]));
-        // A candidate below the relevance gate, contradicting the claim, or (with a support calibration) at or
-        // below the flag threshold is no better source.
+        // A candidate is held to the rule the cited source is flagged by: one whose relevant evidence
+        // contradicts the claim, or (with a support calibration) at or below the flag threshold, is no better
+        // source. The verdict's REFUTES and the SciFact-fitted relevance gate alone do not drop it: on
+        // Wikipedia claims they are wrong too often to flag a cited source (docs/RESULTS.md, citation audit),
+        // and dropped the right abstract of the shipped sample's citation #20.
         const th = this.threshold;
         recs.suggestions = recs.suggestions.filter((s) => {
           const j = byDoc.get(s.docId);
-          return !j?.fails && !(bySupport && th !== undefined && j && j.probability <= th);
+          return !j?.contradicted && !(bySupport && th !== undefined && j && j.probability <= th);
         });
         for (const s of recs.suggestions) {
           const j = byDoc.get(s.docId);

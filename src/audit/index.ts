@@ -12,7 +12,8 @@ export { retrieveCandidates, rankSuggestions, type Candidate, type CandidateSet 
 export { exclusionReason, normalTitle, wikipediaTitleOf, type ExclusionContext } from './exclusions.js';
 export { urlDepth } from './url-depth.js';
 export { loadCalibration, findCalibration, flagRule, scoringHash, defaultCalibrationPath, DEFAULT_CALIBRATION, CALIBRATION_FORMAT, type CalibrationFile, type CalibrationDefinition, type CalibrationPoint, type FlagRule } from './calibration.js';
-export { renderAuditHtml, orderForReport, highlight, escapeHtml } from './report-html.js';
+export { renderAuditHtml, highlight, escapeHtml } from './report-html.js';
+export { orderForReport, reportScale, signalScore, type ReportScale, type FlagSignal } from './report-scale.js';
 export { SourceRanker, defaultRankerPath, linearScore, DEFAULT_RANKER_FILE, type SourceRankerFile } from './source-ranker.js';
 export { RANK_FEATURES, rankFeatures, storedVectorsOf, type RankFeature, type RankQuery, type RankCandidate, type RankFeatureDeps } from './rank-features.js';
 export { corpusStats } from './corpus-stats.js';

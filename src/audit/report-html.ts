@@ -10,6 +10,7 @@ import { auditEvidenceRole, claimTerms, type EvidenceRole } from '../highlight/e
 import { evidenceSentenceHtml, roleCss, roleLegendHtml } from '../highlight/render.js';
 import type { EvidenceSentence } from './score-document.js';
 import type { AuditReport, CitationAudit, Suggestion } from './types.js';
+import { orderForReport, reportScale, type FlagSignal, type ReportScale } from './report-scale.js';
 
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -38,22 +39,6 @@ export function highlight(text: string, claimWords: ReadonlySet<string>): string
     .join('');
 }
 
-export type FlagSignal = 'engine' | 'ranker' | 'support';
-
-/** The score a citation is flagged on: the engine's, the source ranker's, or the probability of support, as calibrated. */
-export function signalScore(c: CitationAudit, signal: FlagSignal = 'engine'): number {
-  const v = c.verification!;
-  if (signal === 'support' && v.support !== undefined) return v.support;
-  return signal === 'ranker' && v.rankerScore !== undefined ? v.rankerScore : v.score;
-}
-
-/** Scored citations by flag signal ascending (least verifiable first), then the unscored ones in article order. */
-export function orderForReport(citations: readonly CitationAudit[], signal: FlagSignal = 'engine'): { scored: CitationAudit[]; unscored: CitationAudit[] } {
-  const scored = citations.filter((c) => c.verification).sort((a, b) => signalScore(a, signal) - signalScore(b, signal) || a.index - b.index);
-  const unscored = citations.filter((c) => !c.verification).sort((a, b) => a.index - b.index);
-  return { scored, unscored };
-}
-
 const CSS = `
 body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;background:#f6f6f4;color:#202122}
 header,main{max-width:1000px;margin:0 auto;padding:16px 20px}
@@ -78,17 +63,24 @@ table.prov{border-collapse:collapse;font-size:.85em}table.prov td{border-top:1px
 code{font-size:.85em;word-break:break-all}
 `;
 
-function scoreClass(c: CitationAudit, threshold: number | undefined, signal: FlagSignal): string {
+function scoreClass(c: CitationAudit, scale: ReportScale): string {
   if (!c.verification) return 'unchecked';
   if (c.verification.flagged) return 'flagged';
-  const x = signalScore(c, signal);
-  // "Low": within a margin above the threshold (a probability for the engine, a logit-like score for the ranker).
-  if (threshold !== undefined) return x <= (signal === 'ranker' ? threshold + 1 : threshold * 1.5) ? 'low' : 'high';
-  return c.verification.score < 0.5 ? 'low' : 'high';
+  const x = scale.of(c);
+  // "Low": not flagged, but more likely unsupported than supported (on the probability scale), or within
+  // a margin above the threshold on a raw signal (a logit-like score for the ranker, 0..1 for the engine).
+  if (scale.kind === 'probability') return x < 0.5 ? 'low' : 'high';
+  if (scale.threshold !== undefined) return x <= (scale.bounded ? scale.threshold * 1.5 : scale.threshold + 1) ? 'low' : 'high';
+  return x < 0.5 ? 'low' : 'high';
 }
 
 function fmt(n: number): string {
   return Number.isFinite(n) ? n.toFixed(3) : String(n);
+}
+
+/** A number on the report's scale: with a bar when the scale is bounded (0..1). */
+function scaled(x: number, scale: ReportScale): string {
+  return scale.bounded ? scoreBar(x) : `<span class="score">${fmt(x)}</span>`;
 }
 
 function scoreBar(score: number): string {
@@ -118,14 +110,16 @@ function evidenceList(ev: readonly EvidenceSentence[], words: ReadonlySet<string
 
 function suggestionHtml(s: Suggestion, words: ReadonlySet<string>, view: View): string {
   const passage = s.bestPassage ? `<div class="meta">best passage #${s.bestPassage.index}:</div><div>${highlight(s.bestPassage.text, words)}</div>` : '';
-  const score = view.signal === 'ranker' && view.rankedByRanker ? `source-ranker score <span class="score">${fmt(s.rerankScore)}</span> <span class="meta">(verification score ${fmt(s.score)})</span>` : `verification score ${scoreBar(s.score)}`;
+  const x = view.scale.ofSuggestion(s);
+  const others = [view.scale.kind !== 'engine' ? `verification score ${fmt(s.score)}` : '', view.rankedByRanker && view.scale.kind !== 'ranker' ? `source-ranker score ${fmt(s.rerankScore)}` : ''].filter(Boolean).join(' · ');
+  const score = x !== undefined ? `${view.scale.name} ${scaled(x, view.scale)}${others ? ` <span class="meta">(${others})</span>` : ''}` : `verification score ${scoreBar(s.score)}`;
   return `<div class="sugg"><div>${link(s.url, s.title || s.url || s.docId)} — ${score} <span class="meta">first-stage rank ${s.firstStageRank}${s.url ? '' : `, id ${escapeHtml(s.docId)}`}</span></div>${passage}${s.evidence.length ? `<details><summary>evidence sentences</summary>${evidenceList(s.evidence, words, view.probabilityScale, view.roles)}</details>` : ''}</div>`;
 }
 
 /** What every citation block needs to know about the report. */
 interface View {
-  threshold: number | undefined;
-  signal: FlagSignal;
+  /** The one number shown per citation and its threshold (report-scale.ts). */
+  scale: ReportScale;
   /** The engine's scores are probabilities (the trained head): sentences can be called relevant or not. */
   probabilityScale: boolean;
   rankedByRanker: boolean;
@@ -141,7 +135,7 @@ function statusPill(c: CitationAudit): string {
 }
 
 function citationHtml(c: CitationAudit, rank: number | undefined, view: View): string {
-  const { threshold, signal } = view;
+  const { scale } = view;
   const words = claimTerms(c.claim);
   const v = c.verification;
   const verdict = c.status ? `<span class="pill ${c.status.status === 'supported' ? 'ok' : c.status.status === 'unverifiable' ? '' : c.status.status === 'unreadable' ? 'warn' : 'bad'}" title="${escapeHtml(c.status.reason)}">${escapeHtml(c.status.label)}</span>` : '';
@@ -157,13 +151,11 @@ function citationHtml(c: CitationAudit, rank: number | undefined, view: View): s
   const src = c.source;
   const srcLine = `${link(src.url ?? src.archiveUrl, src.title || src.url || src.archiveUrl || '(no URL)')}${src.work ? ` — <i>${escapeHtml(src.work)}</i>` : ''}${src.archiveUrl && src.url ? ` (${link(src.archiveUrl, 'archived')})` : ''}`;
   const section = c.sectionPath.length ? escapeHtml(c.sectionPath.join(' › ')) : 'lead';
-  // The score shown first is the one the flag is decided on (and the order of this page): the source
-  // ranker's with a ranker calibration, else the engine's; the other one follows, labelled.
-  const byRanker = signal === 'ranker' && v?.rankerScore !== undefined;
+  // The number shown first is the report's one scale (the calibrated probability of support, or the raw
+  // signal the flag is decided on), with its threshold; the raw scores follow, labelled, for the curious.
+  const raw = v ? [scale.kind !== 'engine' ? `verification score ${fmt(v.score)}` : '', v.rankerScore !== undefined && scale.kind !== 'ranker' ? `source-ranker score ${fmt(v.rankerScore)}` : '', v.support !== undefined && scale.kind !== 'support' ? `NLI support ${fmt(v.support)}` : ''].filter(Boolean).join(' · ') : '';
   const scoreLine = v
-    ? byRanker
-      ? `Source-ranker score <span class="score">${fmt(v.rankerScore!)}</span>${threshold !== undefined ? ` <span class="meta">(flagged at ≤ ${fmt(threshold)})</span>` : ''} · <span class="meta">verification score ${fmt(v.score)}</span>`
-      : `Verification score ${scoreBar(v.score)}${threshold !== undefined ? ` <span class="meta">(flagged at ≤ ${fmt(threshold)})</span>` : ''}${v.rankerScore !== undefined ? ` <span class="meta">source-ranker score ${fmt(v.rankerScore)}</span>` : ''}`
+    ? `${capitalize(scale.name)} ${scaled(scale.of(c), scale)}${scale.threshold !== undefined ? ` <span class="meta">(flagged at ≤ ${fmt(scale.threshold)})</span>` : ''}${raw ? ` · <span class="meta">${raw}</span>` : ''}`
     : '';
   const body = v
     ? `<div>${scoreLine} <span class="meta">(max over ${v.sentencesScored}/${v.sentencesTotal} sentences scored${src.pageTitle ? ` of “${escapeHtml(src.pageTitle)}”` : ''})</span></div>${evidenceList(v.evidence, words, view.probabilityScale, view.roles)}`
@@ -174,7 +166,7 @@ function citationHtml(c: CitationAudit, rank: number | undefined, view: View): s
     : rec
       ? `<div class="meta">Existing source ranked first among ${rec.candidates + 1} candidates${rec.existingRank === undefined ? ' (no candidate found)' : ''}.</div>`
       : '';
-  return `<section class="cit ${scoreClass(c, threshold, signal)}" id="c${c.index}">
+  return `<section class="cit ${scoreClass(c, scale)}" id="c${c.index}">
 <div>${pills}</div>
 <div class="meta">Citation ${c.index + 1} · ${section}</div>
 <p class="claim">${escapeHtml(c.claim)}</p>
@@ -183,6 +175,12 @@ ${c.context.length ? `<details><summary>context</summary><p class="ctx">${escape
 ${body}
 ${recHtml}
 </section>`;
+}
+
+const SIGNAL_WORDS: Record<FlagSignal, string> = { engine: 'verification score', ranker: 'source-ranker score', support: 'NLI probability of support' };
+
+function capitalize(x: string): string {
+  return x.charAt(0).toUpperCase() + x.slice(1);
 }
 
 export interface AuditHtmlOptions {
@@ -196,12 +194,13 @@ export interface AuditHtmlOptions {
 export function renderAuditHtml(report: AuditReport, opts: AuditHtmlOptions = {}): string {
   const signal = report.provenance.flagging.signal ?? 'engine';
   const { scored, unscored } = orderForReport(report.citations, signal);
-  const th = report.provenance.flagging.threshold;
+  const scale = reportScale(report);
+  const th = scale.threshold;
   const scorer = report.provenance.models[0];
-  const view: View = { threshold: th, signal, probabilityScale: scorer?.backend === 'trained', rankedByRanker: false, roles: [] };
+  const view: View = { scale, probabilityScale: scorer?.backend === 'trained', rankedByRanker: false, roles: [] };
   const scoredHtml = scored.map((c, i) => citationHtml(c, i + 1, view)).join('\n');
   const unscoredHtml = unscored.map((c) => citationHtml(c, undefined, view)).join('\n');
-  const signalName = signal === 'ranker' ? 'source-ranker score' : 'verification score';
+  const signalName = scale.name;
   const s = report.summary;
   const statusPills = Object.entries(s.byStatus)
     .map(([k, n]) => `<span class="pill ${k === 'found' ? 'ok' : 'warn'}">${escapeHtml(k)}: ${n}</span>`)
@@ -211,7 +210,7 @@ export function renderAuditHtml(report: AuditReport, opts: AuditHtmlOptions = {}
     ['index snapshot', p.snapshot ?? '(no index)'],
     ['models', p.models.map((m) => `${m.id} (${m.version})`).join(', ')],
     ['config hash', p.configHash],
-    ['flagging', p.flagging.threshold !== undefined ? `${p.flagging.signal === 'ranker' ? 'source-ranker score' : 'score'} ≤ ${fmt(p.flagging.threshold)} — ${p.flagging.source ?? ''}` : (p.flagging.disabledReason ?? 'off')],
+    ['flagging', p.flagging.threshold !== undefined ? `${SIGNAL_WORDS[p.flagging.signal ?? 'engine']} ≤ ${fmt(p.flagging.threshold)}${p.flagging.probabilityThreshold !== undefined ? ` (= probability of support ${fmt(p.flagging.probabilityThreshold)})` : ''} — ${p.flagging.source ?? ''}` : (p.flagging.disabledReason ?? 'off')],
     ['scoring', `${p.config.scoring.granularity}-level, query context “${p.config.queryContext}”, ≤${p.config.scoring.preselect || 'all'} units per page`],
     ['veracite', `${p.veraciteVersion}, ${p.createdAt}`],
   ];
@@ -228,7 +227,7 @@ export function renderAuditHtml(report: AuditReport, opts: AuditHtmlOptions = {}
 <main>
 ${opts.scoreChartSvg ? `<figure class="chart">${opts.scoreChartSvg}<figcaption>Each scored citation's ${signalName}${th !== undefined ? `; the audit flags those at or below ${fmt(th)} (${escapeHtml(p.flagging.source ?? '')})` : ''}.</figcaption></figure>` : ''}
 <h2>Scored citations, least verifiable first (${scored.length})</h2>
-<p class="meta">Ordered by the ${signalName}${th !== undefined ? `, the score the flag threshold (${fmt(th)}) applies to` : ''}. Evidence sentences:</p>
+<p class="meta">Ordered by the ${signalName}${th !== undefined ? `; citations at or below ${fmt(th)} are flagged` : ''}.${scale.meaning ? ` ${escapeHtml(scale.meaning)}` : ''} Left border: <span style="color:#d33">red</span> flagged, <span style="color:#b08000">yellow</span> ${scale.kind === 'probability' ? 'not flagged but below 0.5' : 'close to the threshold'}, <span style="color:#00af89">green</span> the rest, grey not scored. Evidence sentences:</p>
 ${roleLegendHtml(view.roles)}
 ${scoredHtml || '<p class="meta">None.</p>'}
 <h2>Sources that could not be checked (${unscored.length})</h2>

@@ -11,7 +11,7 @@ import type { Command } from 'commander';
 import { CITATION_STATUS_LABELS } from '../audit/citation-status.js';
 import { INPUT_FORMATS, loadDocumentInput, type InputFormat } from '../documents/index.js';
 import { count } from './format.js';
-import { orderForReport, signalScore } from '../audit/report-html.js';
+import { orderForReport, reportScale } from '../audit/report-scale.js';
 import { renderAuditHtmlWithChart } from '../report/audit-chart.js';
 import type { AuditReport } from '../audit/types.js';
 import { writeKiltWafer } from '../wiki/index.js';
@@ -99,9 +99,11 @@ function printSummary(report: AuditReport, flags: AuditFlags): void {
   if (s.byCitationStatus) console.log(`  verdicts: ${Object.entries(s.byCitationStatus).map(([k, n]) => `${CITATION_STATUS_LABELS[k as keyof typeof CITATION_STATUS_LABELS]} ${n}`).join(', ')}`);
   const signal = report.provenance.flagging.signal ?? 'engine';
   const { scored } = orderForReport(report.citations, signal);
+  const scale = reportScale(report);
+  if (scored.length) console.log(`  least verifiable first, by ${scale.name}${scale.threshold !== undefined ? ` (flagged at <= ${scale.threshold.toFixed(3)})` : ''}:`);
   for (const c of scored.slice(0, 10)) {
     const flag = c.verification!.flagged ? ' FLAGGED' : '';
-    console.log(`  ${signalScore(c, signal).toFixed(3)}${flag}  #${c.index + 1} ${c.claim.length > 90 ? c.claim.slice(0, 87) + '...' : c.claim}`);
+    console.log(`  ${scale.of(c).toFixed(3)}${flag}  #${c.index + 1} ${c.claim.length > 90 ? c.claim.slice(0, 87) + '...' : c.claim}`);
   }
   if (scored.length > 10) console.log(`  ... ${scored.length - 10} more`);
   const outputs = [flags.out && `JSON ${flags.out}`, flags.html && `HTML ${flags.html}`, flags.kilt && `WAFER ${flags.kilt}`].filter(Boolean);

@@ -3,11 +3,12 @@
  * embeddings and writes weights + reports to --out. Same data + seed -> byte-identical weights.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { createUseEmbedder } from '../models/use/index.js';
 import { runTraining } from '../learn/heads/train.js';
 import { pct } from '../learn/heads/train-nli.js';
+import { packageRoot } from '../util/package-root.js';
 import { oneOf, positiveInt } from './options.js';
 
 export const TRAIN_HEADS = ['nli', 'evidence'] as const;
@@ -28,6 +29,8 @@ interface TrainFlags {
   threads: number;
   annotations?: string;
   quiet?: boolean;
+  contrast: boolean;
+  sick?: boolean;
 }
 
 export function registerTrainCommand(program: Command): void {
@@ -45,8 +48,15 @@ export function registerTrainCommand(program: Command): void {
     // arithmetic is, and onnxruntime's reductions can split differently across thread counts.
     .option('--threads <n>', 'embedder threads (1 reproduces the committed weights exactly)', positiveInt('--threads'), 1)
     .option('--annotations <file>', 'add blind-comparison annotations (veracite annotations export) to the training pairs')
+    .option('--no-contrast', 'leave out the rule-made contrast twins (src/learn/contrast) of supported training pairs')
+    .option('--sick', 'add SICK train pairs (nli/sick; CC BY-NC-SA 3.0, non-commercial: weights trained with it must not be shipped, so --out must not be models/)')
     .option('-q, --quiet', 'only print the summary')
     .action(async (flags: TrainFlags) => {
+      // SICK is non-commercial: the product's weights never see it, so refuse to write them where they ship.
+      if (flags.sick && resolve(flags.out) === resolve(packageRoot(), 'models')) {
+        throw new Error('--sick: SICK is CC BY-NC-SA (non-commercial) and the weights in models/ ship with veracite; pass --out to another folder, e.g. --out tmp/models-sick');
+      }
+      if (flags.sick && !existsSync(join(flags.data, 'nli', 'sick'))) throw new Error(`--sick: ${join(flags.data, 'nli', 'sick')} not found`);
       if (flags.annotations && !existsSync(flags.annotations)) throw new Error(`--annotations ${flags.annotations}: file not found`);
       for (const sub of ['nli/snli', 'nli/rte', 'scifact']) {
         if (!existsSync(join(flags.data, sub))) throw new Error(`--data ${flags.data}: ${join(flags.data, sub)} not found (expected the shared data folder)`);
@@ -62,6 +72,7 @@ export function registerTrainCommand(program: Command): void {
           cacheDir: flags.cache === false ? undefined : flags.cache,
           ablation: flags.ablation,
           annotations: flags.annotations,
+          dataOptions: { contrast: flags.contrast, sick: !!flags.sick },
           log,
         });
         if (r.nli) {

@@ -14,7 +14,7 @@
  * is also given over every labelled positive (`recallOfAllPositives`), so "could not check" is visible.
  */
 import type { CitationAuditor } from '../audit/audit.js';
-import { signalScore } from '../audit/report-html.js';
+import { signalScore } from '../audit/report-scale.js';
 import type { AuditInput, AuditReport, CitationAudit } from '../audit/types.js';
 import type { PrPoint } from '../learn/detection-metrics.js';
 import type { SourceStatus } from '../sources/types.js';

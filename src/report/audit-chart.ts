@@ -1,23 +1,23 @@
 /**
  * The score distribution of one audit's citations, with the flag threshold: for the audit's HTML report
  * (src/audit/report-html.ts takes the SVG) and for anything else that shows an audit. The scores are the
- * ones the flag is decided on (the source ranker's with a ranker calibration, else the engine's).
+ * report's one scale (src/audit/report-scale.ts): the calibrated probability of support, else the raw flag signal.
  */
-import { renderAuditHtml, signalScore } from '../audit/report-html.js';
+import { renderAuditHtml } from '../audit/report-html.js';
+import { reportScale } from '../audit/report-scale.js';
 import type { AuditReport } from '../audit/types.js';
 import { renderSvg, scoreDistributionSpec } from './charts.js';
 import { scaleOf } from './eval-figures.js';
 
 export function auditScoreSpec(report: AuditReport) {
-  const signal = report.provenance.flagging.signal ?? 'engine';
+  const scale = reportScale(report);
   const scorer = report.provenance.models[0];
   const scored = report.citations.filter((c) => c.verification);
-  const threshold = report.provenance.flagging.threshold;
   return scoreDistributionSpec({
     title: `Scores of the ${scored.length} scored citations`,
-    scores: scored.map((c) => ({ score: signalScore(c, signal), flagged: !!c.verification!.flagged })),
-    scale: scaleOf({ ranker: signal === 'ranker', ...(scorer ? { backend: scorer.backend, id: scorer.id } : {}) }),
-    ...(threshold !== undefined ? { threshold } : {}),
+    scores: scored.map((c) => ({ score: scale.of(c), flagged: !!c.verification!.flagged })),
+    scale: scale.kind === 'probability' ? 'probability that the cited source supports the claim (calibrated, 0..1)' : scaleOf({ ranker: scale.kind === 'ranker', ...(scorer ? { backend: scorer.backend, id: scorer.id } : {}) }),
+    ...(scale.threshold !== undefined ? { threshold: scale.threshold } : {}),
   });
 }
 

@@ -10,6 +10,8 @@ import { CitationAuditor } from '../audit/audit.js';
 import { loadArticleInput } from '../audit/article-input.js';
 import { LexicalPairScorer } from '../models/lexical-scorer.js';
 import type { AuditReport } from '../audit/types.js';
+import { loadCalibration, probabilityOf } from '../audit/calibration.js';
+import { reportScale } from '../audit/report-scale.js';
 import { packageRoot } from '../util/package-root.js';
 import { SnapshotFolder } from '../sources/snapshot-folder.js';
 import { SourceResolver } from '../sources/resolve-source.js';
@@ -144,5 +146,34 @@ describe('audit score distribution', () => {
     const page = await renderAuditHtmlWithChart(report);
     assert.match(page, /<figure class="chart"><svg /);
     assert.match(page, /the audit flags those at or below 0\.300/);
+  });
+
+  it('with a calibration that carries a probability fit, every view shows the probability of support and the threshold on that scale', async () => {
+    const cal = await loadCalibration(at('models', 'calibration', 'wice-dev-lexical.json'));
+    const d = cal.definitions[cal.defaultDefinition]!;
+    assert.ok(cal.probability && cal.probability.a > 0, 'the shipped lexical calibration carries an increasing probability fit');
+    const pThreshold = probabilityOf(cal.probability, d.threshold);
+    const input = await loadArticleInput(at('data', 'samples', 'audit', 'Breast_cancer_risk_factors.txt'));
+    const resolver = new SourceResolver({ snapshots: await SnapshotFolder.open(at('data', 'samples', 'audit', 'sources')) });
+    const flag = { threshold: d.threshold, source: 'wice-dev-lexical.json', probability: { a: cal.probability.a, b: cal.probability.b, threshold: pThreshold } };
+    const report = await new CitationAuditor({ scorer: new LexicalPairScorer(), resolver, flag }).auditArticle(input);
+    assert.equal(report.provenance.flagging.probabilityThreshold, pThreshold);
+    const scored = report.citations.filter((c) => c.verification);
+    for (const c of scored) {
+      const v = c.verification!;
+      assert.ok(v.probability! >= 0 && v.probability! <= 1, `citation ${c.index}: probability ${v.probability}`);
+      assert.equal(v.flagged, v.probability! <= pThreshold + 1e-12, `citation ${c.index}: flagged on the raw score iff at or below the threshold on the probability scale`);
+    }
+    assert.ok(scored.some((c) => c.verification!.flagged) && scored.some((c) => !c.verification!.flagged), 'the sample has flagged and unflagged citations');
+    const scale = reportScale(report);
+    assert.equal(scale.kind, 'probability');
+    assert.equal(scale.threshold, pThreshold);
+    const spec = auditScoreSpec(report) as unknown as { data: { values: { score: number }[] }; layer: unknown[] };
+    assert.deepEqual(spec.data.values.map((v) => v.score).sort(), scored.map((c) => c.verification!.probability!).sort());
+    assert.match(JSON.stringify(spec), /probability that the cited source supports the claim/);
+    assert.match(JSON.stringify(spec.layer), new RegExp(`flag threshold ${pThreshold.toFixed(3).replace('.', '\\.')}`));
+    const page = await renderAuditHtmlWithChart(report);
+    assert.match(page, new RegExp(`Probability of support <span class="score">[0-9.]+</span><span class="bar">.*?\\(flagged at ≤ ${pThreshold.toFixed(3).replace('.', '\\.')}\\)`));
+    assert.match(page, /= probability of support 0\.\d{3}\)/, 'the provenance gives the threshold on both scales');
   });
 });

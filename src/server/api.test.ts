@@ -183,17 +183,19 @@ describe('web page', () => {
 });
 
 describe('citation check with the default engine and source ranker', () => {
-  it("reports the cited source and its suggestions on the ranker's scale, the one the flags use", async () => {
+  it("reports the cited source and its suggestions as probabilities of support, from the ranker's calibrated scale (the one the flags use)", async () => {
     const trained = await startTestServer(ix.index, fakeModels(), { settings: { models: { scorer: 'trained' } } });
     try {
       const gold = supportedClaims()[4]!;
       const r = CitationViewSchema.parse(await (await postJson(`${trained.url}/v1/citations/check`, { claim: gold.claim, source: { url: sampleUrl(gold.docId) } })).json());
       assert.equal(r.sourceStatus, 'found');
-      assert.equal(r.scoreSignal, 'ranker');
-      assert.ok(Number.isFinite(r.verifiability));
+      assert.equal(r.scoreSignal, 'probability');
+      assert.ok(r.verifiability! > 0 && r.verifiability! < 1, `${r.verifiability}`);
       for (const s of r.suggestions) assert.ok(s.score > r.verifiability!, `${s.title}: ${s.score} <= ${r.verifiability}`);
       const off = CitationViewSchema.parse(await (await postJson(`${url}/v1/citations/check`, { claim: gold.claim, source: { url: sampleUrl(gold.docId) } })).json());
-      assert.equal(off.scoreSignal, 'engine', 'the lexical scorer has no ranker');
+      // The lexical scorer has no ranker: it flags on its own score, whose calibration carries a probability fit too.
+      assert.equal(off.scoreSignal, 'probability');
+      assert.notEqual(off.verifiability, r.verifiability, 'another signal, another calibration');
     } finally {
       await trained.close();
     }

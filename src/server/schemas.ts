@@ -175,7 +175,7 @@ export const JobResponse = z
       .object({ configHash: z.string(), models: z.array(ModelInfo), snapshot: z.string().optional(), flagging: z.record(z.string(), z.unknown()), config: z.record(z.string(), z.unknown()) })
       .loose()
       .optional()
-      .describe('What produced the results: index snapshot, models, the audit configuration and its hash (the same as `veracite audit` with the same settings), flag threshold.'),
+      .describe('What produced the results: index snapshot, models, the audit configuration and its hash (the same as `veracite audit` with the same settings), flag threshold (flagging.threshold on the raw signal, flagging.probabilityThreshold on the probability scale the results show).'),
     article: z.object({ title: z.string(), citations: z.number().int(), uncitedClaims: z.number().int(), skippedRefs: z.number().int() }).optional(),
     done: z.number().int(),
     total: z.number().int(),

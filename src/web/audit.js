@@ -41,22 +41,26 @@ function scoreCell(r) {
   return h('td', { class: 'num' }, fmtScore(r.verifiability), r.failedVerification ? h('span', { class: 'badge warn' }, 'failed verification') : null);
 }
 
-/** What the scores are (the API says which score the flags use). */
+/** What the scores are (each result says: the calibrated probability of support, or the raw signal the flags use). */
 function scaleOf(results) {
-  const ranker = results.some((r) => r.scoreSignal === 'ranker');
-  return ranker ? 'source-ranker score (higher = better supported)' : 'verification score (higher = better supported)';
+  if (results.length && results.every((r) => r.scoreSignal === 'probability')) return 'probability that the cited source supports the claim (0..1)';
+  if (results.some((r) => r.scoreSignal === 'ranker')) return 'source-ranker score (higher = better supported)';
+  if (results.some((r) => r.scoreSignal === 'support')) return 'NLI probability of support (0..1)';
+  return 'verification score (higher = better supported)';
 }
 
-/** The flag threshold the server's audit uses (the job's provenance). */
-function thresholdOf(job) {
-  const t = job && job.provenance && job.provenance.flagging && job.provenance.flagging.threshold;
+/** The flag threshold on the scale the results are on (the job's provenance). */
+function thresholdOf(job, results) {
+  const f = job && job.provenance && job.provenance.flagging;
+  const probability = results.length > 0 && results.every((r) => r.scoreSignal === 'probability');
+  const t = f && (probability ? f.probabilityThreshold : f.threshold);
   return typeof t === 'number' && Number.isFinite(t) ? t : undefined;
 }
 
 function renderChart() {
   const results = [...current.results.values()].filter((r) => r.verifiability !== null && r.verifiability !== undefined);
   const box = el('score-chart');
-  const threshold = thresholdOf(current.job);
+  const threshold = thresholdOf(current.job, results);
   const svg = scoreChart(results.map((r) => ({ score: r.verifiability, flagged: !!r.failedVerification })), { threshold, scale: scaleOf(results) });
   box.hidden = !svg;
   if (!svg) return;
@@ -86,10 +90,10 @@ function renderDetail(r) {
   const box = el('citation-detail');
   const roles = [];
   const left = r.existing
-    ? sourceCard('Cited source', r.existing, r.verifiability !== null ? `score ${fmtScore(r.verifiability)}` : undefined, r.claim, roles)
+    ? sourceCard('Cited source', r.existing, r.verifiability !== null ? `${r.scoreSignal === 'probability' ? 'P(supports)' : 'score'} ${fmtScore(r.verifiability)}` : undefined, r.claim, roles)
     : h('article', { class: 'source' }, h('h4', {}, 'Cited source'), h('p', { class: 'hint' }, `Could not be read (${r.sourceStatus}). ${r.sourceReason || ''}`));
   const right = r.suggestions.length
-    ? h('div', { class: 'suggestions' }, r.suggestions.map((s, i) => sourceCard(`Suggestion ${i + 1}`, s, `score ${fmtScore(s.score)}`, r.claim, roles)))
+    ? h('div', { class: 'suggestions' }, r.suggestions.map((s, i) => sourceCard(`Suggestion ${i + 1}`, s, `${r.scoreSignal === 'probability' ? 'P(supports)' : 'score'} ${fmtScore(s.score)}`, r.claim, roles)))
     : h('article', { class: 'source' }, h('h4', {}, 'Suggestions'), h('p', { class: 'hint' }, 'No indexed document scores above the cited source.'));
   // Element.append writes null as the text "null": only real nodes go in.
   const parts = [
