@@ -17,7 +17,8 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { hostname, networkInterfaces } from 'node:os';
-import fastifyCookie from '@fastify/cookie';
+// The `cookie` package itself (what @fastify/cookie wraps): two calls, and its 1.x line supports Node 20.
+import { parseCookie, stringifySetCookie } from 'cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from './errors.js';
 import type { ResolvedServerOptions } from './options.js';
@@ -145,7 +146,6 @@ function bearer(req: FastifyRequest): string | undefined {
 export function registerExposureGuards(app: FastifyInstance, o: Pick<ResolvedServerOptions, 'host' | 'token' | 'allowedHosts'>): void {
   const hosts = new HostAllowlist(o.host, o.allowedHosts);
   const token = o.token;
-  app.register(fastifyCookie, { hook: false });
   const cookie = token ? tokenCookieName(token) : '';
 
   app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
@@ -157,11 +157,11 @@ export function registerExposureGuards(app: FastifyInstance, o: Pick<ResolvedSer
       const given = new URLSearchParams(req.url.slice(req.url.indexOf('?') + 1)).get('token') ?? undefined;
       if (!sameToken(given, token)) throw new UnauthorizedError('the token in the address is not this server\'s');
       // A session cookie: the browser forgets it when it closes; the page is opened with the token again.
-      reply.setCookie(cookie, token, { path: '/', httpOnly: true, sameSite: 'strict', secure: req.protocol === 'https' });
+      reply.header('set-cookie', stringifySetCookie(cookie, token, { path: '/', httpOnly: true, sameSite: 'strict', secure: req.protocol === 'https' }));
       return reply.code(303).header('location', '/').header('cache-control', 'no-store').send();
     }
     if (path !== '/v1' && !path.startsWith('/v1/')) return;
-    const given = bearer(req) ?? (req.headers.cookie ? app.parseCookie(req.headers.cookie)[cookie] : undefined);
+    const given = bearer(req) ?? (req.headers.cookie ? parseCookie(req.headers.cookie)[cookie] : undefined);
     if (given === undefined) throw new UnauthorizedError('this server needs a token');
     if (!sameToken(given, token)) throw new UnauthorizedError('wrong token');
   });
