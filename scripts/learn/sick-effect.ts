@@ -3,7 +3,7 @@
  * SICK's TRAIN part, linear head, same seed; figures on the held-out/dev sets the report uses. The shipped
  * weights never include SICK; this only measures it.
  *
- *   node --import tsx src/learn/sick-effect.ts --data ../shared/data --seed 13
+ *   node --import tsx scripts/learn/sick-effect.ts --data ../shared/data --seed 13
  */
 import { parseArgs } from 'node:util';
 import { createUseEmbedder } from '../../src/models/use/index.js';

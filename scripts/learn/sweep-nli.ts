@@ -3,7 +3,7 @@
  * and prints the validation split's accuracy and its SciFact pairs' balanced accuracy and per-class recall
  * (the validation split is a seeded 10% of the training pool, by group; dev is never read for the choice).
  *
- *   node --import tsx src/learn/sweep-nli.ts --data ../shared/data --seed 13
+ *   node --import tsx scripts/learn/sweep-nli.ts --data ../shared/data --seed 13
  */
 import { parseArgs } from 'node:util';
 import { createUseEmbedder } from '../../src/models/use/index.js';

@@ -40,7 +40,7 @@ export interface SupportJudgement {
 /**
  * Raw contradiction probability (NLI head, concatenated best evidence) from which relevant evidence counts as
  * contradicting the claim. High on purpose: on WiCE dev the head's contradictions on Wikipedia claims are
- * mostly wrong below it (src/learn/run-support-detection.ts reports the cost).
+ * mostly wrong below it (scripts/learn/support-detection.ts reports the cost).
  */
 export const CONTRADICTED_MIN = 0.9;
 

@@ -28,7 +28,7 @@ export const EXAMPLES: Record<string, string[]> = {
   demo: ['veracite demo', 'veracite demo --index /tmp/veracite-demo --quiet'],
   train: ['veracite train --data ../shared/data --seed 13', 'veracite train --data ../shared/data --only nli --annotations annotations.jsonl'],
   'tune-verdict': ['veracite tune-verdict --index .veracite/scifact --data ../shared/data --seed 13'],
-  calibrate: ['veracite calibrate --data ../shared/data/wice/claim_dev.jsonl', 'veracite calibrate --data ../shared/data/wice/claim_dev.jsonl --ranker default --out models/calibration/wice-dev-ranker.json'],
+  calibrate: ['veracite calibrate --data ../shared/data/wice/claim_dev.jsonl', 'veracite calibrate --data ../shared/data/wice/claim_dev.jsonl --signal ranker --ranker default --out models/calibration/wice-dev-ranker.json'],
   'train-ranker': ['veracite train-ranker --index tmp/audit/wice-pooled --queries ../shared/data/wice/retrieval_dev_queries.jsonl --corpus ../shared/data/wice/retrieval_dev_corpus.jsonl ../shared/data/scifact/corpus.jsonl'],
   'eval retrieval': [
     'veracite eval retrieval --index .veracite/scifact --task scifact --queries ../shared/data/scifact/claims_dev.jsonl --mode hybrid',

@@ -121,7 +121,7 @@ export function writeNliReport(outDir: string, o: NliOutcome & { path: string; s
     '|---|---:|',
     ...Object.entries(o.contrastCounts).map(([k, v]) => `| ${k} | ${v} |`),
     '',
-    `Source weights were chosen on the validation split's SciFact pairs (balanced accuracy, \`node --import tsx src/learn/sweep-nli.ts\`): this run's validation SciFact balanced accuracy ${pct(o.validationSciFact.balancedAccuracy)} (${perClassLine(o.validationSciFact)}).`,
+    `Source weights were chosen on the validation split's SciFact pairs (balanced accuracy, \`node --import tsx scripts/learn/sweep-nli.ts\`): this run's validation SciFact balanced accuracy ${pct(o.validationSciFact.balancedAccuracy)} (${perClassLine(o.validationSciFact)}).`,
     '',
     '## Results',
     '',
