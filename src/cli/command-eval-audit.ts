@@ -60,7 +60,7 @@ export function registerEvalAuditCommand(evalCmd: Command): void {
         await saveJson(out, saved);
         if (flags.report) await saveJson(flags.report, report);
         const f = report.provenance.flagging;
-        console.log(`${name}: ${result.n} labelled citations (${JSON.stringify(result.labelCounts)}), ${result.scored} scored; flags on the ${f.signal ?? 'engine'} score${f.threshold !== undefined ? ` at or below ${f.threshold.toFixed(4)}` : ` (no threshold: ${f.disabledReason})`}`);
+        console.log(`${name}: ${result.n} labelled citations (${JSON.stringify(result.labelCounts)}), ${result.scored} scored; flags on the ${f.signal ?? 'engine'} score${f.threshold !== undefined ? ` at or below ${f.threshold.toFixed(4)}${f.probabilityThreshold !== undefined ? ` (= probability of support ${f.probabilityThreshold.toFixed(3)})` : ''}` : ` (no threshold: ${f.disabledReason})`}`);
         for (const [def, d] of Object.entries(result.definitions)) {
           const at = d.atThreshold;
           console.log(`  ${def.padEnd(27)} ${at ? `flagged ${at.flagged}, precision ${at.precision.toFixed(3)}, recall ${at.recall.toFixed(3)}` : 'no threshold'}; ROC AUC ${d.metrics.rocAuc.toFixed(3)}, AP ${d.metrics.averagePrecision.toFixed(3)} (${d.positives} positives)`);

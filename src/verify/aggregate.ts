@@ -22,6 +22,15 @@ import { LABELS, type Label, type LabelProbs } from './types.js';
 export const VERDICT_RULES = ['columbia', 'concat'] as const;
 export type VerdictRule = (typeof VERDICT_RULES)[number];
 
+/**
+ * How evidence from several documents becomes one verdict. `pooled`: the rule reads all top-k sentences
+ * together (ColumbiaNLP on FEVER). `by-document`: the rule decides each document's sentences on their own
+ * (the unit it was fitted on: one claim and one abstract), and the most relevant document that takes a
+ * side decides; a contradiction about another subject in a less relevant document cannot outvote it.
+ */
+export const ACROSS_DOCUMENTS = ['pooled', 'by-document'] as const;
+export type AcrossDocuments = (typeof ACROSS_DOCUMENTS)[number];
+
 /** Multinomial logistic calibration: logits[k] = bias[k] + weights[k] . [ln pS, ln pR, ln pN, relevance], k in LABELS order. */
 export interface VerdictCalibrator {
   weights: number[][];
@@ -100,4 +109,12 @@ export function aggregateColumbia(pairs: EntailmentProbs[], cfg: AggregateConfig
 
 export function aggregateConcat(e: EntailmentProbs, cfg: AggregateConfig = DEFAULT_AGGREGATE, relevance = 1): { label: Label; probs: LabelProbs } {
   return decide({ SUPPORTS: e.entailment, REFUTES: e.contradiction, 'NOT ENOUGH INFO': e.neutral }, cfg, relevance);
+}
+
+/**
+ * The by-document combination: `decisions` in order of relevance (most relevant document first). The first
+ * one that says SUPPORTS or REFUTES decides; when none does, the most relevant one (NOT ENOUGH INFO).
+ */
+export function decideAcrossDocuments<T extends { label: Label }>(decisions: readonly T[]): T | undefined {
+  return decisions.find((d) => d.label !== 'NOT ENOUGH INFO') ?? decisions[0];
 }

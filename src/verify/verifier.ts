@@ -11,7 +11,7 @@ import type { Provenance } from '../provenance/types.js';
 import { VERACITE_VERSION } from '../provenance/version.js';
 import type { Retriever } from '../retrieve/retriever.js';
 import type { Store } from '../store/types.js';
-import { aggregateColumbia, aggregateConcat, DEFAULT_AGGREGATE, type AggregateConfig, type VerdictRule } from './aggregate.js';
+import { aggregateColumbia, aggregateConcat, decideAcrossDocuments, DEFAULT_AGGREGATE, type AcrossDocuments, type AggregateConfig, type VerdictRule } from './aggregate.js';
 import { DEFAULT_DOCUMENT_RETRIEVAL, retrieveDocuments, type DocumentRetrievalConfig } from './document-retrieval.js';
 import { DocumentLevelSelector } from './evidence-document-level.js';
 import { SentenceLevelSelector } from './evidence-sentence-level.js';
@@ -38,14 +38,15 @@ export interface VerifierConfig {
   documents: DocumentRetrievalConfig;
   evidence: { mode: 'sentence' | 'document'; k: number; threshold?: number; prefilter: number };
   hop: HopConfig;
-  verdict: { rule: VerdictRule } & AggregateConfig;
+  verdict: { rule: VerdictRule; across: AcrossDocuments } & AggregateConfig;
 }
 
 export const DEFAULT_VERIFIER_CONFIG: VerifierConfig = {
   documents: DEFAULT_DOCUMENT_RETRIEVAL,
   evidence: { mode: 'sentence', k: 5, prefilter: 40 },
   hop: { enabled: false, weight: 0.5, maxDocs: 3 },
-  verdict: { rule: 'columbia', ...DEFAULT_AGGREGATE },
+  // 'pooled' until measured otherwise (docs/RESULTS.md, claim-level verdicts across documents).
+  verdict: { rule: 'columbia', across: 'pooled', ...DEFAULT_AGGREGATE },
 };
 
 export function mergeVerifierConfig(base: VerifierConfig, over: DeepPartial<VerifierConfig> = {}): VerifierConfig {
@@ -182,18 +183,30 @@ export class Verifier {
   private async decide(claim: string, evidence: EvidenceSentence[], signal?: AbortSignal) {
     const cfg = this.config.verdict;
     if (evidence.length === 0) return aggregateColumbia([], cfg);
-    // The relevance gate reads the best evidence-selection score (evidence is sorted best first).
-    const relevance = Math.max(...evidence.map((e) => e.score));
+    // Evidence is sorted best first; groups keep that order, so the first group is the most relevant document.
+    const groups = cfg.across === 'by-document' ? groupByDocument(evidence) : [evidence];
+    // The relevance gate reads the best evidence-selection score of what the rule decides on.
+    const relevanceOf = (g: readonly EvidenceSentence[]) => Math.max(...g.map((e) => e.score));
     if (cfg.rule === 'concat') {
-      const premise = evidence.map((e) => e.text).join(' ');
-      const [probs] = await this.models.entailment.predict([{ premise, hypothesis: claim }], signal);
-      return aggregateConcat(probs!, cfg, relevance);
+      const probs = await this.models.entailment.predict(groups.map((g) => ({ premise: g.map((e) => e.text).join(' '), hypothesis: claim })), signal);
+      return decideAcrossDocuments(groups.map((g, i) => aggregateConcat(probs[i]!, cfg, relevanceOf(g))))!;
     }
     const probs = await this.models.entailment.predict(
       evidence.map((e) => ({ premise: e.text, hypothesis: claim })),
       signal,
     );
     probs.forEach((p, i) => (evidence[i]!.entailment = p));
-    return aggregateColumbia(probs, cfg, relevance);
+    return decideAcrossDocuments(groups.map((g) => aggregateColumbia(g.map((e) => e.entailment!), cfg, relevanceOf(g))))!;
   }
+}
+
+/** Evidence sentences grouped by document, groups in order of their best sentence. */
+export function groupByDocument(evidence: readonly EvidenceSentence[]): EvidenceSentence[][] {
+  const groups = new Map<string, EvidenceSentence[]>();
+  for (const e of evidence) {
+    const g = groups.get(e.docId);
+    if (g) g.push(e);
+    else groups.set(e.docId, [e]);
+  }
+  return [...groups.values()];
 }
