@@ -10,11 +10,15 @@ import { mkdir } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
-import { Field, FixedSizeList, Float32, type Table as ArrowTable } from 'apache-arrow';
+import type { Table as ArrowTable } from 'apache-arrow';
 import type { Document, Passage } from '../corpus/types.js';
 import { documentsToArrow, passageSchema, passagesToArrow } from './arrow-batch.js';
+import { IdHashSet } from './id-hash-set.js';
+import { buildLookupIndices, hnswPartitions } from './lance-lookup-indices.js';
+import { lancePassagesWithoutVectors, lanceSetPassageVectors, vectorColumnField } from './lance-vectors.js';
 import { loadManifest, newManifest, saveManifest, type Manifest } from './manifest.js';
-import type { DocumentWithPassages, IngestCheckpoint, PassageHit, Store, StoreStats } from './types.js';
+import type { VectorBackfillStore } from './dense-backfill.js';
+import type { DocumentWithPassages, IngestCheckpoint, PassageHit, StoreStats } from './types.js';
 import { normalizeUrl } from './url.js';
 
 const PASSAGES = 'passages';
@@ -63,6 +67,14 @@ export interface VectorSearchOptions {
 export interface LanceStoreOptions {
   /** Create the directory and an empty store when missing (default true). */
   create?: boolean;
+  /**
+   * A reader beside a writer in another process: never creates or writes anything (writes throw), and
+   * sees the writer's new table versions within `refreshSeconds` (LanceDB's read consistency interval:
+   * reads check for a newer version at most that often). Settings are reloaded when the snapshot changes.
+   */
+  readOnly?: boolean;
+  /** Read-only mode: how stale a read may be, in seconds (default 1). */
+  refreshSeconds?: number;
 }
 
 function sqlString(s: string): string {
@@ -118,14 +130,15 @@ function listToArray(v: unknown): string[] {
   return maybe.toArray ? (maybe.toArray() as string[]) : [...(v as Iterable<string>)];
 }
 
-export class LanceStore implements Store {
+export class LanceStore implements VectorBackfillStore {
   readonly engine = `lancedb@${lanceVersion}`;
-  /** Ids written in this session; used to skip deletes on a first, append-only ingest. */
-  private readonly written = new Set<string>();
+  /** Ids written in this session (as 64-bit hashes: flat memory at FEVER size); skips deletes on a first, append-only ingest. */
+  private readonly written = new IdHashSet();
   private startedNonEmpty = false;
   /** Cached snapshot id, refreshed after every write this process makes (queries don't pay for it). */
   private snapshotId: string | undefined;
   private dimension: number | undefined;
+  private readOnly = false;
 
   private constructor(
     readonly dir: string,
@@ -138,16 +151,18 @@ export class LanceStore implements Store {
   static async open(dir: string, opts: LanceStoreOptions = {}): Promise<LanceStore> {
     let manifest = await loadManifest(dir);
     if (!manifest) {
-      if (opts.create === false) throw new Error(`${dir}: no veracite index here (create one with "veracite index <paths> --index ${dir}")`);
+      if (opts.create === false || opts.readOnly) throw new Error(`${dir}: no veracite index here (create one with "veracite index <paths> --index ${dir}")`);
       await mkdir(dir, { recursive: true });
       manifest = newManifest({ fts: FTS_SETTINGS });
       await saveManifest(dir, manifest);
     }
-    const db = await lancedb.connect(dir);
+    const db = await lancedb.connect(dir, opts.readOnly ? { readConsistencyInterval: opts.refreshSeconds ?? 1 } : {});
     const names = new Set(await db.tableNames());
+    if (opts.readOnly && !names.has(PASSAGES)) throw new Error(`${dir}: the index has no passages yet; start readers once the writer has committed its first batch`);
     const passages = names.has(PASSAGES) ? await db.openTable(PASSAGES) : undefined;
     const documents = names.has(DOCUMENTS) ? await db.openTable(DOCUMENTS) : undefined;
     const store = new LanceStore(dir, db, manifest, passages, documents);
+    store.readOnly = opts.readOnly === true;
     store.startedNonEmpty = (documents ? await documents.countRows() : 0) > 0 || (passages ? await passages.countRows() : 0) > 0;
     return store;
   }
@@ -167,7 +182,13 @@ export class LanceStore implements Store {
     return this.dimension;
   }
 
+  /** Writes are refused in read-only mode: the writer process owns the index. */
+  private assertWritable(what: string): void {
+    if (this.readOnly) throw new Error(`${this.dir}: opened read-only, cannot ${what}; the writer process does that (open without readOnly)`);
+  }
+
   async upsert(batch: DocumentWithPassages[]): Promise<void> {
+    this.assertWritable('write documents');
     if (batch.length === 0) return;
     // Last occurrence of an id within a batch wins, as it would across batches.
     const byId = new Map<string, DocumentWithPassages>();
@@ -205,9 +226,10 @@ export class LanceStore implements Store {
   async ensureVectorColumn(dimension: number): Promise<void> {
     const current = await this.vectorDimension();
     if (current === dimension) return;
+    this.assertWritable('add a vector column');
     if (current !== undefined) throw new Error(`${this.dir}: the index holds ${current}-d vectors; a ${dimension}-d embedder cannot share it (use another --index)`);
     if (!this.passages) return;
-    await this.passages.addColumns(new Field('vector', new FixedSizeList(dimension, new Field('item', new Float32(), true)), true));
+    await this.passages.addColumns(vectorColumnField(dimension));
     this.snapshotId = undefined;
     this.dimension = dimension;
   }
@@ -262,6 +284,7 @@ export class LanceStore implements Store {
    * exact search is both faster and perfectly accurate. Returns what was done.
    */
   async buildVectorIndex(opts: { minRows?: number; force?: boolean } = {}): Promise<'built' | 'refreshed' | 'exact'> {
+    this.assertWritable('build the vector index');
     const { withVector } = await this.vectorCounts();
     if (!this.passages || withVector === 0) return 'exact';
     if (!opts.force && withVector < (opts.minRows ?? ANN_MIN_ROWS)) return 'exact';
@@ -274,14 +297,17 @@ export class LanceStore implements Store {
     // HNSW over 8-bit scalar-quantised vectors: on 555k clustered 512-d vectors it gave recall@100 0.966
     // at ~5 ms/query (ef 200), where IVF-PQ (64 sub-vectors) reached 0.39 without refinement and needed
     // a 10x refine (33 q/s) to be exact. See bench/bench-dense.ts.
-    await this.passages.createIndex('vector', { config: lancedb.Index.hnswSq({ distanceType: 'cosine' }), replace: true });
+    await this.passages.createIndex('vector', { config: lancedb.Index.hnswSq({ distanceType: 'cosine', numPartitions: hnswPartitions(withVector) }), replace: true });
     this.snapshotId = undefined;
     return 'built';
   }
 
   async buildTextIndex(): Promise<void> {
+    this.assertWritable('build the text index');
     if (!this.passages) return;
     await this.passages.createIndex(TEXT_COLUMN, { config: lancedb.Index.fts(FTS_SETTINGS), replace: true });
+    // Lookups by id / title / URL stay index lookups as the table grows (see lance-lookup-indices.ts).
+    await buildLookupIndices(this.passages, this.documents);
     this.snapshotId = undefined;
   }
 
@@ -385,10 +411,16 @@ export class LanceStore implements Store {
   }
 
   async snapshot(): Promise<string> {
-    if (!this.snapshotId) {
+    if (!this.snapshotId || this.readOnly) {
       const p = this.passages ? await this.passages.version() : 0;
       const d = this.documents ? await this.documents.version() : 0;
-      this.snapshotId = `${this.manifest.storeId}@p${p}.d${d}`;
+      const id = `${this.manifest.storeId}@p${p}.d${d}`;
+      // A reader whose writer committed: the settings (e.g. the embedder) and vector column may be new.
+      if (this.readOnly && this.snapshotId && id !== this.snapshotId) {
+        this.manifest = (await loadManifest(this.dir)) ?? this.manifest;
+        this.dimension = undefined;
+      }
+      this.snapshotId = id;
     }
     return this.snapshotId;
   }
@@ -398,11 +430,13 @@ export class LanceStore implements Store {
   }
 
   async setCheckpoint(cp: IngestCheckpoint): Promise<void> {
+    this.assertWritable('write an ingest checkpoint');
     this.manifest.checkpoints[cp.source] = cp;
     await saveManifest(this.dir, this.manifest);
   }
 
   async clearCheckpoint(source: string): Promise<void> {
+    this.assertWritable('clear an ingest checkpoint');
     delete this.manifest.checkpoints[source];
     await saveManifest(this.dir, this.manifest);
   }
@@ -412,8 +446,22 @@ export class LanceStore implements Store {
   }
 
   async setSetting(key: string, value: unknown): Promise<void> {
+    this.assertWritable('change settings');
     this.manifest.settings[key] = value;
     await saveManifest(this.dir, this.manifest);
+  }
+
+  async *passagesWithoutVectors(batchSize: number): AsyncIterable<Passage[]> {
+    if (!this.passages || (await this.vectorDimension()) === undefined) return;
+    yield* lancePassagesWithoutVectors(this.passages, batchSize);
+  }
+
+  async setPassageVectors(items: { passage: Passage; vector: Float32Array }[]): Promise<void> {
+    this.assertWritable('write vectors');
+    const dim = await this.vectorDimension();
+    if (!this.passages || dim === undefined) throw new Error(`${this.dir}: no vector column; call ensureVectorColumn first`);
+    await lanceSetPassageVectors(this.passages, dim, items);
+    this.snapshotId = undefined;
   }
 
   async close(): Promise<void> {
