@@ -11,13 +11,25 @@ import stem from 'wink-porter2-stemmer';
 import ASCIIFolder from 'fold-to-ascii';
 
 /**
- * The stop list of tantivy's `StopWordFilter::new(Language::English)`, which is Lucene's EnglishAnalyzer
- * default list (and OpenSearch's `_english_`): data copied from the engine so the three agree.
+ * The English stop list of LanceDB 0.37 (lance-tokenizer), which is NLTK's English list (179 words):
+ * data copied from the engine so the engines agree, and checked against LanceDB itself by
+ * memory-store.test.ts. Like LanceDB, the list is matched against *stemmed* tokens, so a word whose stem
+ * differs ("does" -> "doe", "because" -> "becaus") is not removed. (tantivy's own list is Lucene's 33
+ * words; LanceDB replaced it.)
  */
-export const ENGLISH_STOP_WORDS: ReadonlySet<string> = new Set([
-  'a', 'an', 'and', 'are', 'as', 'at', 'be', 'but', 'by', 'for', 'if', 'in', 'into', 'is', 'it', 'no', 'not', 'of', 'on',
-  'or', 'such', 'that', 'the', 'their', 'then', 'there', 'these', 'they', 'this', 'to', 'was', 'will', 'with',
-]);
+export const ENGLISH_STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    "i me my myself we our ours ourselves you you're you've you'll you'd your yours yourself yourselves he him his " +
+    "himself she she's her hers herself it it's its itself they them their theirs themselves what which who whom this " +
+    "that that'll these those am is are was were be been being have has had having do does did doing a an the and but " +
+    'if or because as until while of at by for with about against between into through during before after above below ' +
+    'to from up down in out on off over under again further then once here there when where why how all any both each ' +
+    "few more most other some such no nor not only own same so than too very s t can will just don don't should " +
+    "should've now d ll m o re ve y ain aren aren't couldn couldn't didn didn't doesn doesn't hadn hadn't hasn hasn't " +
+    "haven haven't isn isn't ma mightn mightn't mustn mustn't needn needn't shan shan't shouldn shouldn't wasn wasn't " +
+    "weren weren't won won't wouldn wouldn't"
+  ).split(' '),
+);
 
 /** tantivy's RemoveLongFilter keeps tokens shorter than this many UTF-8 bytes. */
 export const MAX_TOKEN_BYTES = 40;

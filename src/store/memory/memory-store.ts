@@ -119,7 +119,8 @@ export class MemoryStore implements VectorBackfillStore {
   }
 
   async searchText(query: string, k: number): Promise<PassageHit[]> {
-    const terms = [...new Set(analyzeEnglish(query))];
+    // Repeated query terms count again, as in LanceDB ("common variants ... rare variants").
+    const terms = analyzeEnglish(query);
     const engine = terms.length ? this.engineNow() : undefined;
     if (!engine) return [];
     const hits: PassageHit[] = [];

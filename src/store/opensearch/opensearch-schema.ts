@@ -4,15 +4,16 @@
  * BM25 analysis mirrors LanceDB's full-text index (FTS_SETTINGS, lance-index tokenizer.rs), filter for
  * filter and in the same order:
  *   LanceDB: simple tokenizer -> remove tokens of 40+ bytes -> lowercase -> Snowball English stemmer ->
- *            stop words (Lucene's English list) -> ASCII folding
+ *            stop words (NLTK's English list, matched after stemming) -> ASCII folding
  *   here:    pattern tokenizer splitting on non-alphanumerics -> length <= 39 chars -> lowercase ->
- *            snowball English -> stop `_english_` (the same 33 words) -> asciifolding
+ *            snowball English -> stop (the same list, ENGLISH_STOP_WORDS, after stemming) -> asciifolding
  * Scoring: OpenSearch's default BM25 (k1 1.2, b 0.75, Lucene's idf) is LanceDB's formula without the
  * constant (k1 + 1) factor, so rankings agree and scores differ by that factor.
  * Vectors: knn_vector, HNSW with cosine similarity (m 20, ef_construction 300, search ef 200: LanceDB's
  * HNSW-SQ defaults and DEFAULT_EF), Lucene engine.
  */
 import type { Types } from '@opensearch-project/opensearch';
+import { ENGLISH_STOP_WORDS } from '../memory/english-analyzer.js';
 
 type IndexSettings = Types.Indices_Common.IndexSettings;
 type TypeMapping = Types.Common_Mapping.TypeMapping;
@@ -28,7 +29,8 @@ export const ANALYSIS: NonNullable<IndexSettings['analysis']> = {
   filter: {
     veracite_length: { type: 'length', max: 39 },
     veracite_stem: { type: 'snowball', language: 'English' },
-    veracite_stop: { type: 'stop', stopwords: '_english_' },
+    // Not `_english_` (Lucene's 33 words): LanceDB 0.37 removes NLTK's 179.
+    veracite_stop: { type: 'stop', stopwords: [...ENGLISH_STOP_WORDS] },
   },
   analyzer: {
     [ANALYZER]: { type: 'custom', tokenizer: 'veracite_simple', filter: ['veracite_length', 'lowercase', 'veracite_stem', 'veracite_stop', 'asciifolding'] },
