@@ -401,11 +401,15 @@ export class LanceStore implements VectorBackfillStore {
     const documents = this.documents ? await this.documents.countRows() : 0;
     const passages = this.passages ? await this.passages.countRows() : 0;
     let sentences = 0;
-    if (this.documents && documents > 0) {
-      // Sum of sentence counts: scan one list column rather than materialising documents.
-      const t = await this.documents.query().select({ n: 'array_length(sentences, 1)' }).toArrow();
-      const col = t.getChild('n');
-      if (col) for (const v of col) sentences += Number(v ?? 0);
+    if (this.passages && passages > 0) {
+      // Every sentence lies in exactly one passage (chunkPassages), so the sum of passage ranges counts
+      // them reading two int columns; summing list lengths read every sentence's text (2.6 s at 2.7M
+      // passages, and the health route calls this).
+      for await (const batch of this.passages.query().select(['sent_start', 'sent_end'])) {
+        const start = batch.getChild('sent_start')!;
+        const end = batch.getChild('sent_end')!;
+        for (let i = 0; i < batch.numRows; i++) sentences += (end.get(i) as number) - (start.get(i) as number);
+      }
     }
     return { documents, passages, sentences, textIndexed: await this.hasTextIndex() };
   }
