@@ -39,6 +39,7 @@ const { values } = parseArgs({
     corpus: { type: 'string' },
     index: { type: 'string' },
     documents: { type: 'string' },
+    'per-doc': { type: 'string' },
   },
 });
 const DIR = resolve(values.dir!);
@@ -360,6 +361,18 @@ async function main(): Promise<void> {
       return phaseSearch();
     case 'dense-search':
       return phaseDenseSearch();
+    case 'dense': {
+      // The dense part alone, on an existing corpus: --corpus <fever folder> --documents N --per-doc P.
+      mkdirSync(DIR, { recursive: true });
+      const out: { sizes: SizeResult[]; dense?: Record<string, unknown> } = { sizes: [] };
+      out.dense = await runDense(resolve(values.corpus!), Number(values.documents), Number(values['per-doc']), (d) => {
+        out.dense = d;
+        save(out);
+      });
+      save(out);
+      console.log(JSON.stringify(out.dense, null, 2));
+      return;
+    }
     case 'all':
       break;
     default:
@@ -386,14 +399,28 @@ async function main(): Promise<void> {
     console.log(growthTable(out.sizes));
     if (!values.keep && documents !== sizes[sizes.length - 1]) rmSync(index, { recursive: true, force: true });
   }
-  const wantPassages = Number(values.vectors);
-  if (wantPassages > 0) {
-    // The dense subset: the first files of the largest corpus, enough for `wantPassages` passages (files
-    // are linked, not copied; the FEVER reader reads a folder of .jsonl files).
+  if (Number(values.vectors) > 0) {
     const largest = sizes[sizes.length - 1]!;
     const last = out.sizes[out.sizes.length - 1]!;
-    const src = join(DIR, `fever-${SEED}-${largest}`);
-    const perDoc = (last.ingest as { passages: number }).passages / largest;
+    out.dense = await runDense(join(DIR, `fever-${SEED}-${largest}`), largest, (last.ingest as { passages: number }).passages / largest, (d) => {
+      out.dense = d;
+      save(out);
+    });
+  }
+  out.load.end = load();
+  save(out);
+  console.log(growthTable(out.sizes));
+  if (out.dense) console.log(JSON.stringify(out.dense, null, 2));
+  log(`saved ${RESULTS}`);
+}
+
+/**
+ * The dense subset: the first files of the largest corpus, enough for `--vectors` passages (files are
+ * linked, not copied; the FEVER reader reads a folder of .jsonl files), ingested with synthetic vectors.
+ */
+async function runDense(src: string, largest: number, perDoc: number, saveNow: (dense: Record<string, unknown>) => void): Promise<Record<string, unknown>> {
+  const wantPassages = Number(values.vectors);
+  {
     const files = readdirSync(src).filter((n) => n.endsWith('.jsonl')).sort();
     const perFile = 50_000;
     const nFiles = Math.min(files.length, Math.ceil(wantPassages / perDoc / perFile));
@@ -407,18 +434,14 @@ async function main(): Promise<void> {
     writeFileSync(`${subset}.meta.json`, JSON.stringify({ ...srcMeta, dir: subset, documents: nFiles * perFile, queries }));
     const index = join(DIR, `dense-index-${nFiles}`);
     log(`== vectors: ${nFiles} files (~${Math.round(nFiles * perFile * perDoc).toLocaleString()} passages), 512-d`);
-    const ingest = await runChild('ingest-dense', { corpus: subset, index, documents: Math.min(largest, nFiles * perFile) });
-    out.dense = { ingest };
-    save(out);
+    const dense: Record<string, unknown> = { loadStart: load() };
+    dense.ingest = await runChild('ingest-dense', { corpus: subset, index, documents: Math.min(largest, nFiles * perFile) });
+    saveNow(dense);
     log('== vectors: search');
-    out.dense.search = await runChild('dense-search', { corpus: subset, index });
-    save(out);
+    dense.search = await runChild('dense-search', { corpus: subset, index });
+    dense.loadEnd = load();
+    return dense;
   }
-  out.load.end = load();
-  save(out);
-  console.log(growthTable(out.sizes));
-  if (out.dense) console.log(JSON.stringify(out.dense, null, 2));
-  log(`saved ${RESULTS}`);
 }
 
 await main();
