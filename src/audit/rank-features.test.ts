@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ingestSource } from '../store/ingest.js';
-import { LanceStore } from '../store/lancedb-store.js';
+import { MemoryStore } from '../store/memory/memory-store.js';
 import { prepareDocument } from '../corpus/prepare.js';
 import type { Document } from '../corpus/types.js';
 import { Bm25Stats } from '../text/bm25-stats.js';
@@ -64,7 +64,7 @@ describe('rank features', () => {
 
   it("reuse the index's stored vectors only for the exact passage, with the same result as embedding", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'vc-rankvec-'));
-    const store = await LanceStore.open(join(dir, 'idx'));
+    const store = new MemoryStore();
     try {
       await ingestSource(store, 'test/fixtures/audit/pendrick-corpus.jsonl', { format: 'jsonl', embedder: hashEmbedder });
       const indexed = await store.getDocuments(docs.map((d) => d.id));

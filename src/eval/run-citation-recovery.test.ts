@@ -8,7 +8,7 @@ import { DEFAULT_SCORING } from '../audit/score-document.js';
 import { hashEmbedder } from '../models/testing/hash-embedder.js';
 import { Retriever } from '../retrieve/retriever.js';
 import { ingestSource } from '../store/ingest.js';
-import { LanceStore } from '../store/lancedb-store.js';
+import { MemoryStore } from '../store/memory/memory-store.js';
 import { wiceTask } from './retrieval-data.js';
 import { DataProblemsError } from './data-problems.js';
 import { runCitationRecoveryEval } from './run-citation-recovery.js';
@@ -19,10 +19,11 @@ import { lexicalBaselines, readWiceClaims, detectionMetrics } from './run-citati
 
 describe('citation recovery eval (fixture corpus, hashed embedder)', () => {
   let dir: string;
-  let store: LanceStore;
+  let store: MemoryStore;
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'vc-recovery-'));
-    store = await LanceStore.open(join(dir, 'idx'));
+    // The in-memory store (same BM25 formula and analysis as LanceDB, exact cosine): no disk, no index builds.
+    store = new MemoryStore();
     await ingestSource(store, 'test/fixtures/audit/pendrick-corpus.jsonl', { format: 'jsonl', embedder: hashEmbedder });
   });
   after(async () => {

@@ -19,9 +19,20 @@ function tableName(info: ModelInfo): string {
   return `embcache_${createHash('sha1').update(`${info.id}@${info.version}`).digest('hex').slice(0, 16)}`;
 }
 
+/**
+ * Lookups are `key IN (...)` per batch; without an index each one scans every cached key, which made a
+ * cache of millions of vectors cost O(n) a batch (O(n^2) an ingest). A B-tree on `key` is (re)built once
+ * the rows added since the last build reach a quarter of the indexed ones (at least 100k): lookups touch
+ * the index plus a bounded unindexed tail, and rebuilds cost O(n log n) in total.
+ */
+const MIN_REINDEX_ROWS = 100_000;
+const KEY_INDEX = 'key_idx';
+
 export class EmbeddingCache {
   hits = 0;
   misses = 0;
+  private indexedRows = 0;
+  private unindexedRows = 0;
   private constructor(
     private readonly dir: string,
     private db: lancedb.Connection | undefined,
@@ -38,7 +49,13 @@ export class EmbeddingCache {
     const name = tableName(embedder.info);
     const db = existsSync(dir) ? await lancedb.connect(dir) : undefined;
     const table = db ? await openCommittedTable(db, dir, name, await db.tableNames()) : undefined;
-    return new EmbeddingCache(dir, db, name, embedder.dimension, table);
+    const cache = new EmbeddingCache(dir, db, name, embedder.dimension, table);
+    if (table) {
+      const stats = await table.indexStats(KEY_INDEX);
+      cache.indexedRows = stats?.numIndexedRows ?? 0;
+      cache.unindexedRows = (await table.countRows()) - cache.indexedRows;
+    }
+    return cache;
   }
 
   private async createTable(data: Table): Promise<lancedb.Table> {
@@ -60,6 +77,14 @@ export class EmbeddingCache {
       await t.add(data);
       return t;
     }
+  }
+
+  private async maybeIndex(added: number): Promise<void> {
+    this.unindexedRows += added;
+    if (!this.table || this.unindexedRows < Math.max(MIN_REINDEX_ROWS, this.indexedRows / 4)) return;
+    await this.table.createIndex('key', { config: lancedb.Index.btree(), name: KEY_INDEX, replace: true });
+    this.indexedRows += this.unindexedRows;
+    this.unindexedRows = 0;
   }
 
   private async lookup(keys: string[]): Promise<Map<string, Float32Array>> {
@@ -85,6 +110,7 @@ export class EmbeddingCache {
     const data = new Table(schema, { key: utf8Vector(keys), vector: fixedSizeVectors(type, vectors.length, vectors) } as never);
     if (!this.table) this.table = await this.createTable(data);
     else await this.table.add(data);
+    await this.maybeIndex(keys.length);
   }
 
   /** Vectors for `texts`, embedding only those not cached (duplicates within the call embedded once). */

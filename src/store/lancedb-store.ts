@@ -10,11 +10,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readdir, rm, rmdir } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
-import { Field, FixedSizeList, Float32, type Table as ArrowTable } from 'apache-arrow';
+import type { Table as ArrowTable } from 'apache-arrow';
 import type { Document, Passage } from '../corpus/types.js';
 import { documentsToArrow, passageSchema, passagesToArrow } from './arrow-batch.js';
+import { IdHashSet } from './id-hash-set.js';
+import { buildLookupIndices, hnswPartitions } from './lance-lookup-indices.js';
 import { openCommittedTable, removeUncommittedTable } from './lance-tables.js';
+import { lancePassagesWithoutVectors, lanceSetPassageVectors, vectorColumnField } from './lance-vectors.js';
 import { loadManifest, MANIFEST_FILE, newManifest, saveManifest, type Manifest } from './manifest.js';
+import type { VectorBackfillStore } from './dense-backfill.js';
 import type { DocumentWithPassages, IngestCheckpoint, PassageHit, Store, StoreStats, UpsertResult } from './types.js';
 import { normalizeUrl } from './url.js';
 import { WRITER_LOCK_FILE, WriterLock, type AcquireOptions } from './writer-lock.js';
@@ -74,8 +78,15 @@ export interface LanceStoreOptions {
    * commands that will write (`index`), so a second writer is refused before it does any work.
    */
   lock?: 'first-write' | 'open';
-  /** Refuse every write; never takes the lock (servers, search, audit). */
+  /**
+   * Refuse every write; never takes the lock (servers, search, audit). A reader beside a writer in another
+   * process sees the writer's new table versions within `refreshSeconds` (LanceDB's read consistency
+   * interval: reads check for a newer version at most that often); settings are reloaded when the
+   * snapshot changes.
+   */
   readOnly?: boolean;
+  /** Read-only mode: how stale a read may be, in seconds (default 1). */
+  refreshSeconds?: number;
   /** Passed to the lock: the command line a refused writer is shown, and a hook for stale-lock notices. */
   lockOptions?: AcquireOptions;
 }
@@ -145,10 +156,10 @@ function listToArray(v: unknown): string[] {
   return maybe.toArray ? (maybe.toArray() as string[]) : [...(v as Iterable<string>)];
 }
 
-export class LanceStore implements Store {
+export class LanceStore implements VectorBackfillStore {
   readonly engine = `lancedb@${lanceVersion}`;
-  /** Ids written in this session; used to skip deletes on a first, append-only ingest. */
-  private readonly written = new Set<string>();
+  /** Ids written in this session (as 64-bit hashes: flat memory at FEVER size); skips deletes on a first, append-only ingest. */
+  private readonly written = new IdHashSet();
   private startedNonEmpty = false;
   /** Cached snapshot id, refreshed after every write this process makes (queries don't pay for it). */
   private snapshotId: string | undefined;
@@ -167,6 +178,10 @@ export class LanceStore implements Store {
     private readonly opts: LanceStoreOptions,
   ) {}
 
+  private get readOnly(): boolean {
+    return this.opts.readOnly === true;
+  }
+
   /**
    * Opens an index. Nothing is created on disk until the first write (a failed `index` leaves no empty
    * folder behind); read opens (`create: false`) refuse a missing or empty index. Tables whose first
@@ -178,7 +193,7 @@ export class LanceStore implements Store {
       throw new MissingIndexError(dir, `${dir}: no veracite index here; build one with "veracite index <corpus files> --index ${dir}"`);
     }
     // lancedb.connect creates the directory, so a missing one is only connected to at the first write.
-    const db = existsSync(dir) ? await lancedb.connect(dir) : undefined;
+    const db = existsSync(dir) ? await lancedb.connect(dir, opts.readOnly ? { readConsistencyInterval: opts.refreshSeconds ?? 1 } : {}) : undefined;
     const names = db ? await db.tableNames() : [];
     const passages = db ? await openCommittedTable(db, dir, PASSAGES, names) : undefined;
     const documents = db ? await openCommittedTable(db, dir, DOCUMENTS, names) : undefined;
@@ -259,12 +274,18 @@ export class LanceStore implements Store {
     return this.dimension;
   }
 
+  /** Writes are refused in read-only mode: the writer process owns the index. */
+  private assertWritable(what: string): void {
+    if (this.readOnly) throw new Error(`${this.dir}: opened read-only, cannot ${what}; the writer process does that (open without readOnly)`);
+  }
+
   /**
    * Writes a batch (see Store.upsert). Returns how many documents were new and how many replaced an id
    * already in the index or repeated within the batch, so an ingest summary counts honestly.
    */
   async upsert(batch: DocumentWithPassages[]): Promise<UpsertResult> {
     if (batch.length === 0) return { inserted: 0, replaced: 0 };
+    this.assertWritable('write documents');
     await this.writeGuard();
     // Last occurrence of an id within a batch wins, as it would across batches.
     const byId = new Map<string, DocumentWithPassages>();
@@ -310,10 +331,11 @@ export class LanceStore implements Store {
   async ensureVectorColumn(dimension: number): Promise<void> {
     const current = await this.vectorDimension();
     if (current === dimension) return;
+    this.assertWritable('add a vector column');
     if (current !== undefined) throw new Error(`${this.dir}: the index holds ${current}-d vectors; a ${dimension}-d embedder cannot share it (use another --index)`);
     if (!this.passages) return;
     await this.writeGuard();
-    await this.passages.addColumns(new Field('vector', new FixedSizeList(dimension, new Field('item', new Float32(), true)), true));
+    await this.passages.addColumns(vectorColumnField(dimension));
     this.snapshotId = undefined;
     this.dimension = dimension;
   }
@@ -368,6 +390,7 @@ export class LanceStore implements Store {
    * exact search is both faster and perfectly accurate. Returns what was done.
    */
   async buildVectorIndex(opts: { minRows?: number; force?: boolean } = {}): Promise<'built' | 'refreshed' | 'exact'> {
+    this.assertWritable('build the vector index');
     if (!this.passages) return 'exact';
     await this.writeGuard();
     const { withVector } = await this.vectorCounts();
@@ -382,7 +405,7 @@ export class LanceStore implements Store {
     // HNSW over 8-bit scalar-quantised vectors: on 555k clustered 512-d vectors it gave recall@100 0.966
     // at ~5 ms/query (ef 200), where IVF-PQ (64 sub-vectors) reached 0.39 without refinement and needed
     // a 10x refine (33 q/s) to be exact. See bench/bench-dense.ts.
-    await this.passages.createIndex('vector', { config: lancedb.Index.hnswSq({ distanceType: 'cosine' }), replace: true });
+    await this.passages.createIndex('vector', { config: lancedb.Index.hnswSq({ distanceType: 'cosine', numPartitions: hnswPartitions(withVector) }), replace: true });
     this.snapshotId = undefined;
     return 'built';
   }
@@ -394,6 +417,8 @@ export class LanceStore implements Store {
     await this.writeGuard();
     if (!this.passages) return;
     await this.passages.createIndex(TEXT_COLUMN, { config: lancedb.Index.fts(FTS_SETTINGS), replace: true });
+    // Lookups by id / title / URL stay index lookups as the table grows (see lance-lookup-indices.ts).
+    await buildLookupIndices(this.passages, this.documents);
     this.snapshotId = undefined;
   }
 
@@ -487,20 +512,30 @@ export class LanceStore implements Store {
     const documents = this.documents ? await this.documents.countRows() : 0;
     const passages = this.passages ? await this.passages.countRows() : 0;
     let sentences = 0;
-    if (this.documents && documents > 0) {
-      // Sum of sentence counts: scan one list column rather than materialising documents.
-      const t = await this.documents.query().select({ n: 'array_length(sentences, 1)' }).toArrow();
-      const col = t.getChild('n');
-      if (col) for (const v of col) sentences += Number(v ?? 0);
+    if (this.passages && passages > 0) {
+      // Every sentence lies in exactly one passage (chunkPassages), so the sum of passage ranges counts
+      // them reading two int columns; summing list lengths read every sentence's text (2.6 s at 2.7M
+      // passages, and the health route calls this).
+      for await (const batch of this.passages.query().select(['sent_start', 'sent_end'])) {
+        const start = batch.getChild('sent_start')!;
+        const end = batch.getChild('sent_end')!;
+        for (let i = 0; i < batch.numRows; i++) sentences += (end.get(i) as number) - (start.get(i) as number);
+      }
     }
     return { documents, passages, sentences, textIndexed: await this.hasTextIndex() };
   }
 
   async snapshot(): Promise<string> {
-    if (!this.snapshotId) {
+    if (!this.snapshotId || this.readOnly) {
       const p = this.passages ? await this.passages.version() : 0;
       const d = this.documents ? await this.documents.version() : 0;
-      this.snapshotId = `${this.manifest.storeId}@p${p}.d${d}`;
+      const id = `${this.manifest.storeId}@p${p}.d${d}`;
+      // A reader whose writer committed: the settings (e.g. the embedder) and vector column may be new.
+      if (this.readOnly && this.snapshotId && id !== this.snapshotId) {
+        this.manifest = (await loadManifest(this.dir)) ?? this.manifest;
+        this.dimension = undefined;
+      }
+      this.snapshotId = id;
     }
     return this.snapshotId;
   }
@@ -530,6 +565,20 @@ export class LanceStore implements Store {
     await this.writeGuard();
     this.manifest.settings[key] = value;
     await saveManifest(this.dir, this.manifest);
+  }
+
+  async *passagesWithoutVectors(batchSize: number): AsyncIterable<Passage[]> {
+    if (!this.passages || (await this.vectorDimension()) === undefined) return;
+    yield* lancePassagesWithoutVectors(this.passages, batchSize);
+  }
+
+  async setPassageVectors(items: { passage: Passage; vector: Float32Array }[]): Promise<void> {
+    this.assertWritable('write vectors');
+    await this.writeGuard();
+    const dim = await this.vectorDimension();
+    if (!this.passages || dim === undefined) throw new Error(`${this.dir}: no vector column; call ensureVectorColumn first`);
+    await lanceSetPassageVectors(this.passages, dim, items);
+    this.snapshotId = undefined;
   }
 
   async close(): Promise<void> {

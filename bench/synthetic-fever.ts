@@ -1,0 +1,110 @@
+/**
+ * A seeded FEVER-like Wikipedia: a folder of wiki-NNN.jsonl files in FEVER's wiki-pages format
+ * (`{id, text, lines}`, one page a line, `N<TAB>sentence<TAB>anchor<TAB>target...` rows), so the scale
+ * benchmark reads it with the real FEVER reader. Page lengths follow FEVER's shape: most pages are a short
+ * lead section (median 3 sentences), with a long tail (log-normal, capped at 150 sentences); about one
+ * sentence in four carries a hyperlink. Sentences come from the Zipf vocabulary of synthetic.ts.
+ *
+ * Queries are drawn from the pages themselves (2-5 mid-frequency words of a random sentence), so every
+ * query has a known source page, the way a claim has its evidence page.
+ */
+import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { createGzip } from 'node:zlib';
+import { uniform } from '../src/util/rng.js';
+import { SyntheticText } from './synthetic.js';
+
+export interface FeverLikeOptions {
+  seed: number;
+  documents: number;
+  /** Pages per file (FEVER ships 109 files of 50,000 pages). */
+  perFile?: number;
+  gzip?: boolean;
+  /** Queries to sample from the pages. */
+  queries?: number;
+  onProgress?: (documents: number) => void;
+}
+
+export interface FeverLikeCorpus {
+  dir: string;
+  documents: number;
+  sentences: number;
+  files: number;
+  queries: { text: string; docId: string }[];
+}
+
+function gaussian(rand: () => number): number {
+  const u = Math.max(rand(), 1e-12);
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rand());
+}
+
+/** Sentences in a page: log-normal, median 3, mean ~4.5, 0.5% of pages over 30 sentences, at most 150. */
+export function pageSentences(rand: () => number): number {
+  return Math.min(150, Math.max(1, Math.round(Math.exp(Math.log(3) + 0.9 * gaussian(rand)))));
+}
+
+
+/** Writes the corpus into `dir` (reused when a complete one with the same options is there). */
+export async function writeFeverLikeCorpus(dir: string, opts: FeverLikeOptions): Promise<FeverLikeCorpus> {
+  const perFile = opts.perFile ?? 50_000;
+  const key = JSON.stringify({ seed: opts.seed, documents: opts.documents, perFile, gzip: !!opts.gzip, queries: opts.queries ?? 0, v: 1 });
+  // Beside the folder, not in it: the folder holds only the corpus files.
+  const metaPath = `${dir}.meta.json`;
+  if (existsSync(metaPath)) {
+    const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as FeverLikeCorpus & { key: string };
+    if (meta.key === key) return { ...meta, dir };
+  }
+  mkdirSync(dir, { recursive: true });
+  const rand = uniform(opts.seed);
+  const gen = new SyntheticText(rand);
+  const frequent = new Set(gen.vocab.slice(0, 50));
+  const wantQueries = opts.queries ?? 0;
+  // Each page has the same chance of giving a query, so queries spread over the whole corpus.
+  const queryRate = wantQueries / opts.documents;
+  const queries: { text: string; docId: string }[] = [];
+  let sentences = 0;
+  let files = 0;
+  for (let start = 0; start < opts.documents; start += perFile) {
+    const name = `wiki-${String(files + 1).padStart(3, '0')}.jsonl${opts.gzip ? '.gz' : ''}`;
+    const file = createWriteStream(join(dir, name));
+    const out = opts.gzip ? createGzip({ level: 1 }) : file;
+    if (opts.gzip) out.pipe(file);
+    files++;
+    const end = Math.min(opts.documents, start + perFile);
+    for (let d = start; d < end; d++) {
+      const id = `${cap(gen.word())}_${cap(gen.word())}_${d}`;
+      const n = pageSentences(rand);
+      const rows: string[] = [];
+      const texts: string[] = [];
+      for (let s = 0; s < n; s++) {
+        const sentence = gen.sentence();
+        texts.push(sentence);
+        let row = `${s}\t${sentence}`;
+        if (rand() < 0.25) {
+          const anchor = sentence.split(' ')[1] ?? 'link';
+          row += `\t${anchor}\t${cap(anchor)}_${Math.floor(rand() * opts.documents)}`;
+        }
+        rows.push(row);
+      }
+      sentences += n;
+      if (queries.length < wantQueries && rand() < queryRate) {
+        const words = texts[Math.floor(rand() * texts.length)]!.toLowerCase().replace(/\./g, '').split(' ').filter((w) => !frequent.has(w));
+        const k = Math.min(words.length, 2 + Math.floor(rand() * 4));
+        if (k >= 2) queries.push({ text: words.slice(0, k).join(' '), docId: id });
+      }
+      const line = JSON.stringify({ id, text: texts.join(' '), lines: rows.join('\n') }) + '\n';
+      if (!out.write(line)) await once(out, 'drain');
+      if ((d + 1) % 100_000 === 0) opts.onProgress?.(d + 1);
+    }
+    out.end();
+    await once(file, 'finish');
+  }
+  const corpus: FeverLikeCorpus = { dir, documents: opts.documents, sentences, files, queries };
+  writeFileSync(metaPath, JSON.stringify({ ...corpus, key }));
+  return corpus;
+}
+
+function cap(w: string): string {
+  return w.charAt(0).toUpperCase() + w.slice(1);
+}

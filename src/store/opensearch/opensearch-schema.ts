@@ -1,0 +1,107 @@
+/**
+ * Index settings and mappings of the OpenSearch store, typed against the official client's types.
+ *
+ * BM25 analysis mirrors LanceDB's full-text index (FTS_SETTINGS, lance-index tokenizer.rs), filter for
+ * filter and in the same order:
+ *   LanceDB: simple tokenizer -> remove tokens of 40+ bytes -> lowercase -> Snowball English stemmer ->
+ *            stop words (NLTK's English list, matched after stemming) -> ASCII folding
+ *   here:    pattern tokenizer splitting on non-alphanumerics -> length <= 39 chars -> lowercase ->
+ *            snowball English -> stop (the same list, ENGLISH_STOP_WORDS, after stemming) -> asciifolding
+ * Scoring: OpenSearch's default BM25 (k1 1.2, b 0.75, Lucene's idf) is LanceDB's formula without the
+ * constant (k1 + 1) factor, so rankings agree and scores differ by that factor.
+ * Vectors: knn_vector, HNSW with cosine similarity (m 20, ef_construction 300, search ef 200: LanceDB's
+ * HNSW-SQ defaults and DEFAULT_EF), Lucene engine.
+ */
+import type { Types } from '@opensearch-project/opensearch';
+import { ENGLISH_STOP_WORDS } from '../memory/english-analyzer.js';
+
+type IndexSettings = Types.Indices_Common.IndexSettings;
+type TypeMapping = Types.Common_Mapping.TypeMapping;
+type Property = Types.Common_Mapping.Property;
+
+export const ANALYZER = 'veracite_english';
+
+export const ANALYSIS: NonNullable<IndexSettings['analysis']> = {
+  tokenizer: {
+    // Rust's char::is_alphanumeric (tantivy's SimpleTokenizer keeps runs of it): letters and numbers.
+    veracite_simple: { type: 'pattern', pattern: '[^\\p{IsAlphabetic}\\p{N}]+' },
+  },
+  filter: {
+    veracite_length: { type: 'length', max: 39 },
+    veracite_stem: { type: 'snowball', language: 'English' },
+    // Not `_english_` (Lucene's 33 words): LanceDB 0.37 removes NLTK's 179.
+    veracite_stop: { type: 'stop', stopwords: [...ENGLISH_STOP_WORDS] },
+  },
+  analyzer: {
+    [ANALYZER]: { type: 'custom', tokenizer: 'veracite_simple', filter: ['veracite_length', 'lowercase', 'veracite_stem', 'veracite_stop', 'asciifolding'] },
+  },
+};
+
+/** HNSW search breadth, as LanceStore's DEFAULT_EF. */
+export const EF_SEARCH = 200;
+
+const stored = (type: 'keyword' | 'integer'): Property => ({ type, index: false, doc_values: false }) as Property;
+
+export function passagesIndexBody(shards: number, replicas: number): { settings: IndexSettings; mappings: TypeMapping } {
+  return {
+    settings: {
+      number_of_shards: shards,
+      number_of_replicas: replicas,
+      // knn_vector fields need this at creation; the vector field itself is added when vectors arrive.
+      'index.knn': true,
+      analysis: ANALYSIS,
+    } as IndexSettings,
+    mappings: {
+      dynamic: 'strict',
+      // search_text is title + text: indexed, not kept in _source (title and text are).
+      _source: { excludes: ['search_text'] },
+      properties: {
+        id: { type: 'keyword' },
+        doc_id: { type: 'keyword' },
+        title: stored('keyword'),
+        idx: { type: 'integer' },
+        sent_start: stored('integer'),
+        sent_end: stored('integer'),
+        text: { type: 'text', index: false },
+        search_text: { type: 'text', analyzer: ANALYZER },
+      },
+    },
+  };
+}
+
+export function vectorProperty(dimension: number): Property {
+  return {
+    type: 'knn_vector',
+    dimension,
+    method: { name: 'hnsw', engine: 'lucene', space_type: 'cosinesimil', parameters: { m: 20, ef_construction: 300 } },
+  } as Property;
+}
+
+export function documentsIndexBody(shards: number, replicas: number): { settings: IndexSettings; mappings: TypeMapping } {
+  return {
+    settings: { number_of_shards: shards, number_of_replicas: replicas },
+    mappings: {
+      dynamic: 'strict',
+      properties: {
+        id: { type: 'keyword' },
+        title: stored('keyword'),
+        title_key: { type: 'keyword' },
+        url: stored('keyword'),
+        norm_url: { type: 'keyword' },
+        sentences: { type: 'text', index: false },
+        n_sentences: { type: 'integer' },
+        links: stored('keyword'),
+      },
+    },
+  };
+}
+
+/** One small document per store: id, write counter (snapshot ids), settings, checkpoints; not indexed. */
+export function metaIndexBody(): { settings: IndexSettings; mappings: TypeMapping } {
+  return { settings: { number_of_shards: 1, number_of_replicas: 0 }, mappings: { dynamic: false, properties: {} } };
+}
+
+/** OpenSearch's cosinesimil score is (1 + cos) / 2; the Store reports the cosine itself, as LanceStore. */
+export function cosineFromScore(score: number): number {
+  return 2 * score - 1;
+}
