@@ -72,6 +72,25 @@ describe('veracite CLI', () => {
     assert.doesNotMatch(other.err, /non-commercial/, 'another --out is allowed');
   });
 
+  it('index --dense with no files adds vectors to a BM25-only index, resumably: dense search works, a second run embeds nothing', async () => {
+    const lines = (await readFile('data/samples/scifact/corpus.jsonl', 'utf8')).split('\n').filter(Boolean).slice(0, 40);
+    const corpus = join(dir, 'bf.jsonl');
+    await writeFile(corpus, lines.join('\n') + '\n');
+    const idx = join(dir, 'bf-idx');
+    assert.equal(veracite(['index', corpus, '--index', idx, '--quiet']).code, 0);
+    assert.match(veracite(['search', 'vitamin', '--index', idx, '--mode', 'dense']).err, /"dense" needs an index with vectors/);
+    const first = veracite(['index', '--dense', '--index', idx, '--quiet', '--json']);
+    assert.equal(first.code, 0, first.err);
+    const s1 = JSON.parse(first.out) as { embedded: number; alreadyEmbedded: number; interrupted: boolean };
+    assert.ok(s1.embedded > 40 && s1.alreadyEmbedded === 0 && !s1.interrupted, first.out);
+    const dense = veracite(['search', 'vitamin D and bone fractures', '--index', idx, '--mode', 'dense', '-k', '3', '--json']);
+    assert.equal(dense.code, 0, dense.err);
+    assert.equal((JSON.parse(dense.out) as { documents: unknown[] }).documents.length, 3);
+    const again = JSON.parse(veracite(['index', '--dense', '--index', idx, '--quiet', '--json']).out) as { embedded: number; alreadyEmbedded: number };
+    assert.deepEqual([again.embedded, again.alreadyEmbedded], [0, s1.embedded]);
+    assert.match(veracite(['index', '--index', idx]).err, /give the corpus files or folders to index, or --dense alone/);
+  });
+
   it('refuses to search a directory that is not an index', () => {
     const r = veracite(['search', 'x', '--index', join(dir, 'nothing-here')]);
     assert.notEqual(r.code, 0);

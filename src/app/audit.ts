@@ -14,6 +14,7 @@ import { PageCache } from '../sources/page-cache.js';
 import { SourceResolver, type SourceResolverOptions } from '../sources/resolve-source.js';
 import { SnapshotFolder } from '../sources/snapshot-folder.js';
 import type { Store } from '../store/types.js';
+import { storeEngineOf } from '../store/open-store.js';
 import type { Engine, ModelHub } from './models.js';
 import { loadRanker } from './ranker.js';
 import { supportModel } from '../audit/support.js';
@@ -47,9 +48,16 @@ export function auditConfigOf(settings: Settings, mode: SearchMode, recommend: b
   };
 }
 
-/** Where fetched pages are cached: beside the index, or in .veracite/ without one. */
+/** The index's local directory, for files kept beside it; undefined for a server index (OpenSearch) or none. */
+export function localIndexDir(settings: Settings): string | undefined {
+  const spec = settings.index.dir;
+  return spec && storeEngineOf(spec) === 'lancedb' ? spec : undefined;
+}
+
+/** Where fetched pages are cached: beside a local index, else in .veracite/. */
 export function pageCacheDir(settings: Settings): string {
-  return settings.sources.cache ?? (settings.index.dir ? join(settings.index.dir, 'page-cache') : join('.veracite', 'page-cache'));
+  const dir = localIndexDir(settings);
+  return settings.sources.cache ?? (dir ? join(dir, 'page-cache') : join('.veracite', 'page-cache'));
 }
 
 /** SIDE's candidate retrieval: BM25 and dense lists of `retrieval.depth` passages, combined by `audit.fusion` (union). */
@@ -62,7 +70,7 @@ export async function buildAuditPipeline(settings: Settings, models: ModelHub, s
   const engine = await models.engine();
   const recommend = settings.audit.recommend && !!store;
   const config = auditConfigOf(settings, mode, recommend);
-  const ranked = await loadRanker(settings.audit.ranker, engine, store, settings.index.dir ?? undefined);
+  const ranked = await loadRanker(settings.audit.ranker, engine, store, localIndexDir(settings));
   if ('reason' in ranked) {
     if (store) notes.push(ranked.reason);
   }
@@ -108,7 +116,7 @@ export async function buildAuditPipeline(settings: Settings, models: ModelHub, s
     retrievalMode: mode,
     models: infos,
     flag,
-    ...(settings.index.dir && store ? { indexDir: settings.index.dir } : {}),
+    ...(localIndexDir(settings) && store ? { indexDir: localIndexDir(settings)! } : {}),
     ...('ranker' in ranked ? { ranker: ranked } : {}),
     ...(support ? { support } : {}),
   };

@@ -13,7 +13,8 @@ import type { AuditProgress } from '../audit/audit.js';
 import type { AuditInput, AuditReport } from '../audit/types.js';
 import { ingestSource, type IngestOptions, type IngestSummary } from '../store/ingest.js';
 import { EmbeddingCache } from '../store/embedding-cache.js';
-import { LanceStore } from '../store/lancedb-store.js';
+import { openStore, storeEngineOf } from '../store/open-store.js';
+import { embedMissing, type EmbedMissingOptions, type EmbedMissingSummary, type VectorBackfillStore } from '../store/dense-backfill.js';
 import type { Store } from '../store/types.js';
 import type { AcquireOptions } from '../store/writer-lock.js';
 import { Retriever, type RetrieverResult, type SearchMode } from '../retrieve/retriever.js';
@@ -60,7 +61,7 @@ export class Veracite {
   private constructor(
     settings: Settings,
     /** The index, when the settings name one. */
-    readonly store: Store | undefined,
+    readonly store: VectorBackfillStore | undefined,
     models: ModelHub,
     /** Whether the index holds passage vectors (dense and hybrid retrieval possible). */
     readonly hasVectors: boolean,
@@ -73,8 +74,10 @@ export class Veracite {
     const requested = parseSettings(input);
     const models = new ModelHub(requested.models, opts.models);
     const dir = requested.index.dir;
+    // A directory (LanceDB), opensearch://host:port/name or memory: (store/open-store.ts). Readers open
+    // read-only and follow a writer in another process (new snapshots within a second).
     const store = dir
-      ? await LanceStore.open(dir, opts.create ? { create: true, lock: 'open', ...(opts.lockOptions ? { lockOptions: opts.lockOptions } : {}) } : { create: false, readOnly: true })
+      ? await openStore(dir, opts.create ? { create: true, lance: { lock: 'open', ...(opts.lockOptions ? { lockOptions: opts.lockOptions } : {}) } } : { create: false, readOnly: true })
       : undefined;
     try {
       const hasVectors = store ? (await store.vectorDimension()) !== undefined : false;
@@ -94,7 +97,7 @@ export class Veracite {
   }
 
   /** The index; an error naming the setting when there is none. */
-  requireStore(): Store {
+  requireStore(): VectorBackfillStore {
     if (!this.store) throw new SettingsError('index.dir', 'this needs an index and none is open');
     return this.store;
   }
@@ -166,8 +169,28 @@ export class Veracite {
     const { dense, ...rest } = opts;
     if (!dense) return ingestSource(store, path, rest);
     const embedder = await this.models.embedder();
-    this.embeddingCache ??= EmbeddingCache.open(this.settings.index.dir!, embedder);
-    return ingestSource(store, path, { ...rest, embedder, embeddingCache: await this.embeddingCache });
+    const embeddingCache = await this.openEmbeddingCache();
+    return ingestSource(store, path, { ...rest, embedder, ...(embeddingCache ? { embeddingCache } : {}) });
+  }
+
+  /**
+   * Adds vectors to an index built without them (`veracite index --dense` with no paths): embeds only the
+   * passages that have none, a committed batch at a time, so an interrupted run resumes; refuses another
+   * embedder than the one that made the index's vectors; builds or refreshes the vector index at the end.
+   */
+  async embedMissing(opts: Omit<EmbedMissingOptions, 'embeddingCache'> = {}): Promise<EmbedMissingSummary> {
+    const store = this.requireStore();
+    const embedder = await this.models.embedder();
+    const embeddingCache = await this.openEmbeddingCache();
+    return embedMissing(store, embedder, { ...opts, ...(embeddingCache ? { embeddingCache } : {}) });
+  }
+
+  /** The embedding cache lives in a LanceDB index directory; other engines embed without one. */
+  private async openEmbeddingCache(): Promise<EmbeddingCache | undefined> {
+    const dir = this.settings.index.dir;
+    if (!dir || storeEngineOf(dir) !== 'lancedb') return undefined;
+    this.embeddingCache ??= this.models.embedder().then((e) => EmbeddingCache.open(dir, e));
+    return this.embeddingCache;
   }
 
   /** Embedding cache statistics of this session's dense ingest (undefined without one). */

@@ -1,8 +1,11 @@
 /**
- * `veracite index <paths...>`: ingest corpus files into an index directory, with progress and a summary.
+ * `veracite index <paths...>`: ingest corpus files into an index, with progress and a summary.
+ * `veracite index --dense` with no paths: add vectors to an index built without them (resumable).
  */
 import type { Command } from 'commander';
 import { ingestProblem, type IngestSummary } from '../store/ingest.js';
+import type { EmbedMissingSummary } from '../store/dense-backfill.js';
+import type { Veracite } from '../app/veracite.js';
 import type { CorpusFormat } from '../corpus/types.js';
 import { countRecords } from './count-records.js';
 import { openApp } from './open-app.js';
@@ -39,8 +42,8 @@ function printSummary(s: IngestSummary): void {
 export function registerIndexCommand(program: Command): void {
   addOptions(program
     .command('index')
-    .description('ingest corpus files (JSONL, SciFact, FEVER wiki-pages, KILT, WiCE, or a folder of txt/md/html) into an index')
-    .argument('<paths...>', 'corpus files or folders')
+    .description('ingest corpus files (JSONL, SciFact, FEVER wiki-pages, KILT, WiCE, or a folder of txt/md/html) into an index; with --dense and no files, add vectors to the passages of an existing index that have none')
+    .argument('[paths...]', 'corpus files or folders (none with --dense: embed the existing index)')
     .option('--format <format>', `input format: ${FORMATS.join('|')}`, oneOf('--format', FORMATS), 'auto')
     .option('--max-words <n>', 'passage size in words', positiveInt('--max-words'), 100)
     .option('--batch-size <n>', 'documents per committed batch', positiveInt('--batch-size'), 2000)
@@ -50,6 +53,7 @@ export function registerIndexCommand(program: Command): void {
     .option('--quiet', 'no progress output')
     .option('--json', 'print the summary as JSON on stdout'), INDEX_OPTIONS)
     .action(async (paths: string[], flags: IndexFlags) => {
+      if (paths.length === 0 && !flags.dense) throw new Error('index: give the corpus files or folders to index, or --dense alone to add vectors to an existing index');
       const vc = await openApp(flags, INDEX_OPTIONS, {
         create: true,
         lockOptions: { command: process.argv.slice(1).join(' '), onStale: (h) => console.error(`removed a stale writer lock left by pid ${h.pid} on ${h.host}`) },
@@ -65,6 +69,10 @@ export function registerIndexCommand(program: Command): void {
       process.on('SIGINT', onSigint);
       const summaries: IngestSummary[] = [];
       try {
+        if (paths.length === 0) {
+          await backfillVectors(vc, indexDir, controller.signal, flags);
+          return;
+        }
         for (const path of paths) {
           const total = await countRecords(path, flags.format);
           const bar = createProgress(`index ${path}`, total, 'docs', { quiet: flags.quiet, rates: ['passages'] });
@@ -105,4 +113,29 @@ export function registerIndexCommand(program: Command): void {
         await vc.close();
       }
     });
+}
+
+/** `index --dense` with no paths: embed the passages without vectors, with progress; Ctrl-C stops after the batch in flight. */
+async function backfillVectors(vc: Veracite, indexDir: string, signal: AbortSignal, flags: IndexFlags): Promise<void> {
+  const store = vc.requireStore();
+  const before = await store.stats();
+  if (before.documents === 0) throw new Error(`index --dense: ${indexDir} holds no documents; index corpus files first (veracite index <files> --index ${indexDir})`);
+  const counts = await store.vectorCounts();
+  const missing = counts.total - counts.withVector;
+  const bar = createProgress(`embed ${indexDir}`, missing, 'passages', { quiet: flags.quiet || missing === 0 });
+  let summary: EmbedMissingSummary;
+  try {
+    summary = await vc.embedMissing({ signal, onProgress: (p) => bar.update(p.embedded) });
+  } finally {
+    bar.stop();
+  }
+  const rate = summary.seconds > 0 ? summary.embedded / summary.seconds : 0;
+  if (flags.json) console.log(JSON.stringify({ index: indexDir, snapshot: await store.snapshot(), ...summary }, null, 2));
+  else {
+    console.error(
+      `index ${indexDir}: embedded ${count(summary.embedded, 'passage')} in ${summary.seconds.toFixed(1)} s (${rate.toFixed(0)} passages/s); ${count(summary.alreadyEmbedded, 'passage')} already had vectors` +
+        (summary.interrupted ? '; INTERRUPTED (run again to resume)' : summary.vectorIndex ? `; ${vectorIndexText(summary.vectorIndex)}` : ''),
+    );
+  }
+  if (summary.interrupted) process.exitCode = 130;
 }

@@ -75,7 +75,7 @@ const def = (flags: string, setting: string, help: string, parse?: (v: string) =
 /** Every option that maps to a setting, by group. One flag per setting, one setting per flag. */
 export const OPTION_GROUPS = {
   index: {
-    index: def('--index <dir>', 'index.dir', `index directory (default ${DEFAULT_INDEX})`),
+    index: def('--index <dir>', 'index.dir', `index: a directory (LanceDB, default ${DEFAULT_INDEX}), opensearch://host:port/name (OpenSearch; credentials from OPENSEARCH_USERNAME / OPENSEARCH_PASSWORD), or memory: (empty, in memory)`),
     noIndex: def('--no-index', 'index.dir', 'no index: sources from --sources / --fetch only, no suggestions', undefined, null),
   },
   models: {

@@ -6,11 +6,10 @@
  *   memory:                          -> MemoryStore (nothing persisted: tests, demos)
  * Every engine returned implements VectorBackfillStore (Store + adding vectors to an existing index).
  */
-import { LanceStore } from './lancedb-store.js';
+import { LanceStore, type LanceStoreOptions } from './lancedb-store.js';
 import type { VectorBackfillStore } from './dense-backfill.js';
-import { MemoryStore } from './memory/memory-store.js';
 import { isOpenSearchSpec } from './opensearch/opensearch-spec.js';
-import { OpenSearchStore, type OpenSearchStoreOptions } from './opensearch/opensearch-store.js';
+import type { OpenSearchStoreOptions } from './opensearch/opensearch-store.js';
 
 export interface OpenStoreOptions {
   /** Create an empty index when none exists (default true; ignored when readOnly). */
@@ -24,6 +23,8 @@ export interface OpenStoreOptions {
   refreshSeconds?: number;
   /** OpenSearch index creation: shards, replicas, bulk size. */
   opensearch?: Pick<OpenSearchStoreOptions, 'shards' | 'replicas' | 'bulkDocuments'>;
+  /** LanceDB: when a writer takes the index's writer lock, and what a refused writer is told. */
+  lance?: Pick<LanceStoreOptions, 'lock' | 'lockOptions'>;
 }
 
 export type StoreEngine = 'lancedb' | 'opensearch' | 'memory';
@@ -36,12 +37,18 @@ export function storeEngineOf(indexSpec: string): StoreEngine {
 
 export async function openStore(indexSpec: string, opts: OpenStoreOptions = {}): Promise<VectorBackfillStore> {
   switch (storeEngineOf(indexSpec)) {
-    case 'opensearch':
+    // Loaded on demand: every command opens a store, few use these engines (the OpenSearch client and the
+    // in-memory BM25 are not small).
+    case 'opensearch': {
+      const { OpenSearchStore } = await import('./opensearch/opensearch-store.js');
       return OpenSearchStore.open(indexSpec, { ...opts.opensearch, create: opts.create, readOnly: opts.readOnly });
-    case 'memory':
+    }
+    case 'memory': {
       if (opts.readOnly) throw new Error('memory: a new in-memory index is empty; read-only makes no sense for it');
+      const { MemoryStore } = await import('./memory/memory-store.js');
       return new MemoryStore();
+    }
     case 'lancedb':
-      return LanceStore.open(indexSpec, { create: opts.create, readOnly: opts.readOnly, refreshSeconds: opts.refreshSeconds });
+      return LanceStore.open(indexSpec, { ...opts.lance, create: opts.create, readOnly: opts.readOnly, refreshSeconds: opts.refreshSeconds });
   }
 }
