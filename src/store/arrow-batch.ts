@@ -49,6 +49,28 @@ export function documentSchema(): Schema {
   ]);
 }
 
+/** Anything with named columns readable by row: an Arrow table or record batch from a LanceDB query. */
+interface Columns {
+  getChild(name: string): { get(i: number): unknown } | null;
+}
+
+/**
+ * Reads passage rows column by column (LanceDB's row proxies cost as much as a top-100 query): returns a
+ * function from row index to Passage. The result must hold the passage columns.
+ */
+export function passageReader(table: Columns): (i: number) => Passage {
+  const [id, docId, title, idx, start, end, text] = ['id', 'doc_id', 'title', 'idx', 'sent_start', 'sent_end', 'text'].map((c) => table.getChild(c)!);
+  return (i) => ({
+    id: id!.get(i) as string,
+    docId: docId!.get(i) as string,
+    title: title!.get(i) as string,
+    index: idx!.get(i) as number,
+    sentenceStart: start!.get(i) as number,
+    sentenceEnd: end!.get(i) as number,
+    text: text!.get(i) as string,
+  });
+}
+
 export function searchTextOf(title: string, text: string): string {
   return title ? `${title}\n${text}` : text;
 }

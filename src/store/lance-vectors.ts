@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import type * as lancedb from '@lancedb/lancedb';
 import { Field, FixedSizeList, Float32, Schema, Table, Utf8 } from 'apache-arrow';
 import type { Passage } from '../corpus/types.js';
-import { fixedSizeVectors, utf8Vector } from './arrow-batch.js';
+import { fixedSizeVectors, passageReader, utf8Vector } from './arrow-batch.js';
 
 /**
  * LanceDB's addColumns recognises a Field with `instanceof` against the CommonJS build of apache-arrow
@@ -26,17 +26,9 @@ const COLUMNS = ['id', 'doc_id', 'title', 'idx', 'sent_start', 'sent_end', 'text
 export async function* lancePassagesWithoutVectors(table: lancedb.Table, batchSize: number): AsyncIterable<Passage[]> {
   let out: Passage[] = [];
   for await (const batch of table.query().where('vector IS NULL').select(COLUMNS)) {
-    const [id, docId, title, idx, start, end, text] = COLUMNS.map((c) => batch.getChild(c)!);
+    const passage = passageReader(batch);
     for (let i = 0; i < batch.numRows; i++) {
-      out.push({
-        id: id!.get(i) as string,
-        docId: docId!.get(i) as string,
-        title: title!.get(i) as string,
-        index: idx!.get(i) as number,
-        sentenceStart: start!.get(i) as number,
-        sentenceEnd: end!.get(i) as number,
-        text: text!.get(i) as string,
-      });
+      out.push(passage(i));
       if (out.length >= batchSize) {
         yield out;
         out = [];

@@ -12,7 +12,7 @@ import { join, sep } from 'node:path';
 import * as lancedb from '@lancedb/lancedb';
 import type { Table as ArrowTable } from 'apache-arrow';
 import type { Document, Passage } from '../corpus/types.js';
-import { documentsToArrow, passageSchema, passagesToArrow } from './arrow-batch.js';
+import { documentsToArrow, passageReader, passageSchema, passagesToArrow } from './arrow-batch.js';
 import { IdHashSet } from './id-hash-set.js';
 import { buildLookupIndices, hnswPartitions } from './lance-lookup-indices.js';
 import { openCommittedTable, removeUncommittedTable } from './lance-tables.js';
@@ -128,25 +128,9 @@ export function rowToPassage(r: Record<string, unknown>): Passage {
  * hit, which costs as much as the full-text query itself at top-100.
  */
 export function hitsFromArrow(table: ArrowTable, scoreColumn: string, toScore: (v: number) => number): PassageHit[] {
-  const n = table.numRows;
-  const col = (name: string) => table.getChild(name)!;
-  const [id, docId, title, idx, start, end, text, score] = ['id', 'doc_id', 'title', 'idx', 'sent_start', 'sent_end', 'text', scoreColumn].map(col);
-  const hits: PassageHit[] = new Array(n);
-  for (let i = 0; i < n; i++) {
-    hits[i] = {
-      passage: {
-        id: id!.get(i) as string,
-        docId: docId!.get(i) as string,
-        title: title!.get(i) as string,
-        index: idx!.get(i) as number,
-        sentenceStart: start!.get(i) as number,
-        sentenceEnd: end!.get(i) as number,
-        text: text!.get(i) as string,
-      },
-      score: toScore(score!.get(i) as number),
-    };
-  }
-  return hits;
+  const passage = passageReader(table);
+  const score = table.getChild(scoreColumn)!;
+  return Array.from({ length: table.numRows }, (_, i) => ({ passage: passage(i), score: toScore(score.get(i) as number) }));
 }
 
 function listToArray(v: unknown): string[] {
