@@ -45,7 +45,7 @@ async function buildBenchIndex(urls: string[]): Promise<void> {
   });
   const file = 'tmp/bench/audit-source-pages.jsonl';
   await writeFile(file, lines.join('\n') + '\n');
-  const vc = await Veracite.open({ index: { dir: args.index! } });
+  const vc = await Veracite.open({ index: { dir: args.index! } }, { create: true });
   await vc.ingest(file, { format: 'jsonl', dense: true });
   await vc.close();
 }
@@ -80,6 +80,7 @@ const result = {
   sourcesFound: report.summary.byStatus.found ?? 0,
   scorer: loaded.scorer.info.id,
   ranker: ranked ? ranked.ranker.info.id : `none (${pipeline.notes.join('; ')})`,
+  support: pipeline.deps.support ? pipeline.deps.support.info.id : 'none (no probability of support)',
   retrieval: 'hybrid (union of BM25 and USE dense), 5 candidates reranked',
   index: args.index,
   setupSeconds: +((t1 - t0) / 1000).toFixed(2),
