@@ -53,6 +53,7 @@ describe('veracite CLI', () => {
     assert.ok(res.configHash.length > 0);
     const text = veracite(['search', 'rare genetic variants', '--index', join(dir, 'idx'), '-k', '2']);
     assert.match(text.out, /  1\. \[\d+\.\d+\]/);
+    assert.match(text.out, /^ {2}\[score\]: BM25 of the best passage \(higher = better match; unbounded, not a probability\)$/m, 'the scores say what they are');
   });
 
   it('rejects bad option values with a message naming the option', () => {

@@ -10,6 +10,10 @@ import type { RankedPassage } from './types.js';
 
 export type FusionMethod = 'union' | 'rrf' | 'weighted';
 
+/** Defaults when a FusionConfig leaves them out: the RRF paper's constant, and equal weights. */
+export const DEFAULT_RRF_K = 60;
+export const DEFAULT_SPARSE_WEIGHT = 0.5;
+
 export interface FusionConfig {
   method: FusionMethod;
   /** RRF constant. */
@@ -57,9 +61,9 @@ function minMax(list: RankedPassage[]): (score: number | undefined) => number {
 
 export function fuse(sparse: RankedPassage[], dense: RankedPassage[], config: FusionConfig): FusedPassage[] {
   const merged = [...collect(sparse, dense).values()];
-  const c = config.rrfK ?? 60;
+  const c = config.rrfK ?? DEFAULT_RRF_K;
   if (config.method === 'weighted') {
-    const w = config.sparseWeight ?? 0.5;
+    const w = config.sparseWeight ?? DEFAULT_SPARSE_WEIGHT;
     const ns = minMax(sparse);
     const nd = minMax(dense);
     for (const p of merged) p.score = w * ns(p.sparseScore) + (1 - w) * nd(p.denseScore);
