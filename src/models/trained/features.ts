@@ -4,7 +4,7 @@
  * function builds training and inference features, so the two can never drift apart.
  */
 import { analyseForAlignment, alignFeatures, ALIGN_DIM, ALIGN_FEATURE_NAMES, type AlignAnalysis, type AlignContext } from '../align/index.js';
-import { analyse, lexicalFeatures, LEXICAL_DIM, LEXICAL_FEATURE_NAMES, stem, type IdfTable, type TextAnalysis } from './lexical.js';
+import { analyse, idfOf, lexicalFeatures, LEXICAL_DIM, LEXICAL_FEATURE_NAMES, stem, type IdfTable, type TextAnalysis } from './lexical.js';
 
 /** Every pair feature after the embedding blocks: the lexical ones, then the alignment ones (src/models/align). */
 export const PAIR_FEATURE_NAMES: readonly string[] = [...LEXICAL_FEATURE_NAMES, ...ALIGN_FEATURE_NAMES];
@@ -30,7 +30,7 @@ function namesOf(t: PairTextAnalysis): Set<string> {
 
 function alignContext(p: PairTextAnalysis, h: PairTextAnalysis, idf: IdfTable): AlignContext {
   return {
-    idf: (form) => idf.idf[stem(form)] ?? idf.unseen,
+    idf: (form) => idfOf(idf, stem(form)),
     unseen: idf.unseen,
     claimEntities: namesOf(h),
     evidenceEntities: namesOf(p),

@@ -79,3 +79,12 @@ test('IDF table is deterministic and independent of input order', () => {
   assert.ok(t.idf.alpha < t.idf.beta);
   assert.equal(t.idf.delta, undefined); // df 1 < minDf 2: falls back to `unseen`
 });
+
+test('words named like Object.prototype members are unseen words, not functions (finite features)', () => {
+  const f = features('The bridge was built in 1932 by a local firm.', 'The constructor valueOf toString of the bridge was a local firm.');
+  for (const [name, v] of Object.entries(f)) assert.ok(Number.isFinite(v), `${name} = ${v}`);
+  // Against the same claim with ordinary unseen words, the IDF-weighted features agree exactly.
+  const plain = features('The bridge was built in 1932 by a local firm.', 'The carpenter mason painter of the bridge was a local firm.');
+  assert.equal(f.idf_coverage, plain.idf_coverage);
+  assert.equal(f.max_unmatched_idf, plain.max_unmatched_idf);
+});

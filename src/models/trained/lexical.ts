@@ -120,6 +120,14 @@ export interface IdfTable {
   unseen: number;
 }
 
+/**
+ * A word's IDF, or `unseen`. The table is a plain object read from JSON, so a word absent from it must not
+ * fall through to Object.prototype ("constructor", "toString" would give a function, and NaN features).
+ */
+export function idfOf(idf: IdfTable, word: string): number {
+  return Object.hasOwn(idf.idf, word) ? idf.idf[word]! : idf.unseen;
+}
+
 export function buildIdf(texts: Iterable<string>, minDf = 2): IdfTable {
   const df = new Map<string, number>();
   let documents = 0;
@@ -171,13 +179,12 @@ function bigrams(words: string[]): Set<string> {
  * LEXICAL_DIM values into `out` at `offset`. `retrieval` is an optional caller-supplied score (0 = none).
  */
 export function lexicalFeatures(p: TextAnalysis, h: TextAnalysis, idf: IdfTable, out: Float32Array, offset = 0, retrieval = 0): void {
-  const idfOf = (w: string): number => idf.idf[w] ?? idf.unseen;
   let matched = 0;
   let idfMatched = 0;
   let idfTotal = 0;
   let maxUnmatched = 0;
   for (const w of h.contentSet) {
-    const x = idfOf(w);
+    const x = idfOf(idf, w);
     idfTotal += x;
     if (p.contentSet.has(w)) {
       matched++;
