@@ -3,6 +3,7 @@
  * (the ColumbiaNLP / SciFact rationale-selection setting). A TF-IDF pre-selection keeps the learned
  * scorer's work bounded when candidate documents are long.
  */
+import { boundModelInput, MODEL_INPUT_MAX_CHARS } from '../models/bounded-input.js';
 import type { PairScorer } from '../models/types.js';
 import { tfidfRank } from '../text/tfidf.js';
 import type { Document, EvidenceSelectOptions, EvidenceSelector, EvidenceSentence } from './types.js';
@@ -28,10 +29,15 @@ export function preselect(claim: string, candidates: Candidate[], limit: number)
 }
 
 export function topEvidence(scored: EvidenceSentence[], opts: EvidenceSelectOptions): EvidenceSentence[] {
-  return scored
-    .filter((e) => opts.threshold === undefined || e.score >= opts.threshold)
-    .sort((a, b) => b.score - a.score || a.docId.localeCompare(b.docId) || a.sentenceIndex - b.sentenceIndex)
-    .slice(0, opts.k);
+  return (
+    scored
+      .filter((e) => opts.threshold === undefined || e.score >= opts.threshold)
+      .sort((a, b) => b.score - a.score || a.docId.localeCompare(b.docId) || a.sentenceIndex - b.sentenceIndex)
+      .slice(0, opts.k)
+      // The text the models read (bounded-input.ts), not a stored run-on "sentence" of megabytes: verdicts,
+      // API answers and CLI output stay bounded; sentenceIndex still names the whole sentence.
+      .map((e) => (e.text.length > MODEL_INPUT_MAX_CHARS ? { ...e, text: boundModelInput(e.text) } : e))
+  );
 }
 
 export class SentenceLevelSelector implements EvidenceSelector {

@@ -16,6 +16,7 @@ import { Retriever } from '../retrieve/retriever.js';
 import { ingestSource } from '../store/ingest.js';
 import { LanceStore } from '../store/lancedb-store.js';
 import { LABELS } from './types.js';
+import { MODEL_INPUT_MAX_CHARS } from '../models/bounded-input.js';
 import { Verifier } from './verifier.js';
 
 describe('Verifier on real samples with the offline models', () => {
@@ -62,6 +63,26 @@ describe('Verifier on real samples with the offline models', () => {
     assert.equal(again.provenance.configHash, v.provenance.configHash);
     const other = new Verifier(scifact, new Retriever(scifact, undefined), models, { evidence: { mode: 'document' } });
     assert.notEqual((await other.provenance()).configHash, v.provenance.configHash, 'configuration changes the hash');
+  });
+
+  it('a stored run-on "sentence" of 200k characters comes back as evidence no longer than the models read', async () => {
+    const store = await LanceStore.open(join(dir, 'runon'));
+    try {
+      const runOn = Array.from({ length: 20_000 }, (_, i) => `bisphosphonate${i % 7} reduces fracture risk`).join(' ').slice(0, 200_000);
+      const file = join(dir, 'runon.jsonl');
+      // Given sentences are kept exactly (ids are positions): the stored sentence stays 200k characters.
+      await writeFile(file, JSON.stringify({ id: 'runon', title: 'Run-on page', sentences: ['Alendronate reduces hip fractures in older women.', runOn] }) + '\n');
+      await ingestSource(store, file, { format: 'jsonl' });
+      const [doc] = await store.getDocuments(['runon']);
+      assert.equal(doc!.sentences[1]!.length, 200_000);
+      const v = await new Verifier(store, new Retriever(store, undefined), models).verifyAgainst('Alendronate reduces fracture risk.', ['runon']);
+      const long = v.evidence.find((e) => e.sentenceIndex === 1);
+      assert.ok(long, 'the run-on sentence is among the evidence');
+      assert.ok(long.text.length <= MODEL_INPUT_MAX_CHARS && long.text.length > MODEL_INPUT_MAX_CHARS * 0.9, `${long.text.length} characters`);
+      assert.ok(runOn.startsWith(long.text), 'a prefix of the stored sentence');
+    } finally {
+      await store.close();
+    }
   });
 
   it('scores SciFact sample claims far above chance in the oracle setting', async () => {
