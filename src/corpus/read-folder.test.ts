@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { collect } from '../../test/fixtures/corpus/collect.js';
 import { FIXTURES, SAMPLES } from '../../test/fixtures/corpus/paths.js';
@@ -89,4 +90,21 @@ test('folder: skip resumes at the same file; a single file can be read; a missin
   assert.deepEqual(one.map((d) => d.id), ['readme.txt']);
   const missing = join(FIXTURES, 'no-such-folder');
   await assert.rejects(collect(readFolder(missing)), (e: Error) => e.message.includes(missing));
+});
+
+test('folder: a file that is not UTF-8 is a bad record naming file, line and column; the other files are read', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'veracite-folder-utf8-'));
+  try {
+    writeFileSync(join(dir, 'a-good.txt'), 'Lighthouses guide ships.\nThey stand on rocks.\n');
+    // Latin-1 "café" (0xE9 alone is not UTF-8) on line 2, column 4.
+    writeFileSync(join(dir, 'b-latin1.txt'), Buffer.concat([Buffer.from('First line.\ncaf'), Buffer.from([0xe9]), Buffer.from(' au lait.\n')]));
+    writeFileSync(join(dir, 'c-good.md'), '# Tides\n\nThe tide rises twice a day.\n');
+    const results = await collect(readFolder(dir));
+    assert.deepEqual(results.map((r) => (r.ok ? r.doc.id : 'error')), ['a-good.txt', 'error', 'c-good.md']);
+    const bad = results[1]!;
+    assert.ok(!bad.ok);
+    assert.equal(bad.error.message, `${join(dir, 'b-latin1.txt')}:2: invalid UTF-8 at column 4: save the file as UTF-8 and index it again`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -11,7 +11,7 @@ import { basename, dirname, extname, join, relative, sep } from 'node:path';
 import { htmlToText } from './html-text.js';
 import { markdownToText } from './markdown-text.js';
 import { readPdf } from './pdf-text.js';
-import { byCodePoint, statOrThrow } from './read-lines.js';
+import { byCodePoint, decodeUtf8, statOrThrow } from './read-lines.js';
 import { RecordError, type RawDocument, type ReadOptions, type ReadResult } from './types.js';
 
 export const FOLDER_FILE = /\.(txt|md|markdown|html?|pdf)$/i;
@@ -31,13 +31,19 @@ export async function* readFolder(path: string, opts: ReadOptions = {}): AsyncGe
       yield await readPdfFile(file, rel.split(sep).join('/'));
       continue;
     }
-    let content: string;
+    let bytes: Buffer;
     try {
-      content = stripBom(await readFile(file, 'utf8'));
+      bytes = await readFile(file);
     } catch (e) {
       yield { ok: false, error: new RecordError(file, 0, undefined, `cannot read file: ${(e as Error).message}`) };
       continue;
     }
+    const decoded = decodeUtf8(bytes);
+    if (!decoded.ok) {
+      yield { ok: false, error: new RecordError(file, decoded.line, undefined, `invalid UTF-8 at column ${decoded.column}: save the file as UTF-8 and index it again`) };
+      continue;
+    }
+    const content = stripBom(decoded.text);
     let result: ReadResult;
     try {
       result = { ok: true, doc: fileToDocument(rel.split(sep).join('/'), content), loc: { file, line: 0 } };

@@ -115,6 +115,23 @@ async function* physicalLines(file: string): AsyncGenerator<string | InvalidLine
   if (pending.length) yield* decodeLines(Buffer.concat(pending));
 }
 
+/**
+ * A whole file's bytes as UTF-8 text, or where its first invalid byte is (1-based line and column), so a
+ * file of another encoding is reported instead of silently becoming U+FFFD characters.
+ */
+export function decodeUtf8(bytes: Uint8Array): { ok: true; text: string } | { ok: false; line: number; column: number } {
+  try {
+    return { ok: true, text: strict.decode(bytes) };
+  } catch {
+    let line = 0;
+    for (const l of decodeLines(bytes)) {
+      line++;
+      if (typeof l !== 'string') return { ok: false, line, column: l.column };
+    }
+    return { ok: false, line: 0, column: 0 };
+  }
+}
+
 /** The "\n"-separated lines of `bytes` (which holds whole lines, without the final "\n"). */
 function* decodeLines(bytes: Uint8Array): Generator<string | InvalidLine> {
   let text: string | undefined;
