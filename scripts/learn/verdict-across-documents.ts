@@ -17,8 +17,7 @@ import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { Veracite } from '../../src/app/veracite.js';
 import { readSciFactClaims } from '../../src/eval/run-scifact.js';
-import { aggregateColumbia, decideAcrossDocuments } from '../../src/verify/aggregate.js';
-import { groupByDocument } from '../../src/verify/verifier.js';
+import { columbiaVerdict } from '../../src/verify/verifier.js';
 import { LABELS, type Label } from '../../src/verify/types.js';
 
 const { values } = parseArgs({ options: { index: { type: 'string', default: 'tmp/scifact' }, claims: { type: 'string', multiple: true }, limit: { type: 'string' }, out: { type: 'string', default: 'eval-results/verdict-across-documents.json' } } });
@@ -67,8 +66,8 @@ for (const file of files) {
     const v = await verifier.verify(c.claim);
     const gold = goldOf(c as unknown as { evidence: Record<string, { label: string }[]> });
     add(pooled, gold, v.label);
-    const groups = groupByDocument(v.evidence);
-    const d = v.evidence.length ? decideAcrossDocuments(groups.map((g) => aggregateColumbia(g.map((e) => e.entailment!), cfg, Math.max(...g.map((e) => e.score)))))!.label : v.label;
+    // The by-document verdict from the same evidence and entailment probabilities the pooled one read.
+    const d = v.evidence.length ? columbiaVerdict(v.evidence, { ...cfg, across: 'by-document' }).label : v.label;
     add(byDoc, gold, d);
     if (d !== v.label) disagreements++;
     if ((i + 1) % 50 === 0 || i + 1 === claims.length) {

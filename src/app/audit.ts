@@ -70,7 +70,8 @@ export async function buildAuditPipeline(settings: Settings, models: ModelHub, s
   const engine = await models.engine();
   const recommend = settings.audit.recommend && !!store;
   const config = auditConfigOf(settings, mode, recommend);
-  const ranked = await loadRanker(settings.audit.ranker, engine, store, localIndexDir(settings));
+  const indexDir = store ? localIndexDir(settings) : undefined;
+  const ranked = await loadRanker(settings.audit.ranker, engine, store, indexDir);
   if ('reason' in ranked) {
     if (store) notes.push(ranked.reason);
   }
@@ -116,7 +117,7 @@ export async function buildAuditPipeline(settings: Settings, models: ModelHub, s
     retrievalMode: mode,
     models: infos,
     flag,
-    ...(localIndexDir(settings) && store ? { indexDir: localIndexDir(settings)! } : {}),
+    ...(indexDir ? { indexDir } : {}),
     ...('ranker' in ranked ? { ranker: ranked } : {}),
     ...(support ? { support } : {}),
   };

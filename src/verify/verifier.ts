@@ -183,21 +183,31 @@ export class Verifier {
   private async decide(claim: string, evidence: EvidenceSentence[], signal?: AbortSignal) {
     const cfg = this.config.verdict;
     if (evidence.length === 0) return aggregateColumbia([], cfg);
-    // Evidence is sorted best first; groups keep that order, so the first group is the most relevant document.
-    const groups = cfg.across === 'by-document' ? groupByDocument(evidence) : [evidence];
-    // The relevance gate reads the best evidence-selection score of what the rule decides on.
-    const relevanceOf = (g: readonly EvidenceSentence[]) => Math.max(...g.map((e) => e.score));
     if (cfg.rule === 'concat') {
+      // Evidence is sorted best first; groups keep that order, so the first group is the most relevant
+      // document. The relevance gate reads the best evidence score of what each decision is made on.
+      const groups = cfg.across === 'by-document' ? groupByDocument(evidence) : [evidence];
       const probs = await this.models.entailment.predict(groups.map((g) => ({ premise: g.map((e) => e.text).join(' '), hypothesis: claim })), signal);
-      return decideAcrossDocuments(groups.map((g, i) => aggregateConcat(probs[i]!, cfg, relevanceOf(g))))!;
+      return decideAcrossDocuments(groups.map((g, i) => aggregateConcat(probs[i]!, cfg, Math.max(...g.map((e) => e.score)))))!;
     }
     const probs = await this.models.entailment.predict(
       evidence.map((e) => ({ premise: e.text, hypothesis: claim })),
       signal,
     );
     probs.forEach((p, i) => (evidence[i]!.entailment = p));
-    return decideAcrossDocuments(groups.map((g) => aggregateColumbia(g.map((e) => e.entailment!), cfg, relevanceOf(g))))!;
+    return columbiaVerdict(evidence, cfg);
   }
+}
+
+/**
+ * The ColumbiaNLP verdict over evidence whose `entailment` is set (sorted best first), pooled or by
+ * document (`cfg.across`, groups in order of relevance): the relevance gate reads the best evidence score
+ * of what each decision is made on.
+ */
+export function columbiaVerdict(evidence: readonly EvidenceSentence[], cfg: AggregateConfig & { across: AcrossDocuments }): { label: Label; probs: LabelProbs } {
+  if (evidence.length === 0) return aggregateColumbia([], cfg);
+  const groups = cfg.across === 'by-document' ? groupByDocument(evidence) : [evidence];
+  return decideAcrossDocuments(groups.map((g) => aggregateColumbia(g.map((e) => e.entailment!), cfg, Math.max(...g.map((e) => e.score)))))!;
 }
 
 /** Evidence sentences grouped by document, groups in order of their best sentence. */
