@@ -12,7 +12,7 @@
  * at the start and end of each phase: other processes share the 2 cores.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, symlinkSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -40,6 +40,8 @@ const { values } = parseArgs({
     index: { type: 'string' },
     documents: { type: 'string' },
     'per-doc': { type: 'string' },
+    // Dense search: LanceDB's index cache in GB (6 = LanceDB's default), to see whether partitions fit.
+    'cache-gb': { type: 'string', default: '6' },
   },
 });
 const DIR = resolve(values.dir!);
@@ -229,13 +231,20 @@ async function phaseSearch(): Promise<void> {
 async function phaseDenseSearch(): Promise<void> {
   const rss = rssSampler();
   const corpus = JSON.parse(readFileSync(`${values.corpus}.meta.json`, 'utf8')) as FeverLikeCorpus;
-  const store = await LanceStore.open(values.index!, { create: false });
+  const cacheGb = Number(values['cache-gb']);
+  const store = await LanceStore.open(values.index!, { create: false, indexCacheBytes: cacheGb * 2 ** 30 });
+  const cacheUse = () => {
+    const u = store.indexCacheUse()!;
+    return { mb: Math.round(u.bytes / 2 ** 20), items: u.items };
+  };
   const embedder = new ClusteredEmbedder(512);
   const n = Number(values['vector-queries']);
   const texts = corpus.queries.slice(0, n).map((q) => q.text);
   const qvecs = await embedder.embed(texts.map((t, i) => `query ${i} ${t}`));
   const K = 100;
   for (const v of qvecs.slice(0, 20)) await store.searchVectorIds(v, K); // warm-up
+  const cacheAfterWarmup = cacheUse();
+  log(`  index cache after warm-up: ${cacheAfterWarmup.mb} MB in ${cacheAfterWarmup.items} entries (of ${cacheGb} GB)`);
   const ann: number[] = [];
   let annWall = 0;
   const full: number[] = [];
@@ -252,6 +261,8 @@ async function phaseDenseSearch(): Promise<void> {
     full.push(d);
     fullWall += d;
   }
+  const cacheAfterAnn = cacheUse();
+  log(`  index cache after ANN queries: ${cacheAfterAnn.mb} MB in ${cacheAfterAnn.items} entries`);
   const retriever = new Retriever(store, embedder, { mode: 'hybrid' });
   for (const q of texts.slice(0, 10)) await retriever.search(q, { k: 10 });
   const hybrid: number[] = [];
@@ -290,6 +301,7 @@ async function phaseDenseSearch(): Promise<void> {
     annWithPassages: summarise(full, fullWall),
     hybrid: summarise(hybrid, hybridWall),
     exactMsPerQuery: +(exactWall / recallVecs.length).toFixed(0),
+    indexCache: { gb: cacheGb, afterWarmup: cacheAfterWarmup, afterAnn: cacheAfterAnn },
     peakRssMb: rss.peakMb(),
   });
 }
@@ -297,7 +309,7 @@ async function phaseDenseSearch(): Promise<void> {
 // ---------------------------------------------------------------------------------------------- parent
 
 function runChild(phase: string, args: Record<string, string | number>): Promise<Record<string, unknown>> {
-  const argv = ['--import', 'tsx', 'bench/bench-scale.ts', '--phase', phase, '--seed', String(SEED), '--batch', values.batch!, '--queries', values.queries!, '--vector-queries', values['vector-queries']!, '--recall-queries', values['recall-queries']!];
+  const argv = ['--import', 'tsx', 'bench/bench-scale.ts', '--phase', phase, '--seed', String(SEED), '--batch', values.batch!, '--cache-gb', values['cache-gb']!, '--queries', values.queries!, '--vector-queries', values['vector-queries']!, '--recall-queries', values['recall-queries']!];
   for (const [k, v] of Object.entries(args)) argv.push(`--${k}`, String(v));
   const loadBefore = load();
   const started = performance.now();
@@ -364,7 +376,9 @@ async function main(): Promise<void> {
     case 'dense': {
       // The dense part alone, on an existing corpus: --corpus <fever folder> --documents N --per-doc P.
       mkdirSync(DIR, { recursive: true });
-      const out: { sizes: SizeResult[]; dense?: Record<string, unknown> } = { sizes: [] };
+      // The sizes measured by an earlier run stay in the results file beside the new dense figures.
+      const earlier = existsSync(RESULTS) ? (JSON.parse(readFileSync(RESULTS, 'utf8')) as { sizes?: SizeResult[] }) : {};
+      const out: { sizes: SizeResult[]; dense?: Record<string, unknown> } = { sizes: earlier.sizes ?? [] };
       out.dense = await runDense(resolve(values.corpus!), Number(values.documents), Number(values['per-doc']), (d) => {
         out.dense = d;
         save(out);

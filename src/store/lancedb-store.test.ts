@@ -90,6 +90,22 @@ describe('LanceStore on the SciFact sample', () => {
     const byUrl = await store.findDocumentsByUrl('http://example.org/films/soul-food');
     assert.deepEqual(byUrl.map((d) => d.id), ['film-1']);
   });
+
+  it('a reader with its own index cache size serves the same results; a size that is not positive is refused', async () => {
+    await store.buildTextIndex();
+    const reader = await LanceStore.open(join(dir, 'idx'), { readOnly: true, indexCacheBytes: 64 * 2 ** 20 });
+    try {
+      const mine = await reader.searchText('vitamin D deficiency fractures', 5);
+      const theirs = await store.searchText('vitamin D deficiency fractures', 5);
+      assert.deepEqual(mine.map((h) => h.passage.id), theirs.map((h) => h.passage.id));
+      const use = reader.indexCacheUse();
+      assert.ok(use && Number.isInteger(use.bytes) && use.bytes <= 64 * 2 ** 20, `cache use within its size: ${JSON.stringify(use)}`);
+      assert.equal(store.indexCacheUse(), undefined, 'LanceDB default session: nothing to report');
+    } finally {
+      await reader.close();
+    }
+    await assert.rejects(LanceStore.open(join(dir, 'idx'), { readOnly: true, indexCacheBytes: 0 }), /index cache size must be a positive number of bytes/);
+  });
 });
 
 describe('ingest errors', () => {

@@ -89,6 +89,18 @@ export interface LanceStoreOptions {
   refreshSeconds?: number;
   /** Passed to the lock: the command line a refused writer is shown, and a hook for stale-lock notices. */
   lockOptions?: AcquireOptions;
+  /**
+   * Bytes of LanceDB's index cache for this handle (default: LanceDB's 6 GB). Vector index partitions
+   * are loaded into it; one too small for them reloads partitions on every query (see docs/SIZING.md).
+   */
+  indexCacheBytes?: number;
+}
+
+/** A LanceDB session with the asked index cache size; undefined keeps LanceDB's default session. */
+function lanceSession(opts: LanceStoreOptions): lancedb.Session | undefined {
+  if (opts.indexCacheBytes === undefined) return undefined;
+  if (!Number.isFinite(opts.indexCacheBytes) || opts.indexCacheBytes <= 0) throw new Error(`index cache size must be a positive number of bytes (got ${opts.indexCacheBytes})`);
+  return new lancedb.Session(BigInt(Math.round(opts.indexCacheBytes)));
 }
 
 /** Thrown by read opens of a missing or empty index; the message says how to build one. */
@@ -162,6 +174,14 @@ export class LanceStore implements VectorBackfillStore {
     private readonly opts: LanceStoreOptions,
   ) {}
 
+  /** The session of `indexCacheBytes`, when one was asked for (LanceDB's default session otherwise). */
+  private session: lancedb.Session | undefined;
+
+  /** What LanceDB's index cache holds now (only with `indexCacheBytes`): for benchmarks and sizing. */
+  indexCacheUse(): { bytes: number; items: number } | undefined {
+    return this.session ? { bytes: Number(this.session.sizeBytes()), items: this.session.approxNumItems() } : undefined;
+  }
+
   private get readOnly(): boolean {
     return this.opts.readOnly === true;
   }
@@ -177,11 +197,13 @@ export class LanceStore implements VectorBackfillStore {
       throw new MissingIndexError(dir, `${dir}: no veracite index here; build one with "veracite index <corpus files> --index ${dir}"`);
     }
     // lancedb.connect creates the directory, so a missing one is only connected to at the first write.
-    const db = existsSync(dir) ? await lancedb.connect(dir, opts.readOnly ? { readConsistencyInterval: opts.refreshSeconds ?? 1 } : {}) : undefined;
+    const session = lanceSession(opts);
+    const db = existsSync(dir) ? await lancedb.connect(dir, opts.readOnly ? { readConsistencyInterval: opts.refreshSeconds ?? 1 } : {}, session) : undefined;
     const names = db ? await db.tableNames() : [];
     const passages = db ? await openCommittedTable(db, dir, PASSAGES, names) : undefined;
     const documents = db ? await openCommittedTable(db, dir, DOCUMENTS, names) : undefined;
     const store = new LanceStore(dir, db, manifest ?? newManifest({ fts: FTS_SETTINGS }), passages, documents, opts);
+    store.session = session;
     const nDocs = documents ? await documents.countRows() : 0;
     if (nDocs === 0 && (opts.create === false || opts.readOnly)) {
       const holder = await WriterLock.holder(dir);
@@ -216,7 +238,7 @@ export class LanceStore implements VectorBackfillStore {
       if (onDisk) this.manifest = onDisk;
       else await saveManifest(this.dir, this.manifest);
       for (const name of [PASSAGES, DOCUMENTS]) await removeUncommittedTable(this.dir, name);
-      this.db ??= await lancedb.connect(this.dir);
+      this.db ??= await lancedb.connect(this.dir, {}, this.session);
       // Fresh handles at the latest committed versions: another writer may have written since open.
       this.passages?.close();
       this.documents?.close();
