@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { aggregateConcat, applyCalibrator, calibratorFeatures, DEFAULT_AGGREGATE } from '../../verify/aggregate.js';
-import { fitCalibrator, fitRule, type LabelledPairs } from './fit-verdict.js';
+import { chooseRule, fitCalibrator, fitRule, type LabelledPairs } from './fit-verdict.js';
+import type { RuleCalibration } from '../../verify/verdict-calibration.js';
 import { reliability } from '../../verify/reliability.js';
 
 const ent = (e: number, n: number, c: number) => ({ entailment: e, neutral: n, contradiction: c });
@@ -37,6 +38,16 @@ describe('verdict calibration fitted on labelled pairs', () => {
     const p = applyCalibrator(c, calibratorFeatures({ SUPPORTS: 0.8, REFUTES: 0.1, 'NOT ENOUGH INFO': 0.1 }, 0.9));
     assert.ok(Math.abs(p.SUPPORTS + p.REFUTES + p['NOT ENOUGH INFO'] - 1) < 1e-9);
     assert.ok(p.SUPPORTS > 0.5);
+  });
+});
+
+describe('choosing the rule verify uses', () => {
+  const fitted = (accuracy: number) => ({ fittedOn: { accuracy } }) as unknown as RuleCalibration;
+  it('keeps columbia unless another rule is better by at least a point of cross-fitted accuracy', () => {
+    assert.equal(chooseRule({ columbia: fitted(0.8647), concat: fitted(0.8677) }), 'columbia', '0.3 point: a tie');
+    assert.equal(chooseRule({ columbia: fitted(0.84), concat: fitted(0.86) }), 'concat');
+    assert.equal(chooseRule({ columbia: fitted(0.86), concat: fitted(0.84) }), 'columbia');
+    assert.equal(chooseRule({ concat: fitted(0.8) }), 'concat', 'without columbia the best fitted rule');
   });
 });
 

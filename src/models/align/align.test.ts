@@ -81,6 +81,10 @@ describe('alignment features on hand-written pairs', () => {
     assert.equal(h.al_direction_conflict, 0);
     assert.equal(h.al_direction_flip_any, 1);
     assert.equal(features('Statins improve outcomes.', 'Statins worsen outcomes.').al_valence_conflict, 1);
+    // The same change of the same thing by something else: scaled by how much of the rest of the claim
+    // the evidence aligns (here "risk" and "fractures" do; "vitamin", "D" and "deficiency" do not).
+    const other = features('Vitamin D deficiency increases the risk of fractures.', 'Alendronate decreased the risk of vertebral fractures.');
+    assert.ok(other.al_direction_conflict > 0 && other.al_direction_conflict < 0.6, `conflict ${other.al_direction_conflict}`);
   });
   it('numbers, units and percentages; identifiers are not numbers', () => {
     const f = features('Mortality was 20% in the treated group.', 'Mortality was 35% in the treated group.');

@@ -30,13 +30,13 @@ export const ALIGN_FEATURE_NAMES = [
   'al_negation_scope_mismatch',
   /** Negation cues in one text only. */
   'al_negation_cue_mismatch',
-  /** A change of the same thing in opposite directions ("increases the risk" / "risk decreased"). */
+  /** A change of the same thing in opposite directions ("increases the risk" / "risk decreased"), times the aligned share of the claim. */
   'al_direction_conflict',
-  /** A change of the same thing in the same direction. */
+  /** A change of the same thing in the same direction, times the aligned share of the claim. */
   'al_direction_agree',
   /** Opposite direction words anywhere, whatever they modify. */
   'al_direction_flip_any',
-  /** Opposite valence (improve / worsen) of the same thing. */
+  /** Opposite valence (improve / worsen) of the same thing, times the aligned share of the claim. */
   'al_valence_conflict',
   /** A claim quantity with a unit whose value the evidence lacks while giving other values in that unit. */
   'al_number_conflict',
@@ -127,10 +127,18 @@ export function alignFeatures(claim: AlignAnalysis, evidence: AlignAnalysis, ctx
   let viaWordnet = 0;
   let antonyms = 0;
   let scopeMismatch = 0;
+  // The share of what the claim says besides its change words (they are compared by direction below).
+  const changeWords = new Set(claim.changes.map((c) => c.at));
+  let subjectTotal = 0;
+  let subjectAligned = 0;
   al.forEach((a, k) => {
     const c = claim.tokens[claim.content[k]!]!;
     const w = ctx.idf(c.form);
     total += w;
+    if (!changeWords.has(claim.content[k]!)) {
+      subjectTotal += w;
+      if (a.kind !== 'none') subjectAligned += w;
+    }
     if (a.kind === 'exact' || a.kind === 'antonym' || a.kind === 'wordnet') hard += w;
     if (a.kind !== 'none') soft += w;
     else maxUnaligned = Math.max(maxUnaligned, w);
@@ -179,6 +187,11 @@ export function alignFeatures(claim: AlignAnalysis, evidence: AlignAnalysis, ctx
   const missingEntity = [...ctx.claimEntities].some((e) => !ctx.evidenceWords.has(e));
   if (missingEntity) for (const e of ctx.evidenceEntities) if (!ctx.claimEntities.has(e)) entitySwap = 1;
 
+  // A change of the same thing means little when the claim's other words (who or what changes it) are not
+  // in the evidence: "alendronate decreased the risk of fractures" does not contradict "vitamin D
+  // deficiency increases the risk of fractures". Direction and valence features are scaled by the share
+  // of the claim's content words, change words aside (IDF-weighted), that the evidence aligns.
+  const aligned = subjectTotal ? subjectAligned / subjectTotal : 1;
   const v = [
     total ? 1 - hard / total : 0,
     total ? 1 - soft / total : 0,
@@ -188,10 +201,10 @@ export function alignFeatures(claim: AlignAnalysis, evidence: AlignAnalysis, ctx
     Math.min(antonyms, 2) / 2,
     scopeMismatch,
     (claim.negationCues > 0) !== (evidence.negationCues > 0) ? 1 : 0,
-    conflict,
-    agree,
+    conflict * aligned,
+    agree * aligned,
     flip,
-    valence,
+    valence * aligned,
     numberConflict,
     claim.quantities.length ? missing / claim.quantities.length : 0,
     quantifier,
