@@ -18,6 +18,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Retriever } from '../src/retrieve/retriever.js';
 import { ingestSource } from '../src/store/ingest.js';
+import { indexCacheBytesFor, indexFilesBytes } from '../src/store/lance-index-cache.js';
 import { LanceStore } from '../src/store/lancedb-store.js';
 import { writeFeverLikeCorpus, type FeverLikeCorpus } from './synthetic-fever.js';
 import { ClusteredEmbedder } from './synthetic-vectors.js';
@@ -40,8 +41,8 @@ const { values } = parseArgs({
     index: { type: 'string' },
     documents: { type: 'string' },
     'per-doc': { type: 'string' },
-    // Dense search: LanceDB's index cache in GB (6 = LanceDB's default), to see whether partitions fit.
-    'cache-gb': { type: 'string', default: '6' },
+    // Dense search: LanceDB's index cache in GB; default: the store sizes it for the index (lance-index-cache.ts).
+    'cache-gb': { type: 'string', default: '' },
   },
 });
 const DIR = resolve(values.dir!);
@@ -231,11 +232,14 @@ async function phaseSearch(): Promise<void> {
 async function phaseDenseSearch(): Promise<void> {
   const rss = rssSampler();
   const corpus = JSON.parse(readFileSync(`${values.corpus}.meta.json`, 'utf8')) as FeverLikeCorpus;
-  const cacheGb = Number(values['cache-gb']);
-  const store = await LanceStore.open(values.index!, { create: false, indexCacheBytes: cacheGb * 2 ** 30 });
+  const cacheGb = values['cache-gb'] ? Number(values['cache-gb']) : undefined;
+  const indexFilesMb = Math.round(indexFilesBytes(values.index!) / 2 ** 20);
+  const autoBytes = indexCacheBytesFor(indexFilesBytes(values.index!));
+  const cacheSize = cacheGb !== undefined ? `${cacheGb} GB (--cache-gb)` : autoBytes ? `${(autoBytes / 2 ** 30).toFixed(1)} GB (sized for ${indexFilesMb} MB of index files)` : "LanceDB's default 6 GB";
+  const store = await LanceStore.open(values.index!, { create: false, indexCacheBytes: cacheGb === undefined ? undefined : cacheGb * 2 ** 30 });
   const cacheUse = () => {
-    const u = store.indexCacheUse()!;
-    return { mb: Math.round(u.bytes / 2 ** 20), items: u.items };
+    const u = store.indexCacheUse();
+    return u ? { mb: Math.round(u.bytes / 2 ** 20), items: u.items } : undefined;
   };
   const embedder = new ClusteredEmbedder(512);
   const n = Number(values['vector-queries']);
@@ -244,7 +248,7 @@ async function phaseDenseSearch(): Promise<void> {
   const K = 100;
   for (const v of qvecs.slice(0, 20)) await store.searchVectorIds(v, K); // warm-up
   const cacheAfterWarmup = cacheUse();
-  log(`  index cache after warm-up: ${cacheAfterWarmup.mb} MB in ${cacheAfterWarmup.items} entries (of ${cacheGb} GB)`);
+  log(`  index cache ${cacheSize}; after warm-up: ${cacheAfterWarmup ? `${cacheAfterWarmup.mb} MB in ${cacheAfterWarmup.items} entries` : 'not reported (default session)'}`);
   const ann: number[] = [];
   let annWall = 0;
   const full: number[] = [];
@@ -262,7 +266,7 @@ async function phaseDenseSearch(): Promise<void> {
     fullWall += d;
   }
   const cacheAfterAnn = cacheUse();
-  log(`  index cache after ANN queries: ${cacheAfterAnn.mb} MB in ${cacheAfterAnn.items} entries`);
+  if (cacheAfterAnn) log(`  index cache after ANN queries: ${cacheAfterAnn.mb} MB in ${cacheAfterAnn.items} entries`);
   const retriever = new Retriever(store, embedder, { mode: 'hybrid' });
   for (const q of texts.slice(0, 10)) await retriever.search(q, { k: 10 });
   const hybrid: number[] = [];
@@ -301,7 +305,7 @@ async function phaseDenseSearch(): Promise<void> {
     annWithPassages: summarise(full, fullWall),
     hybrid: summarise(hybrid, hybridWall),
     exactMsPerQuery: +(exactWall / recallVecs.length).toFixed(0),
-    indexCache: { gb: cacheGb, afterWarmup: cacheAfterWarmup, afterAnn: cacheAfterAnn },
+    indexCache: { size: cacheSize, indexFilesMb, afterWarmup: cacheAfterWarmup, afterAnn: cacheAfterAnn },
     peakRssMb: rss.peakMb(),
   });
 }
@@ -309,7 +313,7 @@ async function phaseDenseSearch(): Promise<void> {
 // ---------------------------------------------------------------------------------------------- parent
 
 function runChild(phase: string, args: Record<string, string | number>): Promise<Record<string, unknown>> {
-  const argv = ['--import', 'tsx', 'bench/bench-scale.ts', '--phase', phase, '--seed', String(SEED), '--batch', values.batch!, '--cache-gb', values['cache-gb']!, '--queries', values.queries!, '--vector-queries', values['vector-queries']!, '--recall-queries', values['recall-queries']!];
+  const argv = ['--import', 'tsx', 'bench/bench-scale.ts', '--phase', phase, '--seed', String(SEED), '--batch', values.batch!, ...(values['cache-gb'] ? ['--cache-gb', values['cache-gb']] : []), '--queries', values.queries!, '--vector-queries', values['vector-queries']!, '--recall-queries', values['recall-queries']!];
   for (const [k, v] of Object.entries(args)) argv.push(`--${k}`, String(v));
   const loadBefore = load();
   const started = performance.now();

@@ -15,6 +15,7 @@ import type { Document, Passage } from '../corpus/types.js';
 import { documentsToArrow, passageReader, passageSchema, passagesToArrow } from './arrow-batch.js';
 import { IdHashSet } from './id-hash-set.js';
 import { buildLookupIndices, hnswPartitions } from './lance-lookup-indices.js';
+import { lanceSession } from './lance-index-cache.js';
 import { openCommittedTable, removeUncommittedTable } from './lance-tables.js';
 import { lancePassagesWithoutVectors, lanceSetPassageVectors, vectorColumnField } from './lance-vectors.js';
 import { loadManifest, MANIFEST_FILE, newManifest, saveManifest, type Manifest } from './manifest.js';
@@ -90,17 +91,11 @@ export interface LanceStoreOptions {
   /** Passed to the lock: the command line a refused writer is shown, and a hook for stale-lock notices. */
   lockOptions?: AcquireOptions;
   /**
-   * Bytes of LanceDB's index cache for this handle (default: LanceDB's 6 GB). Vector index partitions
-   * are loaded into it; one too small for them reloads partitions on every query (see docs/SIZING.md).
+   * Bytes of LanceDB's index cache for this handle. Default: sized for the index's own files when they
+   * need more than LanceDB's 6 GB (lance-index-cache.ts); one too small for the vector index reloads its
+   * partitions on every query.
    */
   indexCacheBytes?: number;
-}
-
-/** A LanceDB session with the asked index cache size; undefined keeps LanceDB's default session. */
-function lanceSession(opts: LanceStoreOptions): lancedb.Session | undefined {
-  if (opts.indexCacheBytes === undefined) return undefined;
-  if (!Number.isFinite(opts.indexCacheBytes) || opts.indexCacheBytes <= 0) throw new Error(`index cache size must be a positive number of bytes (got ${opts.indexCacheBytes})`);
-  return new lancedb.Session(BigInt(Math.round(opts.indexCacheBytes)));
 }
 
 /** Thrown by read opens of a missing or empty index; the message says how to build one. */
@@ -174,10 +169,10 @@ export class LanceStore implements VectorBackfillStore {
     private readonly opts: LanceStoreOptions,
   ) {}
 
-  /** The session of `indexCacheBytes`, when one was asked for (LanceDB's default session otherwise). */
+  /** The session sized by `indexCacheBytes` or for the index (LanceDB's default session when undefined). */
   private session: lancedb.Session | undefined;
 
-  /** What LanceDB's index cache holds now (only with `indexCacheBytes`): for benchmarks and sizing. */
+  /** What this store's own index cache holds now (undefined on LanceDB's default session): for benchmarks. */
   indexCacheUse(): { bytes: number; items: number } | undefined {
     return this.session ? { bytes: Number(this.session.sizeBytes()), items: this.session.approxNumItems() } : undefined;
   }
@@ -197,8 +192,9 @@ export class LanceStore implements VectorBackfillStore {
       throw new MissingIndexError(dir, `${dir}: no veracite index here; build one with "veracite index <corpus files> --index ${dir}"`);
     }
     // lancedb.connect creates the directory, so a missing one is only connected to at the first write.
-    const session = lanceSession(opts);
-    const db = existsSync(dir) ? await lancedb.connect(dir, opts.readOnly ? { readConsistencyInterval: opts.refreshSeconds ?? 1 } : {}, session) : undefined;
+    const session = lanceSession(dir, opts.indexCacheBytes);
+    // The session goes inside the options: lancedb 0.37.1's connect() ignores its third (session) argument.
+    const db = existsSync(dir) ? await lancedb.connect(dir, { ...(opts.readOnly ? { readConsistencyInterval: opts.refreshSeconds ?? 1 } : {}), ...(session ? { session } : {}) }) : undefined;
     const names = db ? await db.tableNames() : [];
     const passages = db ? await openCommittedTable(db, dir, PASSAGES, names) : undefined;
     const documents = db ? await openCommittedTable(db, dir, DOCUMENTS, names) : undefined;
@@ -238,7 +234,7 @@ export class LanceStore implements VectorBackfillStore {
       if (onDisk) this.manifest = onDisk;
       else await saveManifest(this.dir, this.manifest);
       for (const name of [PASSAGES, DOCUMENTS]) await removeUncommittedTable(this.dir, name);
-      this.db ??= await lancedb.connect(this.dir, {}, this.session);
+      this.db ??= await lancedb.connect(this.dir, this.session ? { session: this.session } : {});
       // Fresh handles at the latest committed versions: another writer may have written since open.
       this.passages?.close();
       this.documents?.close();
