@@ -160,6 +160,10 @@ describe('veracite train-ranker / ranker calibration (CLI, trained engine)', () 
     assert.ok(r.provenance.models.some((m) => m.id === ranker.info.id));
   });
 
+  it('refuses --ranker without --signal ranker, saying what to add', async () => {
+    await assert.rejects(run(['calibrate', '--data', WICE, '--ranker', 'default', '--out', join(dir, 'never.json'), '--quiet']), (e: Error) => /^--ranker: only matters with --signal ranker.*add --signal ranker/.test(messageOf(e)));
+  });
+
   it("calibrates on the ranker's score, and an audit with that calibration flags on it", async () => {
     const cal = join(dir, 'cal-ranker.json');
     await run(['calibrate', '--data', WICE, '--signal', 'ranker', '--ranker', 'default', '--out', cal, '--quiet']);

@@ -74,6 +74,11 @@ export function registerCalibrateCommand(program: Command): void {
       .option('--quiet', 'no progress output'),
     CALIBRATE_OPTIONS,
   ).action((flags: CalibrateFlags, cmd: Command) => withJsonOutput(flags.json, async () => {
+    // A ranker named on the command line with the default signal would calibrate the engine's score under
+    // a ranker's name (an earlier wice-dev-ranker.json recorded such a command).
+    if (cmd.getOptionValueSource('ranker') === 'cli' && cmd.getOptionValueSource('signal') !== 'cli' && cmd.getOptionValue('ranker') !== 'off') {
+      throw new SettingsError('audit.ranker', "only matters with --signal ranker (the default signal is the engine's score); add --signal ranker to calibrate the source ranker's score");
+    }
     const claims = (await readWiceData(flags.data)).claims.slice(0, flags.limit);
     const vc = await Veracite.open(settingsFrom(flags, CALIBRATE_OPTIONS, CALIBRATE_BASE));
     try {
