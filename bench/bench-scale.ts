@@ -233,8 +233,9 @@ async function phaseDenseSearch(): Promise<void> {
   const rss = rssSampler();
   const corpus = JSON.parse(readFileSync(`${values.corpus}.meta.json`, 'utf8')) as FeverLikeCorpus;
   const cacheGb = values['cache-gb'] ? Number(values['cache-gb']) : undefined;
-  const indexFilesMb = Math.round(indexFilesBytes(values.index!) / 2 ** 20);
-  const autoBytes = indexCacheBytesFor(indexFilesBytes(values.index!));
+  const indexBytes = indexFilesBytes(values.index!);
+  const indexFilesMb = Math.round(indexBytes / 2 ** 20);
+  const autoBytes = indexCacheBytesFor(indexBytes);
   const cacheSize = cacheGb !== undefined ? `${cacheGb} GB (--cache-gb)` : autoBytes ? `${(autoBytes / 2 ** 30).toFixed(1)} GB (sized for ${indexFilesMb} MB of index files)` : "LanceDB's default 6 GB";
   const store = await LanceStore.open(values.index!, { create: false, indexCacheBytes: cacheGb === undefined ? undefined : cacheGb * 2 ** 30 });
   const cacheUse = () => {
