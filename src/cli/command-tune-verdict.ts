@@ -1,7 +1,7 @@
 /**
  * `veracite tune-verdict`: fit the verdict rule (relevance gate, thresholds, probability calibrator) on
- * SciFact TRAIN claims and save models/verdict-calibration.json. The shipped NLI head was trained on those
- * claims, so each half of them is judged by a head trained without it (2-fold cross-fitting,
+ * SciFact TRAIN claims and save models/verdict-calibration.json. The shipped heads were trained on those
+ * claims, so each half of them is judged by heads trained without it (2-fold cross-fitting,
  * learn/verdict/crossfit.ts): fitting on the head's in-sample predictions gave dev accuracy 55.3% and ECE
  * 0.29, cross-fitted 61.2% and 0.16. Same data and seed give the same file.
  */
@@ -12,7 +12,7 @@ import { Veracite } from '../app/veracite.js';
 import { fitVerdictCrossFitted } from '../learn/verdict/crossfit.js';
 import { CALIBRATION_PATH, saveVerdictCalibration } from '../learn/verdict/fit-verdict.js';
 import { createUseEmbedder } from '../models/use/index.js';
-import type { EntailmentModel } from '../models/types.js';
+import type { EntailmentModel, PairScorer } from '../models/types.js';
 import { reliabilityTable } from '../verify/reliability.js';
 import { addOptions, positiveInt, settingsFrom, type OptionPick } from './options.js';
 
@@ -23,14 +23,15 @@ export function registerTuneVerdictCommand(program: Command): void {
   addOptions(
     program
       .command('tune-verdict')
-      .description('fit the verdict rule (relevance gate, thresholds, probability calibrator) on SciFact train claims with a cross-fitted NLI head')
+      .description('fit the verdict rule (relevance gate, thresholds, probability calibrator) on SciFact train claims with cross-fitted NLI and evidence heads')
       .option('--data <dir>', 'shared data folder (scifact/claims_train.jsonl and what `veracite train` reads)', '../shared/data')
       .option('--seed <n>', 'seed of the training run being calibrated (splits, the cross-fit halves)', positiveInt('--seed'), 13)
       .option('--cache <dir>', 'training embedding cache (as `veracite train`)', 'tmp/train-cache')
       .option('--out <file>', 'where to save', CALIBRATION_PATH)
+      .option('--items-out <file>', 'also save the cross-fitted items (per-sentence probabilities, evidence scores, gold) as JSON')
       .option('--quiet', 'no progress output'),
     TUNE_OPTIONS,
-  ).action(async (flags: { data: string; seed: number; cache: string; out: string; quiet?: boolean } & Record<string, unknown>) => {
+  ).action(async (flags: { data: string; seed: number; cache: string; out: string; itemsOut?: string; quiet?: boolean } & Record<string, unknown>) => {
     if (!existsSync(join(flags.data, 'scifact', 'claims_train.jsonl'))) throw new Error(`--data ${flags.data}: scifact/claims_train.jsonl not found (expected the shared data folder)`);
     const log = flags.quiet ? () => {} : (line: string) => console.error(line);
     // Per-sentence entailment probabilities are what is fitted on: the columbia rule, BM25 candidates.
@@ -48,15 +49,16 @@ export function registerTuneVerdictCommand(program: Command): void {
         trainingEmbedder,
         cacheDir: flags.cache,
         log,
-        verifierWith: async (fold: EntailmentModel) => {
-          const app = await Veracite.open(settings, { models: { scorer, entailment: fold } });
+        ...(flags.itemsOut ? { itemsOut: flags.itemsOut } : {}),
+        verifierWith: async (fold: { entailment: EntailmentModel; scorer: PairScorer }) => {
+          const app = await Veracite.open(settings, { models: fold });
           folds.push(app);
           return app.verifier();
         },
       });
       await saveVerdictCalibration(cal, flags.out);
       for (const [rule, r] of Object.entries(cal.rules)) {
-        console.log(`${rule}: relevance >= ${r.relevanceThreshold}, support >= ${r.supportThreshold}, refute >= ${r.refuteThreshold}: cross-fitted train accuracy ${(100 * r.fittedOn.accuracy).toFixed(1)}% (default ${(100 * r.fittedOn.defaultAccuracy).toFixed(1)}%, majority ${(100 * r.fittedOn.majorityBaseline).toFixed(1)}%) over ${r.fittedOn.pairs} pairs, NLL ${r.fittedOn.nll.toFixed(3)}`);
+        console.log(`${rule}: relevance >= ${r.relevanceThreshold}, support >= ${r.supportThreshold}, refute >= ${r.refuteThreshold}: cross-fitted train accuracy ${(100 * r.fittedOn.accuracy).toFixed(1)}% (default ${(100 * r.fittedOn.defaultAccuracy).toFixed(1)}%, majority ${(100 * r.fittedOn.majorityBaseline).toFixed(1)}%) over ${r.fittedOn.pairs} pairs${r.fittedOn.citedAccuracy ? ` (${(100 * r.fittedOn.citedAccuracy.accuracy).toFixed(1)}% over the ${r.fittedOn.citedAccuracy.pairs} cited-abstract pairs alone)` : ''}, NLL ${r.fittedOn.nll.toFixed(3)}`);
         if (r.fittedOn.reliability) console.log(reliabilityTable(r.fittedOn.reliability));
       }
       console.log(`default rule: ${cal.bestRule}; saved ${flags.out}`);

@@ -27,6 +27,11 @@ export interface RuleCalibration {
     majorityBaseline: number;
     defaultAccuracy: number;
     nll: number;
+    /**
+     * Accuracy over the (claim, cited abstract) pairs alone, without the shuffled ones: the figure that
+     * compares with an oracle-abstract evaluation such as SciFact dev's label accuracy.
+     */
+    citedAccuracy?: { pairs: number; accuracy: number };
     /** Reliability of the stated confidence (the chosen label's probability) on the fitting pairs. */
     reliability?: Reliability;
   };

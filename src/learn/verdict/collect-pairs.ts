@@ -57,9 +57,9 @@ export async function collectVerdictItems(verifier: Verifier, claims: readonly G
     for (const v of verdicts) {
       const gold = job.shuffled ? 'NOT ENOUGH INFO' : (FROM_SCIFACT[job.claim.evidence[v.docId]?.[0]?.label ?? ''] ?? 'NOT ENOUGH INFO');
       const relevance = v.evidence.length ? Math.max(...v.evidence.map((e) => e.score)) : 0;
-      columbia.push({ evidence: v.evidence.map((e) => e.entailment!).filter(Boolean), gold, relevance });
+      columbia.push({ evidence: v.evidence.map((e) => e.entailment!).filter(Boolean), gold, relevance, scores: v.evidence.map((e) => e.score), shuffled: job.shuffled });
       const premise = v.evidence.map((e) => e.text).join(' ');
-      concat.push({ evidence: premise ? await entailment.predict([{ premise, hypothesis: job.claim.claim }]) : [], gold, relevance });
+      concat.push({ evidence: premise ? await entailment.predict([{ premise, hypothesis: job.claim.claim }]) : [], gold, relevance, shuffled: job.shuffled });
     }
     opts.onProgress?.(i + 1, jobs.length);
   }

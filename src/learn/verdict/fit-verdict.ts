@@ -22,6 +22,10 @@ export interface LabelledPairs {
   gold: Label;
   /** Best evidence score of the pair (what the relevance gate reads); 1 when unknown. */
   relevance?: number;
+  /** Evidence score of each sentence, in the order of `evidence` (columbia items; for analysis). */
+  scores?: number[];
+  /** A claim paired with another claim's cited abstract (gold NOT ENOUGH INFO by construction). */
+  shuffled?: boolean;
 }
 
 function accuracy(items: LabelledPairs[], cfg: AggregateConfig): number {
@@ -113,6 +117,7 @@ export function fitRule(items: LabelledPairs[], source: string): RuleCalibration
   const counts = new Map<Label, number>();
   for (const it of items) counts.set(it.gold, (counts.get(it.gold) ?? 0) + 1);
   const majority = Math.max(0, ...counts.values());
+  const cited = items.flatMap((it, i) => (it.shuffled === false ? [i] : []));
   return {
     supportThreshold: best.s,
     refuteThreshold: best.r,
@@ -126,6 +131,7 @@ export function fitRule(items: LabelledPairs[], source: string): RuleCalibration
       majorityBaseline: items.length ? majority / items.length : 0,
       defaultAccuracy: accuracy(items, DEFAULT_AGGREGATE),
       nll: nllValue,
+      ...(cited.length ? { citedAccuracy: { pairs: cited.length, accuracy: cited.filter((i) => decided[i]!.label === items[i]!.gold).length / cited.length } } : {}),
       reliability: reliability(decided.map((d) => d.probs[d.label]), decided.map((d, i) => d.label === items[i]!.gold)),
     },
   };

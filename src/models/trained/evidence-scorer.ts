@@ -11,11 +11,14 @@ export class TrainedEvidenceScorer implements PairScorer {
   readonly info: ModelInfo;
   /** Decision threshold on the score, chosen at training time (see models/evidence-head.report.md). */
   readonly threshold: number;
+  /** Hidden units of the head (0 = linear): what a re-fit of the same recipe must use (learn/verdict/crossfit.ts). */
+  readonly hidden: number;
   private readonly positive: number;
 
   constructor(private readonly head: TrainedHead) {
     this.info = head.info;
     this.threshold = head.weights.threshold ?? 0.5;
+    this.hidden = head.weights.model.hidden;
     this.positive = head.weights.labels.indexOf('evidence');
     if (this.positive < 0) throw new Error(`evidence weights labels ${head.weights.labels.join(',')} lack "evidence"`);
   }
