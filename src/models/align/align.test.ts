@@ -83,8 +83,22 @@ describe('alignment features on hand-written pairs', () => {
     assert.equal(features('Statins improve outcomes.', 'Statins worsen outcomes.').al_valence_conflict, 1);
     // The same change of the same thing by something else: scaled by how much of the rest of the claim
     // the evidence aligns (here "risk" and "fractures" do; "vitamin", "D" and "deficiency" do not).
-    const other = features('Vitamin D deficiency increases the risk of fractures.', 'Alendronate decreased the risk of vertebral fractures.');
+    const other = features('Vitamin D supplements increase the risk of fractures.', 'Alendronate decreased the risk of vertebral fractures.');
     assert.ok(other.al_direction_conflict > 0 && other.al_direction_conflict < 0.6, `conflict ${other.al_direction_conflict}`);
+  });
+  it('composes the direction of the cause with the direction of the effect', () => {
+    const cause = (text: string) => analyseForAlignment(text).changes.map((c) => `${c.dir * c.cause}:${c.heads.join('+')}`);
+    // "A reduction of smoking reduces the risk" says smoking raises it.
+    const smoking = features('Smoking reduces the risk of lung cancer.', 'Smoking reduction by 50% significantly reduces the risk of lung cancer.');
+    assert.equal(smoking.al_direction_conflict, 1);
+    assert.equal(smoking.al_direction_agree, 0);
+    assert.equal(features('Smoking increases the risk of lung cancer.', 'Smoking reduction by 50% significantly reduces the risk of lung cancer.').al_direction_agree, 1);
+    assert.equal(features('Smoking increases the risk of lung cancer.', 'Smoking cessation reduces the risk of lung cancer.').al_direction_conflict, 0, 'a reverser noun composes too');
+    assert.deepEqual(cause('Reduced intake of salt lowers blood pressure.'), ['-1:intake+salt', '1:blood+pressure']);
+    assert.deepEqual(cause('Higher levels of vitamin D lower the risk of fractures.'), ['1:level+vitamin', '-1:risk+fracture'], 'a rise of the cause keeps the direction');
+    // Only within a clause: "and", "with" and punctuation end what a change word modifies.
+    assert.deepEqual(cause('Inhibition of PI3K killed the cells and reduced tumour size.'), ['-1:pi3k', '-1:tumor+size']);
+    assert.deepEqual(cause('Homocysteine decreased with increasing folic acid dosage.'), ['-1:homocysteine', '1:folic+acid']);
   });
   it('numbers, units and percentages; identifiers are not numbers', () => {
     const f = features('Mortality was 20% in the treated group.', 'Mortality was 35% in the treated group.');

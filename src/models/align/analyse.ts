@@ -37,6 +37,12 @@ export interface Change {
   negated: boolean;
   /** Lemmas of the nearest content nouns around it: what it changes ("risk", "fracture"). */
   heads: string[];
+  /**
+   * The direction of its cause, read from change words before it in the same clause: -1 in "smoking
+   * reduction reduces the risk" or "reduced intake of salt lowers blood pressure" (so these say that
+   * smoking raises the risk and salt raises blood pressure), 1 when nothing modifies the cause.
+   */
+  cause: 1 | -1;
 }
 
 export interface Quantity {
@@ -121,7 +127,8 @@ export function analyseForAlignment(text: string): AlignAnalysis {
     const dirs = changeOf(t.lemma) ?? changeOf(t.form);
     if (!dirs) return;
     const heads = headsAround(tokens, i);
-    for (const d of dirs) changes.push({ axis: d.axis, dir: d.dir, at: i, negated: t.negated, heads });
+    const cause = causeDirection(tokens, i);
+    for (const d of dirs) changes.push({ axis: d.axis, dir: d.dir, at: i, negated: t.negated, heads, cause });
   });
 
   const quantities: Quantity[] = [];
@@ -145,6 +152,29 @@ export function analyseForAlignment(text: string): AlignAnalysis {
     if (q) quantifiers.add(q);
   }
   return { tokens, content, changes, quantities, quantifiers, negationCues };
+}
+
+/** Words that end a clause: a change word before one of them does not modify the cause of one after it. */
+const CLAUSE_BREAK = new Set(['and', 'but', 'or', 'while', 'whereas', 'which', 'that', 'who', 'whom', 'when', 'where', 'although', 'though', 'because', 'if', 'than', 'as', 'whether', 'since', 'after', 'before', 'with']);
+/** Nouns that turn their modifier's presence into its absence ("smoking cessation", "vitamin D deficiency"). */
+const CAUSE_REVERSERS = new Set(['cessation', 'discontinuation', 'withdrawal', 'deficiency', 'deficit', 'deprivation', 'removal', 'quitting', 'knockout', 'knockdown', 'deletion', 'ablation', 'silencing', 'interruption', 'disruption', 'inhibitor', 'antagonist']);
+const CAUSE_WINDOW = 8;
+
+/**
+ * The direction of what causes the change at `i`: the product of the magnitude change words (and
+ * reversers) before it in its clause, so "X reduction reduces Y" composes to "X raises Y".
+ */
+function causeDirection(tokens: AlignToken[], i: number): 1 | -1 {
+  let sign: 1 | -1 = 1;
+  for (let j = i - 1, k = 0; j >= 0 && k < CAUSE_WINDOW; j--, k++) {
+    const u = tokens[j]!;
+    if (/^[.,;:()]$/.test(u.form) || CLAUSE_BREAK.has(u.lemma)) break;
+    const dirs = changeOf(u.lemma) ?? changeOf(u.form);
+    const magnitude = dirs?.find((d) => d.axis === 'magnitude');
+    if (magnitude && magnitude.dir < 0) sign = sign === 1 ? -1 : 1;
+    else if (!magnitude && CAUSE_REVERSERS.has(u.lemma)) sign = sign === 1 ? -1 : 1;
+  }
+  return sign;
 }
 
 const BE = new Set(['be', 'is', 'are', 'was', 'were', 'been', 'being', 'get', 'got']);

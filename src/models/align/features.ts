@@ -161,7 +161,9 @@ export function alignFeatures(claim: AlignAnalysis, evidence: AlignAnalysis, ctx
     if (c.axis === 'magnitude' && ((c.dir > 0 && down > 0 && up === 0) || (c.dir < 0 && up > 0 && down === 0))) flip = 1;
     for (const e of evidence.changes) {
       if (e.negated || e.axis !== c.axis || !sameThing(res, c, e)) continue;
-      if (e.dir !== c.dir) {
+      // Directions composed with their causes': "smoking reduction reduces the risk" disagrees with
+      // "smoking reduces the risk".
+      if (e.dir * e.cause !== c.dir * c.cause) {
         if (c.axis === 'magnitude') conflict = 1;
         else valence = 1;
       } else if (c.axis === 'magnitude') agree = 1;
