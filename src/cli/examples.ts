@@ -41,7 +41,7 @@ export const EXAMPLES: Record<string, string[]> = {
     'veracite eval audit data/samples/audit/article.wikitext --sources data/samples/audit/sources --labels data/samples/audit/labels.jsonl --index .veracite/demo',
   ],
   'eval contrast': ['veracite eval contrast --index .veracite/scifact --claims ../shared/data/scifact/claims_dev.jsonl --mode bm25'],
-  'eval report': ['veracite eval report eval-results/citation-detection.json eval-results/scifact-verdicts.json --html eval-report.html'],
+  'eval report': ['veracite eval report eval-results/citation-detection.json eval-results/scifact.json --html eval-report.html'],
   'eval citation-recovery': ['veracite eval citation-recovery --index tmp/audit/wice-pooled --queries ../shared/data/wice/retrieval_dev_queries.jsonl'],
   'annotations export': ['veracite annotations export --index .veracite/demo --out annotations.jsonl', 'veracite annotations export --index .veracite/demo --as nli --out nli-pairs.jsonl'],
 };

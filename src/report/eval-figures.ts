@@ -12,7 +12,7 @@
  *     the calibrated threshold marked; a reliability diagram when the score is a probability.
  *   - an audit scored against labels (`task: "audit-eval"`, `veracite eval audit`): curves, histograms
  *     with the audit's threshold, and gold label against the flag decision.
- *   - claim verification (`results.<setting>.labelAccuracy.confusion`, eval-results/scifact-verdicts*.json):
+ *   - claim verification (`results.<setting>.labelAccuracy.confusion`, eval-results/scifact*.json):
  *     the label confusion matrix per setting.
  *   - retrieval (`metrics["ndcg@10"]` with `perQuery`) and citation recovery (`task: "wice-citation-recovery"`):
  *     metric bars per mode / method.
@@ -294,7 +294,7 @@ function auditEvalSection(file: ResultFile, d: Json): Section {
   };
 }
 
-// ---- claim verification (eval-results/scifact-verdicts*.json) ----
+// ---- claim verification (eval-results/scifact*.json) ----
 
 const VERDICT_LABELS = ['SUPPORT', 'NOT_ENOUGH_INFO', 'CONTRADICT'];
 
