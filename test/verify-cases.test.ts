@@ -51,10 +51,10 @@ describe('issue 11 cases: support is told from contradiction and from irrelevanc
     assert.equal(v.label, 'SUPPORTS', `got ${v.label} ${JSON.stringify(v.probs)}`);
   });
 
-  // Known miss (see docs/RESULTS.md): the top evidence says "smoking reduction by 50% significantly reduces
-  // the risk of lung cancer"; reading that as "smoking raises the risk" needs the direction of the cause
-  // composed with the direction of the effect, which the alignment features do not do yet.
-  it('"Smoking reduces the risk of lung cancer" is not supported', { todo: 'cause-direction composition (reduction of X reduces Y => X raises Y)' }, async () => {
+  // The top evidence says "smoking reduction by 50% significantly reduces the risk of lung cancer" and
+  // "smoking cessation ... reduces a person's risk": read as "smoking raises the risk" only when the
+  // direction of the cause is composed with the direction of the effect (src/models/align/analyse.ts).
+  it('"Smoking reduces the risk of lung cancer" is not supported by "smoking reduction reduces the risk"', async () => {
     const v = await verifier.verify('Smoking reduces the risk of lung cancer.');
     assert.notEqual(v.label, 'SUPPORTS', `got ${v.label} ${JSON.stringify(v.probs)}`);
   });
