@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Rng } from '../../util/rng.js';
 import { loadSciFactClaims, loadSciFactCorpus } from '../heads/data.js';
-import { applyRule, countByRule, makeTwins, sciFactSupported } from './index.js';
+import { CON, ENT, NEU } from '../heads/data.js';
+import { label } from '../heads/softmax-regression.js';
+import { applyRule, contrastNliPairs, countByRule, makeTwins, sciFactContradicted, sciFactSupported } from './index.js';
 
 const rng = () => new Rng(7);
 const apply = (rule: Parameters<typeof applyRule>[0], claim: string, premise = '', pool: string[] = []) => applyRule(rule, claim, premise, rng(), pool);
@@ -56,5 +58,20 @@ describe('twins of SciFact train claims', () => {
       assert.ok(supported.some((s) => s.group === t.group && s.claim === t.original));
       assert.equal(t.label, t.rule === 'entity' ? 'neutral' : 'contradiction');
     }
+  });
+  it('reverse twins: a contradicted claim with its negation toggled is entailed by the same sentences', () => {
+    const contradicted = sciFactContradicted(claims, corpus);
+    assert.ok(contradicted.length > 5, `${contradicted.length} contradicted claims in the sample`);
+    assert.ok(contradicted.every((c) => !sciFactSupported(claims, corpus).some((s) => s.claim === c.claim && s.group === c.group)));
+    const { pairs, counts } = contrastNliPairs({ scifact: [], snli: [], rte: [], scifactReverse: contradicted }, 13);
+    assert.ok(pairs.length > 0 && counts.scifactReverse_negation! > 0, JSON.stringify(counts));
+    assert.equal(counts.scifactReverse_direction, 0, 'only negation: a direction flip of a claim contradicted by "no effect" is still contradicted');
+    for (const p of pairs) {
+      assert.equal(p.y, label(ENT));
+      assert.ok(contradicted.some((c) => c.group === p.group && c.claim !== p.hypothesis && (c.premises.includes(p.premise) || c.premises.join(' ') === p.premise)));
+    }
+    // The forward twins of supported claims stay contradiction / neutral.
+    const forward = contrastNliPairs({ scifact: sciFactSupported(claims, corpus), snli: [], rte: [] }, 13).pairs;
+    assert.ok(forward.length > 0 && forward.every((p) => p.y === label(CON) || p.y === label(NEU)));
   });
 });

@@ -115,7 +115,7 @@ export function writeNliReport(outDir: string, o: NliOutcome & { path: string; s
     '',
     '### Contrast twins (src/learn/contrast, training sets only)',
     '',
-    'Rule-made minimal edits of supported TRAINING claims (SciFact train SUPPORT rationales, a seeded sample of SNLI training-pool entailment pairs, RTE train entailment pairs): direction of change flipped, negation added or removed, an adjective swapped for its antonym, a number changed (identifiers such as "type 2" or "T-helper 17" left alone) -> contradiction; a name swapped for another of the same shape -> neutral (unsupported). RTE twins get RTE\'s 2-way target {neutral, contradiction}. Each twin stays in its original\'s split group.',
+    'Rule-made minimal edits of supported TRAINING claims (SciFact train SUPPORT rationales, a seeded sample of SNLI training-pool entailment pairs, RTE train entailment pairs): direction of change flipped, negation added or removed, an adjective swapped for its antonym, a number changed (identifiers such as "type 2" or "T-helper 17" left alone) -> contradiction; a name swapped for another of the same shape -> neutral (unsupported). Reverse twins: CONTRADICTED SciFact train claims with their negation toggled -> entailment by the same rationale sentences (negation only: a direction flip of a claim contradicted by "no effect" is still contradicted). RTE twins get RTE\'s 2-way target {neutral, contradiction}. Each twin stays in its original\'s split group.',
     '',
     '| source / rule | count |',
     '|---|---:|',
