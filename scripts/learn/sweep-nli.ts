@@ -3,7 +3,7 @@
  * and prints the validation split's accuracy and its SciFact pairs' balanced accuracy and per-class recall
  * (the validation split is a seeded 10% of the training pool, by group; dev is never read for the choice).
  *
- *   node --import tsx scripts/learn/sweep-nli.ts --data ../shared/data --seed 13
+ *   node --import tsx scripts/learn/sweep-nli.ts --data ../shared/data --seed 13 [--reverse-twins]
  */
 import { parseArgs } from 'node:util';
 import { createUseEmbedder } from '../../src/models/use/index.js';
@@ -11,9 +11,9 @@ import { embedAllCached } from '../../src/learn/heads/embed-cache.js';
 import { prepareData, textsOf } from '../../src/learn/heads/train.js';
 import { DEFAULT_NLI_CONFIG, fit, pct, type NliConfig, type NliSource } from '../../src/learn/heads/train-nli.js';
 
-const { values } = parseArgs({ options: { data: { type: 'string', default: '../shared/data' }, seed: { type: 'string', default: '13' }, cache: { type: 'string', default: 'tmp/train-cache' } } });
+const { values } = parseArgs({ options: { data: { type: 'string', default: '../shared/data' }, seed: { type: 'string', default: '13' }, cache: { type: 'string', default: 'tmp/train-cache' }, 'reverse-twins': { type: 'boolean', default: false } } });
 const seed = Number(values.seed);
-const data = prepareData(values.data!, seed);
+const data = prepareData(values.data!, seed, { contrastReverse: !!values['reverse-twins'] });
 console.error(`contrast twins: ${JSON.stringify(data.nli.contrastCounts)}`);
 const embedder = await createUseEmbedder({ threads: 1 });
 const { vectors } = await embedAllCached(embedder, textsOf(data), values.cache, (l) => console.error(l));
@@ -32,6 +32,7 @@ for (const v of variants) {
   const t0 = performance.now();
   const f = await fit(nli, embedder.dimension, seed, cfg, v.sources, 0, () => {});
   const s = f.validationSciFact;
-  console.log(`${v.name.padEnd(28)} validation ${pct(f.validation.accuracy)} | SciFact validation n=${s.n ?? ''} acc ${pct(s.accuracy)} balanced ${pct(s.balancedAccuracy)} (${s.labels.map((l) => `${l.slice(0, 3)} ${pct(s.perClass[l]!.accuracy)}`).join(' ')}) [${((performance.now() - t0) / 1000).toFixed(0)} s]`);
+  const c = f.validationContrast;
+  console.log(`${v.name.padEnd(28)} validation ${pct(f.validation.accuracy)} | SciFact validation n=${s.n ?? ''} acc ${pct(s.accuracy)} balanced ${pct(s.balancedAccuracy)} (${s.labels.map((l) => `${l.slice(0, 3)} ${pct(s.perClass[l]!.accuracy)}`).join(' ')}) | twins n=${c.n ?? ''} ${c.labels.map((l) => `${l.slice(0, 3)} ${pct(c.perClass[l]?.accuracy ?? 0)}`).join(' ')} [${((performance.now() - t0) / 1000).toFixed(0)} s]`);
 }
 await embedder.dispose?.();

@@ -29,7 +29,8 @@ function confusionTable(r: ClassificationReport): string {
 }
 
 function perClassLine(r: ClassificationReport): string {
-  return r.labels.map((l) => `${l} ${pct(r.perClass[l].accuracy)}`).join(', ');
+  // Classes the set has none of are left out (an accuracy of 0% over 0 items would read as a result).
+  return r.labels.filter((l) => r.perClass[l].n > 0).map((l) => `${l} ${pct(r.perClass[l].accuracy)}`).join(', ');
 }
 
 // Both heads come from one command; --only / --no-ablation give the same weights. (The alignment analysis
@@ -56,6 +57,7 @@ export function writeNliReport(outDir: string, o: NliOutcome & { path: string; s
     embeddedNow: ctx.embeddedNow,
     validation: o.validation,
     validationSciFact: o.validationSciFact,
+    validationContrast: o.validationContrast,
     contrastTwins: o.contrastCounts,
     snliHeldout: o.snliHeld,
     rteDev: o.rteDev,
@@ -115,13 +117,13 @@ export function writeNliReport(outDir: string, o: NliOutcome & { path: string; s
     '',
     '### Contrast twins (src/learn/contrast, training sets only)',
     '',
-    'Rule-made minimal edits of supported TRAINING claims (SciFact train SUPPORT rationales, a seeded sample of SNLI training-pool entailment pairs, RTE train entailment pairs): direction of change flipped, negation added or removed, an adjective swapped for its antonym, a number changed (identifiers such as "type 2" or "T-helper 17" left alone) -> contradiction; a name swapped for another of the same shape -> neutral (unsupported). Reverse twins: CONTRADICTED SciFact train claims with their negation toggled -> entailment by the same rationale sentences (negation only: a direction flip of a claim contradicted by "no effect" is still contradicted). RTE twins get RTE\'s 2-way target {neutral, contradiction}. Each twin stays in its original\'s split group.',
+    'Rule-made minimal edits of supported TRAINING claims (SciFact train SUPPORT rationales, a seeded sample of SNLI training-pool entailment pairs, RTE train entailment pairs): direction of change flipped, negation added or removed, an adjective swapped for its antonym, a number changed (identifiers such as "type 2" or "T-helper 17" left alone) -> contradiction; a name swapped for another of the same shape -> neutral (unsupported). Reverse twins (opt-in, `--reverse-twins`; counted below as scifactReverse_* when used): CONTRADICTED SciFact train claims with their negation toggled -> entailment by the same rationale sentences. RTE twins get RTE\'s 2-way target {neutral, contradiction}. Each twin stays in its original\'s split group.',
     '',
     '| source / rule | count |',
     '|---|---:|',
     ...Object.entries(o.contrastCounts).map(([k, v]) => `| ${k} | ${v} |`),
     '',
-    `Source weights were chosen on the validation split's SciFact pairs (balanced accuracy, \`node --import tsx scripts/learn/sweep-nli.ts\`): this run's validation SciFact balanced accuracy ${pct(o.validationSciFact.balancedAccuracy)} (${perClassLine(o.validationSciFact)}).`,
+    `Source weights were chosen on the validation split's SciFact pairs (balanced accuracy, \`node --import tsx scripts/learn/sweep-nli.ts\`): this run's validation SciFact balanced accuracy ${pct(o.validationSciFact.balancedAccuracy)} (${perClassLine(o.validationSciFact)}). The validation claims' SciFact contrast twins (n=${o.validationContrast.n}; forward twins are contradiction or neutral, reverse twins entailment): ${perClassLine(o.validationContrast)}.`,
     '',
     '## Results',
     '',

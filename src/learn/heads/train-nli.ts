@@ -84,6 +84,7 @@ export interface AblationRow extends NliEvaluation {
 
 export interface NliOutcome extends NliEvaluation {
   validationSciFact: ClassificationReport;
+  validationContrast: ClassificationReport;
   contrastCounts: Record<string, number>;
   weights: HeadWeights;
   config: NliConfig;
@@ -149,6 +150,11 @@ interface Fitted {
   validation: ClassificationReport;
   /** The validation split's SciFact pairs alone (the target domain): what source weights are chosen on. */
   validationSciFact: ClassificationReport;
+  /**
+   * The validation split's SciFact contrast twins alone (twins of the validation claims): how the head
+   * reads minimal edits of claims it did not train on. Train-side counterpart of `veracite eval contrast`.
+   */
+  validationContrast: ClassificationReport;
   bestEpoch: number;
   epochsRun: number;
   sizes: Record<string, number>;
@@ -187,9 +193,15 @@ export async function fit(data: NliData, dim: number, seed: number, cfg: NliConf
     sci.map((i) => argmax(p.subarray(i * 3, i * 3 + 3))),
     NLI_CLASS_NAMES,
   );
+  const twins = single.filter((i) => sourceOf(valPairs[i]!) === 'contrast' && valPairs[i]!.group.startsWith('scifact:'));
+  const validationContrast = classificationReport(
+    twins.map((i) => classOf(valPairs[i]!.y)),
+    twins.map((i) => argmax(p.subarray(i * 3, i * 3 + 3))),
+    NLI_CLASS_NAMES,
+  );
   const sizes: Record<string, number> = { train: trainPairs.length, validation: valPairs.length };
   for (const s of sources) sizes[`train_${s}`] = trainPairs.filter((q) => sourceOf(q) === s).length;
-  return { model: result.model, idf, validation, validationSciFact, bestEpoch: result.bestEpoch, epochsRun: result.epochsRun, sizes };
+  return { model: result.model, idf, validation, validationSciFact, validationContrast, bestEpoch: result.bestEpoch, epochsRun: result.epochsRun, sizes };
 }
 
 export async function trainNli(
@@ -256,7 +268,7 @@ export async function trainNli(
     model: chosen.model,
     training: { seed, config: cfg, sizes, bestEpoch: chosen.bestEpoch },
   };
-  return { ...ev, weights, config: cfg, sizes, validation: chosen.validation, validationSciFact: chosen.validationSciFact, contrastCounts: data.contrastCounts, hiddenChoice, bestEpoch: chosen.bestEpoch, epochsRun: chosen.epochsRun, trainSeconds, ablation };
+  return { ...ev, weights, config: cfg, sizes, validation: chosen.validation, validationSciFact: chosen.validationSciFact, validationContrast: chosen.validationContrast, contrastCounts: data.contrastCounts, hiddenChoice, bestEpoch: chosen.bestEpoch, epochsRun: chosen.epochsRun, trainSeconds, ablation };
 }
 
 export const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;

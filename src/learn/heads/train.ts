@@ -59,16 +59,17 @@ export interface DataOptions {
   contrastRte?: number;
   /**
    * Reverse twins: contradicted SciFact train claims with negation toggled, as entailment (training-pairs.ts).
-   * Default true: SciFact validation balanced accuracy 61.3% -> 64.4% (contradiction 52.4% -> 57.1%,
-   * entailment 48.5% -> 50.5%; scripts/learn/sweep-nli.ts, seed 13). The forward twins alone shift the
-   * prior towards contradiction; these pair the same evidence with a supported edit.
+   * Opt-in (default false). Measured (seed 13, scripts/learn/sweep-nli.ts): SciFact validation balanced
+   * accuracy 61.3% -> 64.4%, but the validation claims' forward twins lose contradiction recall (54.1% ->
+   * 49.7%), and on dev the oracle CONTRADICT recall fell 16.9% -> 11.3% and contrast consistency 34.3% ->
+   * 26.3%. The two training-side figures disagree, so the incumbent (without) stays.
    */
   contrastReverse?: boolean;
   /** SICK train pairs (nli/sick/SICK.txt). CC BY-NC-SA 3.0: the shipped weights must never use it. */
   sick?: boolean;
 }
 
-export const DEFAULT_DATA_OPTIONS: Required<DataOptions> = { contrast: true, contrastSnli: 1500, contrastRte: 600, contrastReverse: true, sick: false };
+export const DEFAULT_DATA_OPTIONS: Required<DataOptions> = { contrast: true, contrastSnli: 1500, contrastRte: 600, contrastReverse: false, sick: false };
 
 /** Every pair set both heads use; seeded samples and splits only. */
 export function prepareData(root: string, seed: number, options: DataOptions = {}): PreparedData {
