@@ -9,14 +9,14 @@ import { label } from '../heads/softmax-regression.js';
 import { countByRule, makeTwins, type ContrastTwin, type SupportedClaim } from './make-twins.js';
 import type { ContrastRule } from './rules.js';
 
-/** SciFact claims with their SUPPORT rationale sentences (one entry per evidence abstract). */
-export function sciFactSupported(claims: readonly SciFactClaim[], corpus: Map<number, SciFactDoc>): SupportedClaim[] {
-  // One entry per claim text (SciFact repeats a claim for several cited abstracts): its premises pooled.
+/** SciFact claims with their rationale sentences of one label (one entry per claim text, premises pooled). */
+function sciFactWithLabel(claims: readonly SciFactClaim[], corpus: Map<number, SciFactDoc>, label: 'SUPPORT' | 'CONTRADICT'): SupportedClaim[] {
+  // SciFact repeats a claim for several cited abstracts: one entry per claim text, its premises pooled.
   const byClaim = new Map<string, SupportedClaim>();
   for (const c of claims) {
     for (const [docId, sets] of Object.entries(c.evidence).sort((a, b) => Number(a[0]) - Number(b[0]))) {
       const doc = corpus.get(Number(docId));
-      if (!doc || sets[0]?.label !== 'SUPPORT') continue;
+      if (!doc || sets[0]?.label !== label) continue;
       const idx = [...new Set(sets.flatMap((s) => s.sentences))].sort((a, b) => a - b);
       const premises = idx.map((i) => doc.abstract[i]).filter((s): s is string => !!s);
       if (!premises.length) continue;
@@ -28,27 +28,15 @@ export function sciFactSupported(claims: readonly SciFactClaim[], corpus: Map<nu
   return [...byClaim.values()];
 }
 
+/** SciFact claims with their SUPPORT rationale sentences (one entry per evidence abstract). */
+export const sciFactSupported = (claims: readonly SciFactClaim[], corpus: Map<number, SciFactDoc>): SupportedClaim[] => sciFactWithLabel(claims, corpus, 'SUPPORT');
+
 /**
  * SciFact claims with their CONTRADICT rationale sentences, for reverse twins: a contradicted claim with its
  * negation toggled is what those sentences support ("X does not lower Y" contradicted -> "X lowers Y"
- * supported). Same shape as sciFactSupported.
+ * supported).
  */
-export function sciFactContradicted(claims: readonly SciFactClaim[], corpus: Map<number, SciFactDoc>): SupportedClaim[] {
-  const byClaim = new Map<string, SupportedClaim>();
-  for (const c of claims) {
-    for (const [docId, sets] of Object.entries(c.evidence).sort((a, b) => Number(a[0]) - Number(b[0]))) {
-      const doc = corpus.get(Number(docId));
-      if (!doc || sets[0]?.label !== 'CONTRADICT') continue;
-      const idx = [...new Set(sets.flatMap((s) => s.sentences))].sort((a, b) => a - b);
-      const premises = idx.map((i) => doc.abstract[i]).filter((s): s is string => !!s);
-      if (!premises.length) continue;
-      const had = byClaim.get(c.claim);
-      if (had) had.premises.push(...premises);
-      else byClaim.set(c.claim, { claim: c.claim, premises, group: `scifact:${c.id}` });
-    }
-  }
-  return [...byClaim.values()];
-}
+export const sciFactContradicted = (claims: readonly SciFactClaim[], corpus: Map<number, SciFactDoc>): SupportedClaim[] => sciFactWithLabel(claims, corpus, 'CONTRADICT');
 
 /**
  * Rules whose twin of a contradicted claim is supported. Only negation: a direction flip of a claim
