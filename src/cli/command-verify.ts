@@ -36,6 +36,7 @@ export function printVerdict(v: Verdict, opts: { color?: boolean } = {}): void {
     const legend = roleLegendText(roles, { color });
     if (legend) console.log(legend.split('\n').map((l) => `   ${l}`).join('\n'));
   }
+  if (v.decidedBy) console.log(`  decided on: ${v.decidedBy.title} (${v.decidedBy.docId}); each document's evidence is judged alone, and the most relevant document that takes a side decides`);
   console.log(`  documents: ${v.documents.map((d) => `${d.title} (${d.docId}; ${d.via.join('+')})`).slice(0, 5).join('; ')}`);
   console.log(`  provenance: ${snapshotText(v.provenance.snapshot)}, config ${v.provenance.configHash}, models ${v.provenance.models.map((m) => m.id).join(', ')}`);
   console.log(`  ${v.timings.totalMs!.toFixed(0)} ms`);

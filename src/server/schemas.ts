@@ -122,6 +122,10 @@ export const VerdictResponse = z
     label: z.enum(LABELS),
     confidence: z.number(),
     probs: Probs,
+    decidedBy: z
+      .object({ docId: z.string(), title: z.string() })
+      .optional()
+      .describe('When the evidence spans several documents, each judged alone: the document whose evidence decided (the most relevant one that takes a side).'),
     evidence: z.array(
       z.object({
         docId: z.string(),

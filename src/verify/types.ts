@@ -49,6 +49,11 @@ export interface Verdict {
   /** Probability of `label` after calibration. */
   confidence: number;
   probs: LabelProbs;
+  /**
+   * When the evidence comes from several documents and each was judged alone (`verdict.across:
+   * 'by-document'`, the default): the one whose evidence decided, the most relevant that takes a side.
+   */
+  decidedBy?: { docId: string; title: string };
   evidence: EvidenceSentence[];
   documents: CandidateDocument[];
   provenance: Provenance;

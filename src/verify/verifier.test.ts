@@ -17,7 +17,9 @@ import { ingestSource } from '../store/ingest.js';
 import { LanceStore } from '../store/lancedb-store.js';
 import { LABELS } from './types.js';
 import { MODEL_INPUT_MAX_CHARS } from '../models/bounded-input.js';
-import { Verifier } from './verifier.js';
+import { columbiaVerdict, Verifier } from './verifier.js';
+import { DEFAULT_AGGREGATE } from './aggregate.js';
+import type { EvidenceSentence } from './types.js';
 
 describe('Verifier on real samples with the offline models', () => {
   let dir: string;
@@ -130,5 +132,32 @@ describe('Verifier on real samples with the offline models', () => {
     assert.ok(docsB.has('Herculaneum'), `hop reached the linked page: ${[...docsB].join(', ')}`);
     const hopped = b.evidence.find((e) => e.docId === 'Herculaneum')!;
     assert.ok(hopped.score <= 0.5, 'evidence from a linked page is down-weighted');
+  });
+});
+
+describe('verdict across documents', () => {
+  const sentence = (docId: string, score: number, entailment: number, contradiction: number): EvidenceSentence => ({
+    docId,
+    title: `Title of ${docId}`,
+    sentenceIndex: 0,
+    text: `a sentence of ${docId}`,
+    score,
+    entailment: { entailment, contradiction, neutral: 1 - entailment - contradiction },
+  });
+  // The most relevant document contradicts the claim; a less relevant one supports it.
+  const evidence = [sentence('A', 0.9, 0.05, 0.9), sentence('A', 0.7, 0.1, 0.2), sentence('B', 0.5, 0.9, 0.05)];
+  it('by-document: the most relevant document that takes a side decides, and is named', () => {
+    const d = columbiaVerdict(evidence, { ...DEFAULT_AGGREGATE, across: 'by-document' });
+    assert.equal(d.label, 'REFUTES');
+    assert.deepEqual(d.decidedBy, { docId: 'A', title: 'Title of A' });
+    // A first document that takes no side passes the decision to the next one.
+    const quiet = [sentence('A', 0.9, 0.1, 0.1), sentence('B', 0.5, 0.9, 0.05)];
+    assert.deepEqual(columbiaVerdict(quiet, { ...DEFAULT_AGGREGATE, across: 'by-document' }), { label: 'SUPPORTS', probs: columbiaVerdict([quiet[1]!], { ...DEFAULT_AGGREGATE, across: 'by-document' }).probs, decidedBy: { docId: 'B', title: 'Title of B' } });
+  });
+  it('pooled reads every sentence at once (a supporting sentence anywhere wins) and names no document; one document names none either', () => {
+    const d = columbiaVerdict(evidence, { ...DEFAULT_AGGREGATE, across: 'pooled' });
+    assert.equal(d.label, 'SUPPORTS');
+    assert.equal(d.decidedBy, undefined);
+    assert.equal(columbiaVerdict(evidence.slice(0, 2), { ...DEFAULT_AGGREGATE, across: 'by-document' }).decidedBy, undefined);
   });
 });

@@ -168,7 +168,7 @@ export class Verifier {
     if (this.config.hop.enabled) evidence = await hopEvidence(this.store, this.selector, claim, evidence, docs, this.config.hop, select);
     signal?.throwIfAborted();
     const t2 = performance.now();
-    const { label, probs } = await this.decide(claim, evidence, signal);
+    const { label, probs, decidedBy } = await this.decide(claim, evidence, signal);
     signal?.throwIfAborted();
     const t3 = performance.now();
     return {
@@ -176,6 +176,7 @@ export class Verifier {
       label,
       confidence: probs[label],
       probs,
+      ...(decidedBy ? { decidedBy } : {}),
       evidence,
       documents,
       provenance: await this.provenance(),
@@ -183,7 +184,7 @@ export class Verifier {
     };
   }
 
-  private async decide(claim: string, evidence: EvidenceSentence[], signal?: AbortSignal) {
+  private async decide(claim: string, evidence: EvidenceSentence[], signal?: AbortSignal): Promise<Decision> {
     const cfg = this.config.verdict;
     if (evidence.length === 0) return aggregateColumbia([], cfg);
     if (cfg.rule === 'concat') {
@@ -191,7 +192,7 @@ export class Verifier {
       // document. The relevance gate reads the best evidence score of what each decision is made on.
       const groups = cfg.across === 'by-document' ? groupByDocument(evidence) : [evidence];
       const probs = await this.models.entailment.predict(groups.map((g) => ({ premise: g.map((e) => e.text).join(' '), hypothesis: claim })), signal);
-      return decideAcrossDocuments(groups.map((g, i) => aggregateConcat(probs[i]!, cfg, Math.max(...g.map((e) => e.score)))))!;
+      return withDecidingDocument(groups, groups.map((g, i) => aggregateConcat(probs[i]!, cfg, Math.max(...g.map((e) => e.score)))));
     }
     const probs = await this.models.entailment.predict(
       evidence.map((e) => ({ premise: e.text, hypothesis: claim })),
@@ -207,10 +208,25 @@ export class Verifier {
  * document (`cfg.across`, groups in order of relevance): the relevance gate reads the best evidence score
  * of what each decision is made on.
  */
-export function columbiaVerdict(evidence: readonly EvidenceSentence[], cfg: AggregateConfig & { across: AcrossDocuments }): { label: Label; probs: LabelProbs } {
+export function columbiaVerdict(evidence: readonly EvidenceSentence[], cfg: AggregateConfig & { across: AcrossDocuments }): Decision {
   if (evidence.length === 0) return aggregateColumbia([], cfg);
   const groups = cfg.across === 'by-document' ? groupByDocument(evidence) : [evidence];
-  return decideAcrossDocuments(groups.map((g) => aggregateColumbia(g.map((e) => e.entailment!), cfg, Math.max(...g.map((e) => e.score)))))!;
+  return withDecidingDocument(groups, groups.map((g) => aggregateColumbia(g.map((e) => e.entailment!), cfg, Math.max(...g.map((e) => e.score)))));
+}
+
+/** A verdict, and (by-document, evidence from several documents) the document whose evidence decided it. */
+export interface Decision {
+  label: Label;
+  probs: LabelProbs;
+  decidedBy?: { docId: string; title: string };
+}
+
+function withDecidingDocument(groups: readonly (readonly EvidenceSentence[])[], decisions: { label: Label; probs: LabelProbs }[]): Decision {
+  const chosen = decideAcrossDocuments(decisions)!;
+  if (groups.length < 2) return chosen;
+  // Said only when it tells the reader something: which of several documents the verdict rests on.
+  const first = groups[decisions.indexOf(chosen)]![0]!;
+  return { ...chosen, decidedBy: { docId: first.docId, title: first.title } };
 }
 
 /** Evidence sentences grouped by document, groups in order of their best sentence. */
