@@ -27,11 +27,18 @@ function renderVerdict(v) {
     if (!byDoc.has(e.docId)) byDoc.set(e.docId, { title: e.title, items: [] });
     byDoc.get(e.docId).items.push(e);
   }
-  const docs = [...byDoc.values()].map((d) =>
+  const decided = v.decidedBy && v.decidedBy.docId;
+  const docs = [...byDoc.entries()].map(([docId, d]) =>
     h(
       'article',
       { class: 'source' },
-      h('h4', {}, d.title),
+      h(
+        'h4',
+        {},
+        d.title,
+        // By-document verdicts: each document is judged alone and the most relevant one that takes a side decides.
+        docId === decided ? h('span', { class: 'badge muted decided', title: 'Each document is judged alone; the most relevant one that takes a side decides the verdict.' }, 'decided the verdict') : null,
+      ),
       h(
         'ul',
         { class: 'evidence-list' },

@@ -82,6 +82,9 @@ export function defineWebTests(setup: E2eSetup): void {
       assert.match((await page.textContent('.verdict .confidence')) ?? '', /confidence \d\.\d\d/);
       assert.ok((await page.locator('#claim-result .ev[data-role]').count()) > 0, 'evidence sentences are coloured by their role');
       assert.ok((await page.locator('#claim-result .legend').count()) === 1, 'with a legend');
+      // Evidence from several documents, each judged alone: the one that decided is marked, once.
+      const sources = await page.locator('#claim-result article.source').count();
+      assert.equal(await page.locator('#claim-result .decided').count(), sources > 1 ? 1 : 0, `${sources} source documents`);
     });
 
     it('audits an article with a live progress bar and a table sorted least verifiable first', async () => {
