@@ -33,6 +33,6 @@ for (const v of variants) {
   const f = await fit(nli, embedder.dimension, seed, cfg, v.sources, 0, () => {});
   const s = f.validationSciFact;
   const c = f.validationContrast;
-  console.log(`${v.name.padEnd(28)} validation ${pct(f.validation.accuracy)} | SciFact validation n=${s.n ?? ''} acc ${pct(s.accuracy)} balanced ${pct(s.balancedAccuracy)} (${s.labels.map((l) => `${l.slice(0, 3)} ${pct(s.perClass[l]!.accuracy)}`).join(' ')}) | twins n=${c.n ?? ''} ${c.labels.map((l) => `${l.slice(0, 3)} ${pct(c.perClass[l]?.accuracy ?? 0)}`).join(' ')} [${((performance.now() - t0) / 1000).toFixed(0)} s]`);
+  console.log(`${v.name.padEnd(28)} validation ${pct(f.validation.accuracy)} | SciFact validation n=${s.n ?? ''} acc ${pct(s.accuracy)} balanced ${pct(s.balancedAccuracy)} (${s.labels.map((l) => `${l.slice(0, 3)} ${pct(s.perClass[l]!.accuracy)}`).join(' ')}) | twins n=${c.n ?? ''} ${c.labels.filter((l) => c.perClass[l]!.n > 0).map((l) => `${l.slice(0, 3)} ${pct(c.perClass[l]!.accuracy)}`).join(' ')} [${((performance.now() - t0) / 1000).toFixed(0)} s]`);
 }
 await embedder.dispose?.();
