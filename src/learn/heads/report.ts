@@ -123,7 +123,7 @@ export function writeNliReport(outDir: string, o: NliOutcome & { path: string; s
     '|---|---:|',
     ...Object.entries(o.contrastCounts).map(([k, v]) => `| ${k} | ${v} |`),
     '',
-    `Source weights were chosen on the validation split's SciFact pairs (balanced accuracy, \`node --import tsx scripts/learn/sweep-nli.ts\`): this run's validation SciFact balanced accuracy ${pct(o.validationSciFact.balancedAccuracy)} (${perClassLine(o.validationSciFact)}). The validation claims' SciFact contrast twins (n=${o.validationContrast.n}; forward twins are contradiction or neutral, reverse twins entailment): ${perClassLine(o.validationContrast)}.`,
+    `Source weights were chosen on the validation splits' SciFact pairs (mean balanced accuracy over five split seeds, \`node --import tsx scripts/learn/sweep-nli.ts\`, models/nli-sweep.json): this run's validation SciFact balanced accuracy ${pct(o.validationSciFact.balancedAccuracy)} (${perClassLine(o.validationSciFact)}). The validation claims' SciFact contrast twins (n=${o.validationContrast.n}; forward twins are contradiction or neutral, reverse twins entailment): ${perClassLine(o.validationContrast)}.`,
     '',
     '## Results',
     '',

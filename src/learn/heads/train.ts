@@ -62,7 +62,8 @@ export interface DataOptions {
    * Opt-in (default false). Measured (seed 13, scripts/learn/sweep-nli.ts): SciFact validation balanced
    * accuracy 61.3% -> 64.4%, but the validation claims' forward twins lose contradiction recall (54.1% ->
    * 49.7%), and on dev the oracle CONTRADICT recall fell 16.9% -> 11.3% and contrast consistency 34.3% ->
-   * 26.3%. The two training-side figures disagree, so the incumbent (without) stays.
+   * 26.3%. The two training-side figures disagree, so the incumbent (without) stays. Over five split seeds
+   * (models/nli-sweep.json, contrast x2) they lose on both: balanced 56.1% -> 54.3%, twins 63.4% -> 54.9%.
    */
   contrastReverse?: boolean;
   /** SICK train pairs (nli/sick/SICK.txt). CC BY-NC-SA 3.0: the shipped weights must never use it. */
