@@ -10,7 +10,7 @@ import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import type { Verdict } from '../verify/types.js';
-import { claimTerms, verifyEvidenceRole } from '../highlight/evidence-role.js';
+import { claimTerms, verifyEvidenceRoles, type VerdictDisplayConfig } from '../highlight/evidence-role.js';
 import { evidenceSentenceText, roleLegendText, useColor } from '../highlight/render.js';
 import { countRecords } from './count-records.js';
 import { snapshotText } from './format.js';
@@ -23,13 +23,12 @@ export const VERIFY_OPTIONS: OptionPick = { index: ['index'], models: ['embedder
 
 export function printVerdict(v: Verdict, opts: { color?: boolean } = {}): void {
   const color = opts.color ?? useColor();
-  // The roles follow the verdict rule's own thresholds, so a sentence coloured "supports" is one the rule counts.
-  const rule = (v.provenance.config as { verdict?: { supportThreshold?: number; refuteThreshold?: number } }).verdict ?? {};
-  const thresholds = { ...(rule.supportThreshold !== undefined ? { support: rule.supportThreshold } : {}), ...(rule.refuteThreshold !== undefined ? { contradict: rule.refuteThreshold } : {}) };
+  // The roles follow the verdict's own reading: its relevance gate and (columbia) its thresholds.
+  const verdictConfig = (v.provenance.config as { verdict?: VerdictDisplayConfig }).verdict ?? {};
   const terms = claimTerms(v.claim);
   console.log(`${v.label} (confidence ${v.confidence.toFixed(2)}, the calibrated probability of this label): ${v.claim}`);
   console.log(`  evidence (score: how likely the sentence is evidence for the claim, 0-1):`);
-  const roles = v.evidence.map((e) => verifyEvidenceRole(e, thresholds));
+  const roles = verifyEvidenceRoles(v.evidence, verdictConfig);
   v.evidence.forEach((e, i) => console.log(`   ${e.score.toFixed(3)} ${e.title} (${e.docId}) s${e.sentenceIndex}: ${evidenceSentenceText(e.text, terms, roles[i], { color })}`));
   if (v.evidence.length === 0) console.log('   (none found)');
   else {

@@ -10,7 +10,7 @@ interface Cases {
   terms: { why: string; claim: string; text: string; terms: string[] }[];
 }
 
-type Rule = Pick<typeof ts, 'evidenceRole' | 'claimTerms' | 'splitTerms' | 'legendFor' | 'ROLE_LEGEND' | 'DEFAULT_ROLE_THRESHOLDS'>;
+type Rule = Pick<typeof ts, 'evidenceRole' | 'verifyEvidenceRoles' | 'claimTerms' | 'splitTerms' | 'legendFor' | 'ROLE_LEGEND' | 'DEFAULT_ROLE_THRESHOLDS'>;
 
 const cases = JSON.parse(await readFile(join(import.meta.dirname, 'cases.json'), 'utf8')) as Cases;
 // The page's copy, loaded as the browser loads it: a plain ES module (the path is not typed on purpose).
@@ -33,6 +33,31 @@ for (const [name, rule] of [
         assert.equal(segs.map((s) => s.text).join(''), c.text, c.why);
         assert.deepEqual(segs.filter((s) => s.term).map((s) => s.text.toLowerCase()), c.terms, c.why);
       }
+    });
+
+    it("a verdict's evidence: its relevance gate by document, and the columbia rule's own thresholds", () => {
+      const ent = (entailment: number, contradiction: number) => ({ entailment, contradiction });
+      // The Eiffel Tower case: every sentence far below the gate, one read as a contradiction.
+      const irrelevant = [
+        { docId: 'brca', score: 0.013, entailment: ent(0.0, 0.95) },
+        { docId: 'yeast', score: 0.004, entailment: ent(0.02, 0.9) },
+      ];
+      assert.deepEqual(rule.verifyEvidenceRoles(irrelevant, { rule: 'concat', across: 'by-document', relevanceThreshold: 0.24 }), ['not-relevant', 'not-relevant']);
+      // By document: a document that reaches the gate keeps its stances, even for its weaker sentences.
+      const mixed = [
+        { docId: 'A', score: 0.9, entailment: ent(0.1, 0.8) },
+        { docId: 'B', score: 0.2, entailment: ent(0.9, 0.05) },
+        { docId: 'A', score: 0.1, entailment: ent(0.7, 0.1) },
+      ];
+      assert.deepEqual(rule.verifyEvidenceRoles(mixed, { rule: 'concat', across: 'by-document', relevanceThreshold: 0.24 }), ['contradicts', 'not-relevant', 'supports']);
+      // Pooled: the gate reads the best sentence of all of them.
+      assert.deepEqual(rule.verifyEvidenceRoles(mixed, { rule: 'concat', across: 'pooled', relevanceThreshold: 0.24 }), ['contradicts', 'supports', 'supports']);
+      // Columbia colours at its own thresholds; concat at the plain 0.5.
+      const weak = [{ docId: 'A', score: 0.9, entailment: ent(0.3, 0.1) }];
+      assert.deepEqual(rule.verifyEvidenceRoles(weak, { rule: 'columbia', supportThreshold: 0.275, refuteThreshold: 0.275, relevanceThreshold: 0.4 }), ['supports']);
+      assert.deepEqual(rule.verifyEvidenceRoles(weak, { rule: 'concat', supportThreshold: 0.45, refuteThreshold: 0.35, relevanceThreshold: 0.24 }), ['neutral']);
+      // Without entailment (an engine that gives none) the score is relevance, and no gate is needed.
+      assert.deepEqual(rule.verifyEvidenceRoles([{ docId: 'A', score: 0.7 }, { docId: 'B', score: 0.1 }]), ['relevant', 'not-relevant']);
     });
 
     it('legends list the agreement roles or the relevance roles that occur', () => {

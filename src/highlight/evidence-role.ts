@@ -56,13 +56,46 @@ export function evidenceRole(p: RoleProbabilities, thresholds: Partial<RoleThres
 }
 
 /**
- * A verify evidence sentence (src/verify/types.ts EvidenceSentence): the per-sentence entailment when the
- * verdict rule computed it (support = entailment, contradict = contradiction), else its evidence score
- * as relevance. Pass the verdict rule's thresholds (AggregateConfig) so the colours agree with it.
+ * A verify evidence sentence (src/verify/types.ts EvidenceSentence): its entailment read alone when the
+ * verifier computed it (support = entailment, contradict = contradiction), else its evidence score as
+ * relevance. Under the columbia rule pass its thresholds (AggregateConfig) so the colours agree with it.
  */
 export function verifyEvidenceRole(e: { score: number; entailment?: { entailment: number; contradiction: number } }, thresholds?: Partial<RoleThresholds>): EvidenceRole | undefined {
   if (e.entailment) return evidenceRole({ support: e.entailment.entailment, contradict: e.entailment.contradiction }, thresholds);
   return evidenceRole({ relevance: e.score }, thresholds);
+}
+
+/** The verdict settings a verify result carries in its provenance (`provenance.config.verdict`). */
+export interface VerdictDisplayConfig {
+  rule?: string;
+  across?: string;
+  supportThreshold?: number;
+  refuteThreshold?: number;
+  relevanceThreshold?: number;
+}
+
+/**
+ * The roles of a verdict's evidence sentences, as the verdict reads them:
+ *   - a sentence whose document (or, pooled, whose whole evidence) does not reach the verdict's relevance
+ *     gate is NOT RELEVANT whatever its entailment: the verdict cannot take a side on it, so colouring it
+ *     "contradicts" would show a disagreement that does not count ("The Eiffel Tower is located in Berlin"
+ *     against a BRCA1 sentence about "located" cluster regions);
+ *   - otherwise its entailment read alone, at the columbia rule's own thresholds (the concat rule's are for
+ *     the sentences joined, so its sentences are coloured at the plain 0.5).
+ */
+export function verifyEvidenceRoles(evidence: readonly { docId: string; score: number; entailment?: { entailment: number; contradiction: number } }[], verdict: VerdictDisplayConfig = {}): (EvidenceRole | undefined)[] {
+  const own = verdict.rule !== 'concat';
+  const thresholds: Partial<RoleThresholds> = own
+    ? { ...(verdict.supportThreshold !== undefined ? { support: verdict.supportThreshold } : {}), ...(verdict.refuteThreshold !== undefined ? { contradict: verdict.refuteThreshold } : {}) }
+    : {};
+  const gate = verdict.relevanceThreshold;
+  const best = new Map<string, number>();
+  const groupOf = (e: { docId: string }) => (verdict.across === 'pooled' ? '' : e.docId);
+  for (const e of evidence) best.set(groupOf(e), Math.max(best.get(groupOf(e)) ?? -Infinity, e.score));
+  return evidence.map((e) => {
+    if (isProbability(gate) && gate > 0 && e.entailment && best.get(groupOf(e))! < gate) return 'not-relevant';
+    return verifyEvidenceRole(e, thresholds);
+  });
 }
 
 /**
@@ -95,8 +128,8 @@ export const ROLE_LEGEND: readonly RoleLegendEntry[] = [
   { role: 'supports', label: 'supports', description: 'more likely than not, the sentence states the claim', symbol: '✓', background: '#d3f2dc', border: '#1d7a3a' },
   { role: 'contradicts', label: 'contradicts', description: 'the sentence states the opposite of the claim', symbol: '✗', background: '#fde0dd', border: '#b42318' },
   { role: 'neutral', label: 'neutral', description: 'related, but neither states nor denies the claim', symbol: '–', background: '#eceff3', border: '#5d6b78' },
-  { role: 'relevant', label: 'relevant', description: 'matches the claim (relevance ≥ 0.5); agreement not assessed', symbol: '●', background: '#fff1a8', border: '#9a7b00' },
-  { role: 'not-relevant', label: 'not relevant', description: 'chosen as best available, but relevance < 0.5', symbol: '○', background: 'transparent', border: '#9aa5b1' },
+  { role: 'relevant', label: 'relevant', description: 'matches the claim well enough to count; agreement not assessed', symbol: '●', background: '#fff1a8', border: '#9a7b00' },
+  { role: 'not-relevant', label: 'not relevant', description: 'chosen as the best available, but not relevant enough to count', symbol: '○', background: 'transparent', border: '#9aa5b1' },
 ];
 
 export function legendEntry(role: EvidenceRole): RoleLegendEntry {

@@ -13,7 +13,7 @@ export interface EvidenceSentence {
   text: string;
   /** Evidence-selection score (higher = more likely evidence). */
   score: number;
-  /** Entailment of the claim by this sentence, when the per-pair verdict rule ran. */
+  /** Entailment of the claim by this sentence read alone (the columbia rule decides on these; the concat rule on the sentences joined). */
   entailment?: EntailmentProbs;
 }
 

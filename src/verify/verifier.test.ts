@@ -18,7 +18,7 @@ import { LanceStore } from '../store/lancedb-store.js';
 import { LABELS } from './types.js';
 import { MODEL_INPUT_MAX_CHARS } from '../models/bounded-input.js';
 import { columbiaVerdict, Verifier } from './verifier.js';
-import { DEFAULT_AGGREGATE } from './aggregate.js';
+import { aggregateConcat, DEFAULT_AGGREGATE } from './aggregate.js';
 import type { EvidenceSentence } from './types.js';
 
 describe('Verifier on real samples with the offline models', () => {
@@ -65,6 +65,24 @@ describe('Verifier on real samples with the offline models', () => {
     assert.equal(again.provenance.configHash, v.provenance.configHash);
     const other = new Verifier(scifact, new Retriever(scifact, undefined), models, { evidence: { mode: 'document' } });
     assert.notEqual((await other.provenance()).configHash, v.provenance.configHash, 'configuration changes the hash');
+  });
+
+  it('both rules say how each evidence sentence alone reads the claim; concat decides on the sentences joined', async () => {
+    const claim = 'Alendronate reduces the risk of fractures.';
+    const verifierFor = (rule: 'columbia' | 'concat') => new Verifier(scifact, new Retriever(scifact, undefined), models, { verdict: { rule, across: 'pooled' } });
+    const concatVerifier = verifierFor('concat');
+    const concat = await concatVerifier.verify(claim);
+    const columbia = await verifierFor('columbia').verify(claim);
+    assert.deepEqual(concat.evidence.map((e) => e.text), columbia.evidence.map((e) => e.text), 'same evidence');
+    for (const [c, k] of concat.evidence.map((e, i) => [e, columbia.evidence[i]!] as const)) {
+      assert.ok(c.entailment && k.entailment, 'every sentence carries its own entailment');
+      assert.ok(Math.abs(c.entailment.entailment - k.entailment.entailment) < 1e-6, 'read alone, the same under both rules');
+    }
+    // The concat verdict is the rule applied to the one reading of the joined sentences.
+    const joined = (await models.entailment.predict([{ premise: concat.evidence.map((e) => e.text).join(' '), hypothesis: claim }]))[0]!;
+    const expected = aggregateConcat(joined, concatVerifier.config.verdict, concat.evidence[0]!.score);
+    assert.equal(concat.label, expected.label);
+    for (const l of LABELS) assert.ok(Math.abs(concat.probs[l] - expected.probs[l]) < 1e-6, l);
   });
 
   it('a stored run-on "sentence" of 200k characters comes back as evidence no longer than the models read', async () => {
@@ -153,6 +171,11 @@ describe('verdict across documents', () => {
     // A first document that takes no side passes the decision to the next one.
     const quiet = [sentence('A', 0.9, 0.1, 0.1), sentence('B', 0.5, 0.9, 0.05)];
     assert.deepEqual(columbiaVerdict(quiet, { ...DEFAULT_AGGREGATE, across: 'by-document' }), { label: 'SUPPORTS', probs: columbiaVerdict([quiet[1]!], { ...DEFAULT_AGGREGATE, across: 'by-document' }).probs, decidedBy: { docId: 'B', title: 'Title of B' } });
+    // No document takes a side: NOT ENOUGH INFO, and no document is named as having decided it.
+    const silent = [sentence('A', 0.9, 0.1, 0.1), sentence('B', 0.5, 0.1, 0.05)];
+    const nei = columbiaVerdict(silent, { ...DEFAULT_AGGREGATE, across: 'by-document' });
+    assert.equal(nei.label, 'NOT ENOUGH INFO');
+    assert.equal(nei.decidedBy, undefined);
   });
   it('pooled reads every sentence at once (a supporting sentence anywhere wins) and names no document; one document names none either', () => {
     const d = columbiaVerdict(evidence, { ...DEFAULT_AGGREGATE, across: 'pooled' });

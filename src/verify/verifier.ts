@@ -191,7 +191,13 @@ export class Verifier {
       // Evidence is sorted best first; groups keep that order, so the first group is the most relevant
       // document. The relevance gate reads the best evidence score of what each decision is made on.
       const groups = cfg.across === 'by-document' ? groupByDocument(evidence) : [evidence];
-      const probs = await this.models.entailment.predict(groups.map((g) => ({ premise: g.map((e) => e.text).join(' '), hypothesis: claim })), signal);
+      // The verdict reads each group joined; each sentence is also read alone (same call, a few more pairs)
+      // so that people still see which sentence supports or contradicts the claim.
+      const probs = await this.models.entailment.predict(
+        [...groups.map((g) => ({ premise: g.map((e) => e.text).join(' '), hypothesis: claim })), ...evidence.map((e) => ({ premise: e.text, hypothesis: claim }))],
+        signal,
+      );
+      evidence.forEach((e, i) => (e.entailment = probs[groups.length + i]));
       return withDecidingDocument(groups, groups.map((g, i) => aggregateConcat(probs[i]!, cfg, Math.max(...g.map((e) => e.score)))));
     }
     const probs = await this.models.entailment.predict(
@@ -223,8 +229,9 @@ export interface Decision {
 
 function withDecidingDocument(groups: readonly (readonly EvidenceSentence[])[], decisions: { label: Label; probs: LabelProbs }[]): Decision {
   const chosen = decideAcrossDocuments(decisions)!;
-  if (groups.length < 2) return chosen;
-  // Said only when it tells the reader something: which of several documents the verdict rests on.
+  // Said only when it tells the reader something: which of several documents the verdict rests on. When no
+  // document takes a side there is none to name.
+  if (groups.length < 2 || chosen.label === 'NOT ENOUGH INFO') return chosen;
   const first = groups[decisions.indexOf(chosen)]![0]!;
   return { ...chosen, decidedBy: { docId: first.docId, title: first.title } };
 }

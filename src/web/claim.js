@@ -1,8 +1,8 @@
 // "Check a claim": POST /v1/verify, then the verdict, its confidence and the evidence, each sentence
 // coloured by its role for the claim (evidence-role.js) with the claim's words marked.
 import { postJson } from './api.js';
-import { clear, fmtScore, h, modelLabel, probability, showError } from './dom.js';
-import { claimTerms, evidenceRole } from './evidence-role.js';
+import { clear, fmtScore, h, modelLabel, showError } from './dom.js';
+import { claimTerms, verifyEvidenceRoles } from './evidence-role.js';
 import { evidenceSpan, roleLegend } from './sources.js';
 
 const LABEL_CLASS = { SUPPORTS: 'supports', REFUTES: 'refutes', 'NOT ENOUGH INFO': 'nei' };
@@ -13,15 +13,14 @@ function entailmentOf(e) {
   return `${name} ${fmtScore(p)}`;
 }
 
-/** Per-sentence entailment when the verdict rule gave it (support / contradiction), else the evidence score as relevance. */
-function roleOf(e) {
-  const p = e.entailment ? { support: probability(e.entailment.entailment), contradict: probability(e.entailment.contradiction) } : { relevance: probability(e.score) };
-  return evidenceRole(p);
-}
 
 function renderVerdict(v) {
   const terms = claimTerms(v.claim || '');
   const roles = [];
+  // Each sentence read as the verdict reads it: its relevance gate, and (columbia) its thresholds.
+  const verdictConfig = (v.provenance && v.provenance.config && v.provenance.config.verdict) || {};
+  const evidenceRoles = verifyEvidenceRoles(v.evidence, verdictConfig);
+  const roleOf = new Map(v.evidence.map((e, i) => [e, evidenceRoles[i]]));
   const byDoc = new Map();
   for (const e of v.evidence) {
     if (!byDoc.has(e.docId)) byDoc.set(e.docId, { title: e.title, items: [] });
@@ -43,7 +42,7 @@ function renderVerdict(v) {
         'ul',
         { class: 'evidence-list' },
         d.items.map((e) => {
-          const role = roleOf(e);
+          const role = roleOf.get(e);
           roles.push(role);
           return h('li', {}, evidenceSpan(e.text, terms, role), h('span', { class: 'meta' }, ` sentence ${e.sentenceIndex}, evidence score ${fmtScore(e.score)}`, entailmentOf(e) ? `, ${entailmentOf(e)}` : ''));
         }),

@@ -25,12 +25,33 @@ export function evidenceRole(p, thresholds = {}) {
   return undefined;
 }
 
+/**
+ * Roles of a verdict's evidence sentences: not relevant when the sentence's document (pooled: the whole
+ * evidence) misses the verdict's relevance gate, else its entailment read alone, at the columbia rule's
+ * thresholds (the concat rule's are for the sentences joined: plain 0.5). verdict = provenance.config.verdict.
+ */
+export function verifyEvidenceRoles(evidence, verdict = {}) {
+  const own = verdict.rule !== 'concat';
+  const thresholds = own
+    ? { ...(verdict.supportThreshold !== undefined ? { support: verdict.supportThreshold } : {}), ...(verdict.refuteThreshold !== undefined ? { contradict: verdict.refuteThreshold } : {}) }
+    : {};
+  const gate = verdict.relevanceThreshold;
+  const best = new Map();
+  const groupOf = (e) => (verdict.across === 'pooled' ? '' : e.docId);
+  for (const e of evidence) best.set(groupOf(e), Math.max(best.get(groupOf(e)) ?? -Infinity, e.score));
+  return evidence.map((e) => {
+    if (isProbability(gate) && gate > 0 && e.entailment && best.get(groupOf(e)) < gate) return 'not-relevant';
+    const p = e.entailment ? { support: e.entailment.entailment, contradict: e.entailment.contradiction } : { relevance: e.score };
+    return evidenceRole(p, thresholds);
+  });
+}
+
 export const ROLE_LEGEND = [
   { role: 'supports', label: 'supports', description: 'more likely than not, the sentence states the claim', symbol: '✓', background: '#d3f2dc', border: '#1d7a3a' },
   { role: 'contradicts', label: 'contradicts', description: 'the sentence states the opposite of the claim', symbol: '✗', background: '#fde0dd', border: '#b42318' },
   { role: 'neutral', label: 'neutral', description: 'related, but neither states nor denies the claim', symbol: '–', background: '#eceff3', border: '#5d6b78' },
-  { role: 'relevant', label: 'relevant', description: 'matches the claim (relevance ≥ 0.5); agreement not assessed', symbol: '●', background: '#fff1a8', border: '#9a7b00' },
-  { role: 'not-relevant', label: 'not relevant', description: 'chosen as best available, but relevance < 0.5', symbol: '○', background: 'transparent', border: '#9aa5b1' },
+  { role: 'relevant', label: 'relevant', description: 'matches the claim well enough to count; agreement not assessed', symbol: '●', background: '#fff1a8', border: '#9a7b00' },
+  { role: 'not-relevant', label: 'not relevant', description: 'chosen as the best available, but not relevant enough to count', symbol: '○', background: 'transparent', border: '#9aa5b1' },
 ];
 
 export function legendEntry(role) {
