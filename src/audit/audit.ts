@@ -141,6 +141,7 @@ export class CitationAuditor {
         verification.support = existingJudged.probability;
         verification.supportLabel = existingJudged.label;
         verification.relevant = existingJudged.relevant;
+        if (existingJudged.contradicted) verification.contradicted = true;
       }
       const th = this.threshold;
       const signal = byRanker ? ranked?.existing : bySupport ? existingJudged?.probability : existing.score;

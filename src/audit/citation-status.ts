@@ -3,7 +3,8 @@
  * CitationAudit):
  *
  *   supported            the source was read and scored above the calibrated failed-verification threshold
- *   fails-verification   read and scored at or below that threshold ("likely fails verification")
+ *   fails-verification   read and scored at or below that threshold ("likely fails verification"), or
+ *                        its relevant evidence contradicts the claim
  *   not-found            the DOI / arXiv / PubMed resolver says the cited work does not exist
  *   dead-link            the page is gone (HTTP 404/410, or its domain has no DNS record)
  *   unreadable           the source was reached but has no text we can read: a scanned PDF, an encrypted
@@ -40,6 +41,10 @@ export function citationStatus(c: Pick<CitationAudit, 'source' | 'verification' 
   if (c.error) return out('unverifiable', c.error);
   if (v) {
     const score = `score ${v.score.toFixed(3)}${v.rankerScore !== undefined ? `, source-ranker score ${v.rankerScore.toFixed(3)}` : ''}`;
+    if (v.flagged === true && v.contradicted) {
+      const p = v.support !== undefined ? ` (probability of support ${v.support.toFixed(2)})` : '';
+      return out('fails-verification', `${score}: its best evidence contradicts the claim${p}, whatever the score`);
+    }
     if (v.flagged === true) return out('fails-verification', `${score}: at or below the failed-verification threshold`);
     if (v.flagged === false) return out('supported', `${score}: above the failed-verification threshold`);
     return out('unverifiable', `${score}, but no calibrated threshold to decide on (see the report's flagging line)`);

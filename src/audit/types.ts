@@ -77,8 +77,16 @@ export interface Verification {
   supportLabel?: 'SUPPORTS' | 'REFUTES' | 'NOT ENOUGH INFO';
   /** False when the best sentence is below the verdict rule's relevance gate (fitted on SciFact train). */
   relevant?: boolean;
-  /** At or below the threshold, when one applies: on `score`, or on `rankerScore` with a ranker calibration (provenance.flagging.signal). */
+  /**
+   * At or below the threshold, when one applies: on `score`, or on `rankerScore` with a ranker calibration
+   * (provenance.flagging.signal); or flagged whatever the signal because the source contradicts the claim.
+   */
   flagged?: boolean;
+  /**
+   * The source's relevant evidence contradicts the claim (support.ts `contradicted`: raw contradiction >=
+   * CONTRADICTED_MIN on its best sentences, and its verdict is not SUPPORTS): flagged whatever the signal.
+   */
+  contradicted?: boolean;
   /**
    * THE score people see: the probability that the cited source supports the claim, in [0, 1], read from the
    * flag signal through its calibration (calibration.ts ProbabilityCalibration); the flag threshold is on this
