@@ -16,7 +16,7 @@ import { CALIBRATION_PATH, saveVerdictCalibration } from '../learn/verdict/fit-v
 import { createUseEmbedder } from '../models/use/index.js';
 import type { EntailmentModel, PairScorer } from '../models/types.js';
 import { reliabilityTable } from '../verify/reliability.js';
-import { addOptions, positiveInt, settingsFrom, type OptionPick } from './options.js';
+import { addOptions, nonNegativeInt, positiveInt, settingsFrom, type OptionPick } from './options.js';
 
 /** The shipped evidence scorer over the index of the SciFact corpus (abstracts read from it). */
 const TUNE_OPTIONS: OptionPick = { index: ['index'], models: ['scorer', 'nli', 'device'] };
@@ -31,9 +31,10 @@ export function registerTuneVerdictCommand(program: Command): void {
       .option('--cache <dir>', 'training embedding cache (as `veracite train`)', 'tmp/train-cache')
       .option('--out <file>', 'where to save', CALIBRATION_PATH)
       .option('--items-out <file>', 'also save the cross-fitted items (per-sentence probabilities, evidence scores, gold) as JSON')
+      .option('--retrieved <n>', 'per claim, this many abstracts BM25 ranks in its top 3 but the claim does not cite, as NOT ENOUGH INFO', nonNegativeInt('--retrieved'), 0)
       .option('--quiet', 'no progress output'),
     TUNE_OPTIONS,
-  ).action(async (flags: { data: string; seed: number; cache: string; out: string; itemsOut?: string; quiet?: boolean } & Record<string, unknown>) => {
+  ).action(async (flags: { data: string; seed: number; cache: string; out: string; itemsOut?: string; retrieved: number; quiet?: boolean } & Record<string, unknown>) => {
     if (!existsSync(join(flags.data, 'scifact', 'claims_train.jsonl'))) throw new Error(`--data ${flags.data}: scifact/claims_train.jsonl not found (expected the shared data folder)`);
     const log = flags.quiet ? () => {} : (line: string) => console.error(line);
     // Per-sentence entailment probabilities are what is fitted on: the columbia rule, BM25 candidates.
@@ -52,6 +53,7 @@ export function registerTuneVerdictCommand(program: Command): void {
         cacheDir: flags.cache,
         log,
         ...(flags.itemsOut ? { itemsOut: flags.itemsOut } : {}),
+        retrieved: flags.retrieved,
         verifierWith: async (fold: { entailment: EntailmentModel; scorer: PairScorer }) => {
           const app = await Veracite.open(settings, { models: fold });
           folds.push(app);

@@ -41,27 +41,55 @@ export function shuffledPairs<C extends GoldClaim>(claims: readonly C[], offset 
 export interface VerdictItems {
   columbia: LabelledPairs[];
   concat: LabelledPairs[];
-  counts: { oracle: number; shuffled: number };
+  counts: { oracle: number; shuffled: number; retrieved: number };
 }
 
+/** Retrieval depth searched for uncited abstracts: the open setting's (SciFact's VeriSci reads the top 3). */
+const RETRIEVED_DEPTH = 3;
+
 /** `verifier` must use the columbia rule (so that each evidence sentence carries its entailment probabilities). */
-export async function collectVerdictItems(verifier: Verifier, claims: readonly GoldClaim[], opts: { shuffled?: boolean; onProgress?: (done: number, total: number) => void } = {}): Promise<VerdictItems> {
+export async function collectVerdictItems(
+  verifier: Verifier,
+  claims: readonly GoldClaim[],
+  opts: {
+    shuffled?: boolean;
+    /**
+     * Per claim, this many of the abstracts the verifier's retriever ranks in its top 3 but the claim does
+     * not cite, as NOT ENOUGH INFO: the negatives `verify` and the open setting meet (same topic, other
+     * finding), which shuffled abstracts (another subject) do not teach the gate. 0 by default.
+     */
+    retrieved?: number;
+    onProgress?: (done: number, total: number) => void;
+  } = {},
+): Promise<VerdictItems> {
   if (verifier.config.verdict.rule !== 'columbia') throw new Error('collectVerdictItems needs a verifier with the columbia rule (per-sentence entailment probabilities)');
-  const jobs: { claim: GoldClaim; docIds: string[]; shuffled: boolean }[] = claims.map((c) => ({ claim: c, docIds: c.cited_doc_ids.map(String), shuffled: false }));
-  if (opts.shuffled ?? true) for (const s of shuffledPairs(claims)) jobs.push({ claim: s.claim, docIds: [s.docId], shuffled: true });
+  type Job = { claim: GoldClaim; docIds: string[]; shuffled: boolean; retrieved: boolean };
+  const jobs: Job[] = claims.map((c) => ({ claim: c, docIds: c.cited_doc_ids.map(String), shuffled: false, retrieved: false }));
+  if (opts.shuffled ?? true) for (const s of shuffledPairs(claims)) jobs.push({ claim: s.claim, docIds: [s.docId], shuffled: true, retrieved: false });
+  let retrieved = 0;
+  if (opts.retrieved) {
+    for (const c of claims) {
+      const own = new Set(c.cited_doc_ids.map(String));
+      const found = await verifier.retriever.search(c.claim, { k: RETRIEVED_DEPTH });
+      const docIds = [...new Set(found.documents.map((d) => d.docId))].filter((d) => !own.has(d)).slice(0, opts.retrieved);
+      if (docIds.length) jobs.push({ claim: c, docIds, shuffled: false, retrieved: true });
+      retrieved += docIds.length;
+    }
+  }
   const columbia: LabelledPairs[] = [];
   const concat: LabelledPairs[] = [];
   const { entailment } = verifier.models;
   for (const [i, job] of jobs.entries()) {
     const verdicts = await verifier.verifyEachDocument(job.claim.claim, job.docIds);
     for (const v of verdicts) {
-      const gold = job.shuffled ? 'NOT ENOUGH INFO' : (FROM_SCIFACT[job.claim.evidence[v.docId]?.[0]?.label ?? ''] ?? 'NOT ENOUGH INFO');
+      const gold = job.shuffled || job.retrieved ? 'NOT ENOUGH INFO' : (FROM_SCIFACT[job.claim.evidence[v.docId]?.[0]?.label ?? ''] ?? 'NOT ENOUGH INFO');
       const relevance = v.evidence.length ? Math.max(...v.evidence.map((e) => e.score)) : 0;
-      columbia.push({ evidence: v.evidence.map((e) => e.entailment!).filter(Boolean), gold, relevance, scores: v.evidence.map((e) => e.score), shuffled: job.shuffled });
+      const kind = { shuffled: job.shuffled, ...(job.retrieved ? { retrieved: true } : {}) };
+      columbia.push({ evidence: v.evidence.map((e) => e.entailment!).filter(Boolean), gold, relevance, scores: v.evidence.map((e) => e.score), ...kind });
       const premise = v.evidence.map((e) => e.text).join(' ');
-      concat.push({ evidence: premise ? await entailment.predict([{ premise, hypothesis: job.claim.claim }]) : [], gold, relevance, shuffled: job.shuffled });
+      concat.push({ evidence: premise ? await entailment.predict([{ premise, hypothesis: job.claim.claim }]) : [], gold, relevance, ...kind });
     }
     opts.onProgress?.(i + 1, jobs.length);
   }
-  return { columbia, concat, counts: { oracle: claims.length, shuffled: jobs.length - claims.length } };
+  return { columbia, concat, counts: { oracle: claims.length, shuffled: jobs.filter((j) => j.shuffled).length, retrieved } };
 }

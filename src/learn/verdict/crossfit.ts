@@ -51,6 +51,8 @@ export interface CrossFitOptions {
   log?: (line: string) => void;
   /** Also save the cross-fitted items (per-sentence probabilities and evidence scores, gold) here, for analysis. */
   itemsOut?: string;
+  /** Retrieved-but-uncited abstracts per claim as NOT ENOUGH INFO (collect-pairs.ts); 0 = none. */
+  retrieved?: number;
 }
 
 export async function fitVerdictCrossFitted(o: CrossFitOptions): Promise<VerdictCalibration> {
@@ -103,7 +105,8 @@ export async function fitVerdictCrossFitted(o: CrossFitOptions): Promise<Verdict
     const scorer = new TrainedEvidenceScorer(new TrainedHead('evidence', evWeights, o.models.embedder, sha256(Buffer.from(serialiseWeights(evWeights)))));
     log(`fold ${fold}: evidence head (${ev.hiddenChoice.chosen ? 'MLP' : 'linear'}) without them fitted in ${ev.trainSeconds.toFixed(0)} s; held-out rationale AP ${ev.dev.ranking.meanAveragePrecision.toFixed(3)}`);
     const verifier = await o.verifierWith({ entailment: new TrainedEntailmentModel(head), scorer });
-    const items = await collectVerdictItems(verifier, foldClaims, { onProgress: (d, t) => (d % 100 === 0 || d === t) && log(`fold ${fold}: ${d}/${t} pairs`) });
+    const items = await collectVerdictItems(verifier, foldClaims, { retrieved: o.retrieved ?? 0, onProgress: (d, t) => (d % 100 === 0 || d === t) && log(`fold ${fold}: ${d}/${t} pairs`) });
+    log(`fold ${fold}: ${items.counts.oracle} claims, ${items.counts.shuffled} shuffled and ${items.counts.retrieved} retrieved uncited abstracts`);
     columbia.push(...items.columbia);
     concat.push(...items.concat);
   }

@@ -32,6 +32,14 @@ describe('verdict calibration fitted on labelled pairs', () => {
     assert.ok(r.fittedOn.accuracy > 0.95, String(r.fittedOn.accuracy));
     assert.ok(r.fittedOn.reliability!.ece < 0.15, String(r.fittedOn.reliability!.ece));
   });
+  it('reports accuracy over the cited-abstract pairs alone: neither shuffled nor retrieved negatives count there', () => {
+    const marked: LabelledPairs[] = items.map((it) => ({ ...it, shuffled: it.gold === 'NOT ENOUGH INFO' }));
+    // A retrieved-but-uncited abstract that reads as support: wrong under any fitted gate that lets it through.
+    const retrieved: LabelledPairs[] = Array.from({ length: 30 }, () => ({ evidence: [ent(0.9, 0.05, 0.05)], gold: 'NOT ENOUGH INFO' as const, relevance: 0.9, shuffled: false, retrieved: true }));
+    const r = fitRule([...marked, ...retrieved], 'synthetic');
+    assert.equal(r.fittedOn.citedAccuracy!.pairs, 120, 'the 60 SUPPORTS and 60 REFUTES pairs');
+    assert.equal(r.fittedOn.pairs, 210);
+  });
   it('the calibrator gives probabilities in [0, 1] summing to 1, deterministically', () => {
     const c = fitCalibrator(items);
     assert.deepEqual(fitCalibrator(items), c);

@@ -26,6 +26,8 @@ export interface LabelledPairs {
   scores?: number[];
   /** A claim paired with another claim's cited abstract (gold NOT ENOUGH INFO by construction). */
   shuffled?: boolean;
+  /** A claim paired with an abstract retrieval ranks high for it but the claim does not cite (gold NOT ENOUGH INFO). */
+  retrieved?: boolean;
 }
 
 function accuracy(items: LabelledPairs[], cfg: AggregateConfig): number {
@@ -117,7 +119,7 @@ export function fitRule(items: LabelledPairs[], source: string): RuleCalibration
   const counts = new Map<Label, number>();
   for (const it of items) counts.set(it.gold, (counts.get(it.gold) ?? 0) + 1);
   const majority = Math.max(0, ...counts.values());
-  const cited = items.flatMap((it, i) => (it.shuffled === false ? [i] : []));
+  const cited = items.flatMap((it, i) => (it.shuffled === false && !it.retrieved ? [i] : []));
   return {
     supportThreshold: best.s,
     refuteThreshold: best.r,
