@@ -56,7 +56,7 @@ const contradictedFirst = (x: number[]) => {
 };
 const contradicted: Record<string, number> = {};
 claims.forEach((c, i) => r.judgements[i]?.contradicted && (contradicted[c.label] = (contradicted[c.label] ?? 0) + 1));
-console.log(`contradicted (raw contradiction >= CONTRADICTED_MIN on relevant evidence) by label: ${JSON.stringify(contradicted)}`);
+console.log(`contradicted (raw contradiction >= CONTRADICTED_MIN on relevant evidence, the conflict stated in words) by label: ${JSON.stringify(contradicted)}`);
 rows['engine, contradicted first'] = both(contradictedFirst(r.engine));
 rows['support, contradicted first'] = both(contradictedFirst(r.support));
 let rankerInfo;

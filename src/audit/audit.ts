@@ -142,6 +142,7 @@ export class CitationAuditor {
         verification.supportLabel = existingJudged.label;
         verification.relevant = existingJudged.relevant;
         if (existingJudged.contradicted) verification.contradicted = true;
+        if (existingJudged.conflict) verification.conflict = existingJudged.conflict;
       }
       const th = this.threshold;
       const signal = byRanker ? ranked?.existing : bySupport ? existingJudged?.probability : existing.score;

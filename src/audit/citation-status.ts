@@ -17,6 +17,7 @@
  * status says why that could not be done, so "could not check" never reads as "does not support".
  */
 import type { CitationAudit, CitationStatus, CitationStatusInfo } from './types.js';
+import { CONFLICT_WORDS } from './explicit-conflict.js';
 
 export type { CitationStatus, CitationStatusInfo };
 
@@ -43,7 +44,8 @@ export function citationStatus(c: Pick<CitationAudit, 'source' | 'verification' 
     const score = `score ${v.score.toFixed(3)}${v.rankerScore !== undefined ? `, source-ranker score ${v.rankerScore.toFixed(3)}` : ''}`;
     if (v.flagged === true && v.contradicted) {
       const p = v.support !== undefined ? ` (probability of support ${v.support.toFixed(2)})` : '';
-      return out('fails-verification', `${score}: its best evidence contradicts the claim${p}, whatever the score`);
+      const why = v.conflict ? ` (${CONFLICT_WORDS[v.conflict]})` : '';
+      return out('fails-verification', `${score}: its best evidence contradicts the claim${why}${p}, whatever the score`);
     }
     if (v.flagged === true) return out('fails-verification', `${score}: at or below the failed-verification threshold`);
     if (v.flagged === false) return out('supported', `${score}: above the failed-verification threshold`);

@@ -6,12 +6,14 @@
  *
  * The relevance gate of the verdict rule applies here too: a source whose best sentence scores below the
  * gate is not about the claim, so it fails verification whatever its topical (ranker) score; and a source
- * whose evidence contradicts the claim (verdict REFUTES) fails it as well.
+ * whose evidence contradicts the claim (verdict REFUTES, or a strong contradiction the evidence states in
+ * so many words) fails it as well.
  */
 import type { EntailmentModel, ModelInfo } from '../models/types.js';
 import { aggregateConcat, passesGate, type AggregateConfig } from '../verify/aggregate.js';
 import { loadVerdictCalibration } from '../verify/verdict-calibration.js';
 import type { Label, LabelProbs } from '../verify/types.js';
+import { explicitConflict, type ConflictKind } from './explicit-conflict.js';
 
 export interface SupportModel {
   entailment: EntailmentModel;
@@ -29,10 +31,13 @@ export interface SupportJudgement {
   /** The best evidence sentence passes the relevance gate. */
   relevant: boolean;
   /**
-   * The entailment model reads a contradiction in relevant evidence with raw probability >= CONTRADICTED_MIN
-   * ("double the risk" against "a 71% reduction in risk"): the source contradicts the claim.
+   * The entailment model reads a contradiction in relevant evidence with raw probability >= CONTRADICTED_MIN,
+   * and the evidence states the conflict in so many words (explicit-conflict.ts: "double the risk" against
+   * "a 71% reduction in risk"): the source contradicts the claim.
    */
   contradicted: boolean;
+  /** What states the conflict, when `contradicted`. */
+  conflict?: ConflictKind;
   /** Fails verification: not relevant, refuted by the verdict, or contradicted. */
   fails: boolean;
 }
@@ -72,8 +77,9 @@ export async function judgeSupport(model: SupportModel, items: readonly { claim:
     const relevance = Math.max(...items[x.i]!.evidence.map((e) => e.score));
     const v = aggregateConcat(probs[k]!, model.verdict, relevance);
     const relevant = passesGate(relevance, model.verdict);
-    const contradicted = relevant && probs[k]!.contradiction >= CONTRADICTED_MIN && v.label !== 'SUPPORTS';
-    out[x.i] = { probability: v.probs.SUPPORTS, label: v.label, probs: v.probs, relevant, contradicted, fails: !relevant || v.label === 'REFUTES' || contradicted };
+    const conflict = relevant && probs[k]!.contradiction >= CONTRADICTED_MIN && v.label !== 'SUPPORTS' ? explicitConflict(x.claim, x.premise) : undefined;
+    const contradicted = conflict !== undefined;
+    out[x.i] = { probability: v.probs.SUPPORTS, label: v.label, probs: v.probs, relevant, contradicted, ...(conflict ? { conflict } : {}), fails: !relevant || v.label === 'REFUTES' || contradicted };
   });
   return out;
 }

@@ -4,6 +4,7 @@
  * threshold applies, SIDE's URL-depth baseline, and better sources from the index when the existing one is
  * not ranked first.
  */
+import type { ConflictKind } from './explicit-conflict.js';
 import type { Citation, CitationKind, CitationSource, CitationTags } from '../wiki/types.js';
 import type { ModelInfo } from '../models/types.js';
 import type { SearchMode } from '../retrieve/retriever.js';
@@ -87,6 +88,8 @@ export interface Verification {
    * CONTRADICTED_MIN on its best sentences, and its verdict is not SUPPORTS): flagged whatever the signal.
    */
   contradicted?: boolean;
+  /** What states the contradiction (explicit-conflict.ts), with `contradicted`. */
+  conflict?: ConflictKind;
   /**
    * THE score people see: the probability that the cited source supports the claim, in [0, 1], read from the
    * flag signal through its calibration (calibration.ts ProbabilityCalibration); the flag threshold is on this
