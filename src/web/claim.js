@@ -13,7 +13,6 @@ function entailmentOf(e) {
   return `${name} ${fmtScore(p)}`;
 }
 
-
 function renderVerdict(v) {
   const terms = claimTerms(v.claim || '');
   const roles = [];
