@@ -125,15 +125,18 @@ export const VerdictResponse = z
     decidedBy: z
       .object({ docId: z.string(), title: z.string() })
       .optional()
-      .describe('When the evidence spans several documents, each judged alone: the document whose evidence decided (the most relevant one that takes a side).'),
+      .describe('When the evidence spans several documents, each judged alone: the document whose evidence decided (the most relevant one that takes a side). Absent for NOT ENOUGH INFO: no document took a side.'),
     evidence: z.array(
       z.object({
         docId: z.string(),
         title: z.string(),
         sentenceIndex: z.number().int(),
         text: z.string(),
-        score: z.number(),
-        entailment: z.object({ entailment: z.number(), neutral: z.number(), contradiction: z.number() }).optional(),
+        score: z.number().describe('Evidence score: probability that the sentence is evidence for the claim, 0-1.'),
+        entailment: z
+          .object({ entailment: z.number(), neutral: z.number(), contradiction: z.number() })
+          .optional()
+          .describe('How this sentence read alone bears on the claim (NLI probabilities, 0-1). The verdict reads it only if its document passes the relevance gate (provenance.config.verdict.relevanceThreshold on the best evidence score).'),
       }),
     ),
     documents: z.array(z.object({ docId: z.string(), title: z.string(), score: z.number(), via: z.array(z.string()) })),
