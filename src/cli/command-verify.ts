@@ -10,7 +10,7 @@ import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import type { Verdict } from '../verify/types.js';
-import { claimTerms, verifyEvidenceRoles, type VerdictDisplayConfig } from '../highlight/evidence-role.js';
+import { claimTerms, verifyEvidenceRoles, verifyRelevanceThreshold, type VerdictDisplayConfig } from '../highlight/evidence-role.js';
 import { evidenceSentenceText, roleLegendText, useColor } from '../highlight/render.js';
 import { countRecords } from './count-records.js';
 import { snapshotText } from './format.js';
@@ -32,7 +32,7 @@ export function printVerdict(v: Verdict, opts: { color?: boolean } = {}): void {
   v.evidence.forEach((e, i) => console.log(`   ${e.score.toFixed(3)} ${e.title} (${e.docId}) s${e.sentenceIndex}: ${evidenceSentenceText(e.text, terms, roles[i], { color })}`));
   if (v.evidence.length === 0) console.log('   (none found)');
   else {
-    const legend = roleLegendText(roles, { color });
+    const legend = roleLegendText(roles, { color, relevance: verifyRelevanceThreshold(verdictConfig) });
     if (legend) console.log(legend.split('\n').map((l) => `   ${l}`).join('\n'));
   }
   if (v.decidedBy) console.log(`  decided on: ${v.decidedBy.title} (${v.decidedBy.docId}); each document's evidence is judged alone, and the most relevant document that takes a side decides`);

@@ -10,7 +10,7 @@ interface Cases {
   terms: { why: string; claim: string; text: string; terms: string[] }[];
 }
 
-type Rule = Pick<typeof ts, 'evidenceRole' | 'verifyEvidenceRoles' | 'claimTerms' | 'splitTerms' | 'legendFor' | 'ROLE_LEGEND' | 'DEFAULT_ROLE_THRESHOLDS'>;
+type Rule = Pick<typeof ts, 'evidenceRole' | 'verifyEvidenceRoles' | 'verifyRelevanceThreshold' | 'legendEntry' | 'claimTerms' | 'splitTerms' | 'legendFor' | 'ROLE_LEGEND' | 'DEFAULT_ROLE_THRESHOLDS'>;
 
 const cases = JSON.parse(await readFile(join(import.meta.dirname, 'cases.json'), 'utf8')) as Cases;
 // The page's copy, loaded as the browser loads it: a plain ES module (the path is not typed on purpose).
@@ -56,6 +56,9 @@ for (const [name, rule] of [
       const weak = [{ docId: 'A', score: 0.9, entailment: ent(0.3, 0.1) }];
       assert.deepEqual(rule.verifyEvidenceRoles(weak, { rule: 'columbia', supportThreshold: 0.275, refuteThreshold: 0.275, relevanceThreshold: 0.4 }), ['supports']);
       assert.deepEqual(rule.verifyEvidenceRoles(weak, { rule: 'concat', supportThreshold: 0.45, refuteThreshold: 0.35, relevanceThreshold: 0.24 }), ['neutral']);
+      // A verdict without a gate (uncalibrated) sets nothing aside, however low the scores.
+      assert.deepEqual(rule.verifyEvidenceRoles([{ docId: 'A', score: 0.1, entailment: ent(0.1, 0.8) }], { rule: 'concat', relevanceThreshold: 0 }), ['contradicts']);
+      assert.deepEqual(rule.verifyEvidenceRoles([{ docId: 'A', score: 0.1, entailment: ent(0.1, 0.8) }]), ['contradicts']);
       // Without entailment (an engine that gives none) the score is relevance, and no gate is needed.
       assert.deepEqual(rule.verifyEvidenceRoles([{ docId: 'A', score: 0.7 }, { docId: 'B', score: 0.1 }]), ['relevant', 'not-relevant']);
     });
@@ -64,6 +67,18 @@ for (const [name, rule] of [
       assert.deepEqual(rule.legendFor(['supports', undefined]).map((e) => e.role), ['supports', 'contradicts', 'neutral']);
       assert.deepEqual(rule.legendFor(['not-relevant']).map((e) => e.role), ['relevant', 'not-relevant']);
       assert.deepEqual(rule.legendFor([undefined]), []);
+    });
+
+    it('the relevance roles state their threshold: 0.5, or the verdict\'s gate', () => {
+      assert.match(rule.legendEntry('not-relevant').description, /relevance < 0\.5$/);
+      assert.match(rule.legendEntry('relevant').description, /relevance ≥ 0\.5\)/);
+      const gate = rule.verifyRelevanceThreshold({ rule: 'concat', relevanceThreshold: 0.24 });
+      assert.equal(gate, 0.24);
+      assert.equal(rule.verifyRelevanceThreshold({}), 0.5, 'no gate: the plain 0.5');
+      assert.deepEqual(rule.legendFor(['not-relevant'], gate).map((e) => e.description), ['matches the claim (relevance ≥ 0.24); agreement not assessed', 'chosen as best available, but relevance < 0.24']);
+      assert.deepEqual(rule.legendFor(['supports'], gate).map((e) => e.description), rule.legendFor(['supports']).map((e) => e.description), 'the agreement roles have no threshold to state');
+      // Without entailment a verdict's sentence is read as relevance at the gate, as its legend says.
+      assert.deepEqual(rule.verifyEvidenceRoles([{ docId: 'A', score: 0.3 }], { relevanceThreshold: 0.24 }), ['relevant']);
     });
   });
 }

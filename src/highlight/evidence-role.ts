@@ -88,14 +88,22 @@ export function verifyEvidenceRoles(evidence: readonly { docId: string; score: n
   const thresholds: Partial<RoleThresholds> = own
     ? { ...(verdict.supportThreshold !== undefined ? { support: verdict.supportThreshold } : {}), ...(verdict.refuteThreshold !== undefined ? { contradict: verdict.refuteThreshold } : {}) }
     : {};
-  const gate = verdict.relevanceThreshold;
+  // Only a verdict with a relevance gate sets sentences aside; without one, relevance roles are read at 0.5.
+  const gated = isProbability(verdict.relevanceThreshold) && verdict.relevanceThreshold > 0;
+  const gate = verifyRelevanceThreshold(verdict);
   const best = new Map<string, number>();
   const groupOf = (e: { docId: string }) => (verdict.across === 'pooled' ? '' : e.docId);
   for (const e of evidence) best.set(groupOf(e), Math.max(best.get(groupOf(e)) ?? -Infinity, e.score));
   return evidence.map((e) => {
-    if (isProbability(gate) && gate > 0 && e.entailment && best.get(groupOf(e))! < gate) return 'not-relevant';
-    return verifyEvidenceRole(e, thresholds);
+    if (gated && e.entailment && best.get(groupOf(e))! < gate) return 'not-relevant';
+    return verifyEvidenceRole(e, { ...thresholds, relevance: gate });
   });
+}
+
+/** The relevance threshold a verdict's evidence roles use (its gate, else 0.5): what its legend states. */
+export function verifyRelevanceThreshold(verdict: VerdictDisplayConfig = {}): number {
+  const gate = verdict.relevanceThreshold;
+  return isProbability(gate) && gate > 0 ? gate : DEFAULT_ROLE_THRESHOLDS.relevance;
 }
 
 /**
@@ -128,20 +136,31 @@ export const ROLE_LEGEND: readonly RoleLegendEntry[] = [
   { role: 'supports', label: 'supports', description: 'more likely than not, the sentence states the claim', symbol: '✓', background: '#d3f2dc', border: '#1d7a3a' },
   { role: 'contradicts', label: 'contradicts', description: 'the sentence states the opposite of the claim', symbol: '✗', background: '#fde0dd', border: '#b42318' },
   { role: 'neutral', label: 'neutral', description: 'related, but neither states nor denies the claim', symbol: '–', background: '#eceff3', border: '#5d6b78' },
-  { role: 'relevant', label: 'relevant', description: 'matches the claim well enough to count; agreement not assessed', symbol: '●', background: '#fff1a8', border: '#9a7b00' },
-  { role: 'not-relevant', label: 'not relevant', description: 'chosen as the best available, but not relevant enough to count', symbol: '○', background: 'transparent', border: '#9aa5b1' },
+  { role: 'relevant', label: 'relevant', description: relevanceWords('relevant', 0.5), symbol: '●', background: '#fff1a8', border: '#9a7b00' },
+  { role: 'not-relevant', label: 'not relevant', description: relevanceWords('not-relevant', 0.5), symbol: '○', background: 'transparent', border: '#9aa5b1' },
 ];
 
-export function legendEntry(role: EvidenceRole): RoleLegendEntry {
-  return ROLE_LEGEND.find((e) => e.role === role)!;
+/** The relevance roles' descriptions name the threshold they were given at (a verdict's gate, or 0.5). */
+function relevanceWords(role: 'relevant' | 'not-relevant', threshold: number): string {
+  const t = Number(threshold.toFixed(3));
+  return role === 'relevant' ? `matches the claim (relevance ≥ ${t}); agreement not assessed` : `chosen as best available, but relevance < ${t}`;
+}
+
+function withThreshold(e: RoleLegendEntry, relevance: number): RoleLegendEntry {
+  return e.role === 'relevant' || e.role === 'not-relevant' ? { ...e, description: relevanceWords(e.role, relevance) } : e;
+}
+
+/** `relevance`: the threshold the relevance roles were given at (DEFAULT_ROLE_THRESHOLDS.relevance unless said). */
+export function legendEntry(role: EvidenceRole, relevance = DEFAULT_ROLE_THRESHOLDS.relevance): RoleLegendEntry {
+  return withThreshold(ROLE_LEGEND.find((e) => e.role === role)!, relevance);
 }
 
 /** The roles a view can show: the support/contradict set when any sentence has those probabilities, else the relevance set. */
-export function legendFor(roles: Iterable<EvidenceRole | undefined>): RoleLegendEntry[] {
+export function legendFor(roles: Iterable<EvidenceRole | undefined>, relevance = DEFAULT_ROLE_THRESHOLDS.relevance): RoleLegendEntry[] {
   const seen = new Set(roles);
   const agreement = seen.has('supports') || seen.has('contradicts') || seen.has('neutral');
-  const relevance = seen.has('relevant') || seen.has('not-relevant');
-  return ROLE_LEGEND.filter((e) => (agreement && ['supports', 'contradicts', 'neutral'].includes(e.role)) || (relevance && ['relevant', 'not-relevant'].includes(e.role)));
+  const relevant = seen.has('relevant') || seen.has('not-relevant');
+  return ROLE_LEGEND.filter((e) => (agreement && ['supports', 'contradicts', 'neutral'].includes(e.role)) || (relevant && ['relevant', 'not-relevant'].includes(e.role))).map((e) => withThreshold(e, relevance));
 }
 
 /**

@@ -32,8 +32,8 @@ export function roleCss(): string {
 }
 
 /** A legend for the roles that occur (see legendFor), plus the term marking. */
-export function roleLegendHtml(roles: Iterable<EvidenceRole | undefined>): string {
-  const entries = legendFor(roles);
+export function roleLegendHtml(roles: Iterable<EvidenceRole | undefined>, relevance?: number): string {
+  const entries = legendFor(roles, relevance);
   if (!entries.length) return '';
   const items = entries.map((e) => `<span><span class="ev ev-${e.role}">${e.symbol} ${escapeHtml(e.label)}</span> ${escapeHtml(e.description)}</span>`);
   items.push('<span><mark>word</mark> a word of the claim</span>');
@@ -79,8 +79,8 @@ export function evidenceSentenceText(text: string, terms: ReadonlySet<string>, r
 }
 
 /** "✓ supports: ... · ✗ contradicts: ..." for the roles that occur. */
-export function roleLegendText(roles: Iterable<EvidenceRole | undefined>, opts: { color: boolean }): string {
-  const entries = legendFor(roles);
+export function roleLegendText(roles: Iterable<EvidenceRole | undefined>, opts: { color: boolean; relevance?: number }): string {
+  const entries = legendFor(roles, opts.relevance);
   if (!entries.length) return '';
   const parts = entries.map((e) => {
     const tag = `[${e.symbol} ${e.label}]`;

@@ -2,7 +2,7 @@
 // coloured by its role for the claim (evidence-role.js) with the claim's words marked.
 import { postJson } from './api.js';
 import { clear, fmtScore, h, modelLabel, showError } from './dom.js';
-import { claimTerms, verifyEvidenceRoles } from './evidence-role.js';
+import { claimTerms, verifyEvidenceRoles, verifyRelevanceThreshold } from './evidence-role.js';
 import { evidenceSpan, roleLegend } from './sources.js';
 
 const LABEL_CLASS = { SUPPORTS: 'supports', REFUTES: 'refutes', 'NOT ENOUGH INFO': 'nei' };
@@ -19,6 +19,7 @@ function renderVerdict(v) {
   // Each sentence read as the verdict reads it: its relevance gate, and (columbia) its thresholds.
   const verdictConfig = (v.provenance && v.provenance.config && v.provenance.config.verdict) || {};
   const evidenceRoles = verifyEvidenceRoles(v.evidence, verdictConfig);
+  const relevance = verifyRelevanceThreshold(verdictConfig);
   const roleOf = new Map(v.evidence.map((e, i) => [e, evidenceRoles[i]]));
   const byDoc = new Map();
   for (const e of v.evidence) {
@@ -43,7 +44,7 @@ function renderVerdict(v) {
         d.items.map((e) => {
           const role = roleOf.get(e);
           roles.push(role);
-          return h('li', {}, evidenceSpan(e.text, terms, role), h('span', { class: 'meta' }, ` sentence ${e.sentenceIndex}, evidence score ${fmtScore(e.score)}`, entailmentOf(e) ? `, ${entailmentOf(e)}` : ''));
+          return h('li', {}, evidenceSpan(e.text, terms, role, undefined, relevance), h('span', { class: 'meta' }, ` sentence ${e.sentenceIndex}, evidence score ${fmtScore(e.score)}`, entailmentOf(e) ? `, ${entailmentOf(e)}` : ''));
         }),
       ),
     ),
@@ -60,7 +61,7 @@ function renderVerdict(v) {
       h('meter', { min: 0, max: 1, value: v.confidence, title: `${pct}%` }),
     ),
     h('h3', {}, v.evidence.length ? 'Evidence' : 'No evidence found'),
-    roleLegend(roles),
+    roleLegend(roles, relevance),
     h('div', { class: 'evidence-docs' }, docs),
     h('p', { class: 'provenance' }, `index ${v.provenance.snapshot} · models ${v.provenance.models.map((m) => modelLabel(m.id)).join(', ')} · ${Math.round(v.timings.totalMs)} ms`),
   );

@@ -15,9 +15,9 @@ export function roleOfSentence(s) {
   return evidenceRole({ support: probability(s.support), contradict: probability(s.contradict), relevance: probability(s.score) });
 }
 
-/** One evidence sentence: a span coloured by `role` (plain when undefined), claim words in <mark>. */
-export function evidenceSpan(text, terms, role, note) {
-  const e = role ? legendEntry(role) : undefined;
+/** One evidence sentence: a span coloured by `role` (plain when undefined), claim words in <mark>; `relevance`: the threshold of the relevance roles (0.5 unless given). */
+export function evidenceSpan(text, terms, role, note, relevance) {
+  const e = role ? legendEntry(role, relevance) : undefined;
   const title = [e ? `${e.symbol} ${e.label}: ${e.description}` : '', note || ''].filter(Boolean).join(' · ');
   return h(
     'span',
@@ -26,9 +26,9 @@ export function evidenceSpan(text, terms, role, note) {
   );
 }
 
-/** The legend for the roles shown (nothing when no sentence has a role). */
-export function roleLegend(roles) {
-  const entries = legendFor(roles);
+/** The legend for the roles shown (nothing when no sentence has a role); `relevance` as for evidenceSpan. */
+export function roleLegend(roles, relevance) {
+  const entries = legendFor(roles, relevance);
   if (!entries.length) return null;
   return h(
     'div',
