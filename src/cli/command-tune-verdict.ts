@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { Veracite } from '../app/veracite.js';
 import { fitVerdictCrossFitted } from '../learn/verdict/crossfit.js';
-import { CALIBRATION_PATH, saveVerdictCalibration } from '../learn/verdict/fit-verdict.js';
+import { CALIBRATION_PATH, RULE_MARGIN, saveVerdictCalibration } from '../learn/verdict/fit-verdict.js';
 import { createUseEmbedder } from '../models/use/index.js';
 import type { EntailmentModel, PairScorer } from '../models/types.js';
 import { reliabilityTable } from '../verify/reliability.js';
@@ -63,9 +63,11 @@ export function registerTuneVerdictCommand(program: Command): void {
       await saveVerdictCalibration(cal, flags.out);
       for (const [rule, r] of Object.entries(cal.rules)) {
         console.log(`${rule}: relevance >= ${r.relevanceThreshold}, support >= ${r.supportThreshold}, refute >= ${r.refuteThreshold}: cross-fitted train accuracy ${(100 * r.fittedOn.accuracy).toFixed(1)}% (default ${(100 * r.fittedOn.defaultAccuracy).toFixed(1)}%, majority ${(100 * r.fittedOn.majorityBaseline).toFixed(1)}%) over ${r.fittedOn.pairs} pairs${r.fittedOn.citedAccuracy ? ` (${(100 * r.fittedOn.citedAccuracy.accuracy).toFixed(1)}% over the ${r.fittedOn.citedAccuracy.pairs} cited-abstract pairs alone)` : ''}, NLL ${r.fittedOn.nll.toFixed(3)}`);
+        const h = r.fittedOn.heldOut;
+        if (h) console.log(`  held out (${h.folds} folds over claims x ${h.repeats} repeats): ${(100 * h.accuracy).toFixed(1)}%${h.citedAccuracy !== undefined ? ` (cited ${(100 * h.citedAccuracy).toFixed(1)}%)` : ''}; per repeat ${h.perRepeat.map((a) => (100 * a).toFixed(1)).join(', ')}`);
         if (r.fittedOn.reliability) console.log(reliabilityTable(r.fittedOn.reliability));
       }
-      console.log(`default rule: ${cal.bestRule}; saved ${flags.out}`);
+      console.log(`default rule: ${cal.bestRule} (columbia unless another rule is ahead by ${100 * RULE_MARGIN} point of held-out accuracy); saved ${flags.out}`);
     } finally {
       for (const f of folds) await f.close();
       await trainingEmbedder.dispose?.();

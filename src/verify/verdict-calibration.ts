@@ -34,7 +34,25 @@ export interface RuleCalibration {
     citedAccuracy?: { pairs: number; accuracy: number };
     /** Reliability of the stated confidence (the chosen label's probability) on the fitting pairs. */
     reliability?: Reliability;
+    /**
+     * Accuracy of the same fit on pairs it did not see (repeated k-fold over claims,
+     * learn/verdict/held-out.ts): what the rule choice compares, since `accuracy` is measured on the pairs
+     * the thresholds were searched on. Absent in older files.
+     */
+    heldOut?: HeldOutAccuracy;
   };
+}
+
+export interface HeldOutAccuracy {
+  folds: number;
+  repeats: number;
+  seed: number;
+  /** Mean over the repeats of the accuracy on every pair, each judged by thresholds fitted without its fold. */
+  accuracy: number;
+  /** The same over the cited-abstract pairs alone (no shuffled or retrieved negatives). */
+  citedAccuracy?: number;
+  /** Accuracy of each repeat (one full pass of k folds). */
+  perRepeat: number[];
 }
 
 export interface VerdictCalibration {

@@ -84,7 +84,7 @@ export async function collectVerdictItems(
     for (const v of verdicts) {
       const gold = job.shuffled || job.retrieved ? 'NOT ENOUGH INFO' : (FROM_SCIFACT[job.claim.evidence[v.docId]?.[0]?.label ?? ''] ?? 'NOT ENOUGH INFO');
       const relevance = v.evidence.length ? Math.max(...v.evidence.map((e) => e.score)) : 0;
-      const kind = { shuffled: job.shuffled, ...(job.retrieved ? { retrieved: true } : {}) };
+      const kind = { shuffled: job.shuffled, ...(job.retrieved ? { retrieved: true } : {}), claim: job.claim.claim };
       columbia.push({ evidence: v.evidence.map((e) => e.entailment!).filter(Boolean), gold, relevance, scores: v.evidence.map((e) => e.score), ...kind });
       const premise = v.evidence.map((e) => e.text).join(' ');
       concat.push({ evidence: premise ? await entailment.predict([{ premise, hypothesis: job.claim.claim }]) : [], gold, relevance, ...kind });

@@ -32,6 +32,7 @@ import type { VerdictCalibration } from '../../verify/verdict-calibration.js';
 import type { Verifier } from '../../verify/verifier.js';
 import { collectVerdictItems, type GoldClaim } from './collect-pairs.js';
 import { fitVerdictCalibration, type LabelledPairs } from './fit-verdict.js';
+import { DEFAULT_HELD_OUT } from './held-out.js';
 
 export interface CrossFitOptions {
   /**
@@ -115,5 +116,7 @@ export async function fitVerdictCrossFitted(o: CrossFitOptions): Promise<Verdict
     await writeFile(o.itemsOut, JSON.stringify({ source: claimsPath, seed: o.seed, columbia, concat }) + '\n');
     log(`saved the cross-fitted items to ${o.itemsOut}`);
   }
-  return fitVerdictCalibration({ columbia, concat }, `${claimsPath} (2-fold cross-fitted NLI and evidence heads, seed ${o.seed})`, [o.models.scorer.info, o.models.entailment.info]);
+  return fitVerdictCalibration({ columbia, concat }, `${claimsPath} (2-fold cross-fitted NLI and evidence heads, seed ${o.seed})`, [o.models.scorer.info, o.models.entailment.info], {
+    heldOut: { ...DEFAULT_HELD_OUT, seed: o.seed },
+  });
 }

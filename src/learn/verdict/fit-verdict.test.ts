@@ -1,7 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { aggregateConcat, applyCalibrator, calibratorFeatures, DEFAULT_AGGREGATE } from '../../verify/aggregate.js';
-import { chooseRule, fitCalibrator, fitRule, type LabelledPairs } from './fit-verdict.js';
+import { chooseRule, fitCalibrator, fitRule, fitVerdictCalibration, type LabelledPairs } from './fit-verdict.js';
+import { claimFolds, heldOutAccuracy } from './held-out.js';
+import { Rng } from '../../util/rng.js';
 import type { RuleCalibration } from '../../verify/verdict-calibration.js';
 import { reliability } from '../../verify/reliability.js';
 
@@ -56,6 +58,51 @@ describe('choosing the rule verify uses', () => {
     assert.equal(chooseRule({ columbia: fitted(0.84), concat: fitted(0.86) }), 'concat');
     assert.equal(chooseRule({ columbia: fitted(0.86), concat: fitted(0.84) }), 'columbia');
     assert.equal(chooseRule({ concat: fitted(0.8) }), 'concat', 'without columbia the best fitted rule');
+  });
+  it('compares held-out accuracy when every rule has it, not the in-sample fit', () => {
+    const both = (accuracy: number, heldOut: number) => ({ fittedOn: { accuracy, heldOut: { accuracy: heldOut } } }) as unknown as RuleCalibration;
+    // Stop 20's figures: concat ahead by exactly the margin in-sample, by 0.9 point held out.
+    assert.equal(chooseRule({ columbia: both(0.777, 0.757), concat: both(0.787, 0.766) }), 'columbia');
+    assert.equal(chooseRule({ columbia: both(0.777, 0.75), concat: both(0.777, 0.77) }), 'concat', 'held-out lead of 2 points');
+    assert.equal(chooseRule({ columbia: both(0.78, 0.75), concat: fitted(0.70) }), 'columbia', 'in-sample when one rule lacks a held-out figure');
+  });
+});
+
+describe('held-out accuracy of a rule fit', () => {
+  const ent = (e: number, n: number, c: number) => ({ entailment: e, neutral: n, contradiction: c });
+  it('folds keep every pair of one claim together, use every fold, and repeat for the same seed', () => {
+    const items: LabelledPairs[] = Array.from({ length: 90 }, (_, i) => ({ evidence: [ent(0.5, 0.3, 0.2)], gold: 'SUPPORTS' as const, claim: `claim ${i % 30}` }));
+    const f = claimFolds(items, 5, 7);
+    assert.deepEqual(claimFolds(items, 5, 7), f);
+    for (let i = 0; i < 90; i++) assert.equal(f[i], f[i % 30], 'the same claim, the same fold');
+    assert.deepEqual([...new Set(f)].sort(), [0, 1, 2, 3, 4]);
+    assert.deepEqual([0, 1, 2, 3, 4].map((k) => f.filter((x) => x === k).length), [18, 18, 18, 18, 18], '6 claims of 3 pairs a fold');
+    assert.notDeepEqual(claimFolds(items, 5, 8), f, 'another seed, another assignment');
+  });
+  it('sees through the optimism of a fit on labels that carry no signal, and not on labels that do', () => {
+    const rng = new Rng(5);
+    const labels = ['SUPPORTS', 'REFUTES', 'NOT ENOUGH INFO'] as const;
+    const noise: LabelledPairs[] = Array.from({ length: 150 }, (_, i) => ({ evidence: [ent(rng.next(), rng.next(), rng.next())], gold: labels[rng.int(3)]!, relevance: rng.next(), claim: `c${i}` }));
+    const fitNoise = fitRule(noise, 'noise');
+    const heldNoise = heldOutAccuracy(noise, (t) => fitRule(t, 'noise'), { folds: 3, repeats: 2, seed: 1 });
+    assert.equal(heldNoise.perRepeat.length, 2);
+    assert.ok(heldNoise.accuracy < fitNoise.fittedOn.accuracy - 0.05, `held out ${heldNoise.accuracy} vs in-sample ${fitNoise.fittedOn.accuracy}`);
+    const signal: LabelledPairs[] = Array.from({ length: 150 }, (_, i) => {
+      const g = labels[i % 3]!;
+      const j = rng.next() * 0.2;
+      const e = g === 'SUPPORTS' ? ent(0.7 + j, 0.2, 0.1) : g === 'REFUTES' ? ent(0.1, 0.2, 0.7 + j) : ent(0.2, 0.6 + j, 0.2);
+      return { evidence: [e], gold: g, relevance: g === 'NOT ENOUGH INFO' ? 0.1 * j : 0.5 + j, claim: `c${i}`, shuffled: false };
+    });
+    const heldSignal = heldOutAccuracy(signal, (t) => fitRule(t, 'signal'), { folds: 3, repeats: 1, seed: 1 });
+    assert.ok(heldSignal.accuracy > 0.95, String(heldSignal.accuracy));
+    assert.equal(heldSignal.citedAccuracy, heldSignal.accuracy, 'every pair here is a cited one');
+  });
+  it('fitVerdictCalibration records it per rule and chooses on it', () => {
+    const items: LabelledPairs[] = Array.from({ length: 60 }, (_, i) => ({ evidence: [i % 2 ? ent(0.8, 0.1, 0.1) : ent(0.1, 0.1, 0.8)], gold: i % 2 ? ('SUPPORTS' as const) : ('REFUTES' as const), relevance: 0.9, claim: `c${i}` }));
+    const cal = fitVerdictCalibration({ columbia: items, concat: items }, 'test', [], { heldOut: { folds: 3, repeats: 1, seed: 2 } });
+    assert.ok(cal.rules.columbia!.fittedOn.heldOut!.accuracy > 0.95);
+    assert.equal(cal.bestRule, 'columbia', 'a tie keeps the incumbent');
+    assert.equal(fitVerdictCalibration({ concat: items }, 'test', [], { heldOut: false }).rules.concat!.fittedOn.heldOut, undefined);
   });
 });
 
