@@ -1,7 +1,9 @@
 /**
  * Chooses how `verify` turns evidence from several documents into one verdict (verify/aggregate.ts
  * ACROSS_DOCUMENTS): `pooled` (the rule reads the top-k sentences together) or `by-document` (the rule
- * decides each document's sentences, the most relevant document that takes a side decides).
+ * decides each document's sentences, the most relevant document that takes a side decides) or `by-rank`
+ * (the same decisions taken in document retrieval's order instead of by best evidence score). Measured
+ * with the verdict rule `verify` ships (models/verdict-calibration.json's bestRule, or --rule).
  *
  * The verdict rule itself was fitted on (claim, cited abstract) pairs of SciFact train; how documents are
  * combined was never fitted, so SciFact TRAIN claims, run in the open setting (retrieval over the whole
@@ -17,10 +19,12 @@ import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { Veracite } from '../../src/app/veracite.js';
 import { readSciFactClaims } from '../../src/eval/run-scifact.js';
-import { columbiaVerdict } from '../../src/verify/verifier.js';
-import { LABELS, type Label } from '../../src/verify/types.js';
+import { documentGroups } from '../../src/verify/verifier.js';
+import { aggregateColumbia, aggregateConcat, decideAcrossDocuments, type VerdictRule } from '../../src/verify/aggregate.js';
+import { LABELS, type EvidenceSentence, type Label } from '../../src/verify/types.js';
 
-const { values } = parseArgs({ options: { index: { type: 'string', default: 'tmp/scifact' }, claims: { type: 'string', multiple: true }, limit: { type: 'string' }, out: { type: 'string', default: 'eval-results/verdict-across-documents.json' } } });
+const { values } = parseArgs({ options: { index: { type: 'string', default: 'tmp/scifact' }, claims: { type: 'string', multiple: true }, limit: { type: 'string' }, rule: { type: 'string' }, out: { type: 'string', default: 'eval-results/verdict-across-documents.json' } } });
+if (values.rule && values.rule !== 'columbia' && values.rule !== 'concat') throw new Error(`--rule ${values.rule}: expected columbia or concat`);
 const files = values.claims ?? ['../shared/data/scifact/claims_train.jsonl', '../shared/data/scifact/claims_dev.jsonl'];
 
 function goldOf(c: { evidence: Record<string, { label: string }[]> }): Label {
@@ -51,36 +55,55 @@ function summary(t: Tally) {
   return { n: t.n, accuracy: t.correct / Math.max(t.n, 1), recall, confusion: t.confusion };
 }
 
-const vc = await Veracite.open({ index: { dir: values.index! }, verify: { rule: 'columbia' } });
+const vc = await Veracite.open({ index: { dir: values.index! }, ...(values.rule ? { verify: { rule: values.rule as VerdictRule } } : {}) });
 const verifier = await vc.verifier();
 const cfg = verifier.config.verdict;
-const results: Record<string, { pooled: ReturnType<typeof summary>; byDocument: ReturnType<typeof summary>; disagreements: number }> = {};
+const entailment = verifier.models.entailment;
+const COMBINATIONS = ['pooled', 'by-document', 'by-rank'] as const;
+type Combination = (typeof COMBINATIONS)[number];
+
+/** One decision per group of evidence, under the verdict rule in use; the gate reads each group's best score. */
+async function decideGroups(claim: string, groups: EvidenceSentence[][]): Promise<Label[]> {
+  const relevance = (g: EvidenceSentence[]) => Math.max(...g.map((e) => e.score));
+  if (cfg.rule === 'concat') {
+    const probs = await entailment.predict(groups.map((g) => ({ premise: g.map((e) => e.text).join(' '), hypothesis: claim })));
+    return groups.map((g, i) => aggregateConcat(probs[i]!, cfg, relevance(g)).label);
+  }
+  return groups.map((g) => aggregateColumbia(g.map((e) => e.entailment!), cfg, relevance(g)).label);
+}
+
+const results: Record<string, Record<Combination, ReturnType<typeof summary>> & { disagreements: number }> = {};
 for (const file of files) {
   let claims = await readSciFactClaims(file);
   if (values.limit) claims = claims.slice(0, Number(values.limit));
-  const pooled = tally();
-  const byDoc = tally();
+  const tallies = Object.fromEntries(COMBINATIONS.map((c) => [c, tally()])) as Record<Combination, Tally>;
   let disagreements = 0;
   const t0 = performance.now();
   for (const [i, c] of claims.entries()) {
+    // verify() sets each sentence's entailment (read alone, under either rule) and keeps the retrieval order.
     const v = await verifier.verify(c.claim);
     const gold = goldOf(c as unknown as { evidence: Record<string, { label: string }[]> });
-    // Both combinations from the same evidence and entailment probabilities (whichever is the default).
-    const p = v.evidence.length ? columbiaVerdict(v.evidence, { ...cfg, across: 'pooled' }).label : v.label;
-    const d = v.evidence.length ? columbiaVerdict(v.evidence, { ...cfg, across: 'by-document' }).label : v.label;
-    add(pooled, gold, p);
-    add(byDoc, gold, d);
-    if (d !== p) disagreements++;
+    const byScore = documentGroups(v.evidence, 'by-document');
+    const byRank = documentGroups(v.evidence, 'by-rank', v.documents.map((d) => d.docId));
+    let labels: Record<Combination, Label>;
+    if (!v.evidence.length) labels = { pooled: v.label, 'by-document': v.label, 'by-rank': v.label };
+    else {
+      const [pooled, ...perDoc] = await decideGroups(c.claim, [v.evidence, ...byScore]);
+      const decision = (order: EvidenceSentence[][]) => decideAcrossDocuments(order.map((g) => ({ label: perDoc[byScore.indexOf(g)]! })))!.label;
+      labels = { pooled: pooled!, 'by-document': decision(byScore), 'by-rank': decision(byRank.map((g) => byScore.find((h) => h[0]!.docId === g[0]!.docId)!)) };
+    }
+    for (const comb of COMBINATIONS) add(tallies[comb], gold, labels[comb]);
+    if (labels['by-document'] !== labels.pooled) disagreements++;
     if ((i + 1) % 50 === 0 || i + 1 === claims.length) {
       const s = (performance.now() - t0) / 1000;
-      process.stderr.write(`${file}: ${i + 1}/${claims.length} claims, ${((i + 1) / s).toFixed(1)}/s, ETA ${((claims.length - i - 1) / ((i + 1) / s)).toFixed(0)} s; accuracy pooled ${(pooled.correct / pooled.n).toFixed(3)}, by-document ${(byDoc.correct / byDoc.n).toFixed(3)}\n`);
+      process.stderr.write(`${file}: ${i + 1}/${claims.length} claims, ${((i + 1) / s).toFixed(1)}/s, ETA ${((claims.length - i - 1) / ((i + 1) / s)).toFixed(0)} s; accuracy ${COMBINATIONS.map((k) => `${k} ${(tallies[k].correct / tallies[k].n).toFixed(3)}`).join(', ')}\n`);
     }
   }
-  results[file] = { pooled: summary(pooled), byDocument: summary(byDoc), disagreements };
-  const r = results[file]!;
-  console.log(`${file}: ${r.pooled.n} claims; claim-level accuracy pooled ${r.pooled.accuracy.toFixed(3)}, by-document ${r.byDocument.accuracy.toFixed(3)} (${disagreements} verdicts differ)`);
-  for (const [name, x] of [['pooled', r.pooled], ['by-document', r.byDocument]] as const) console.log(`  ${name}: recall ${LABELS.map((l) => `${l} ${x.recall[l] === null ? '-' : (x.recall[l] as number).toFixed(3)}`).join(', ')}`);
+  const r = { ...(Object.fromEntries(COMBINATIONS.map((k) => [k, summary(tallies[k])])) as Record<Combination, ReturnType<typeof summary>>), disagreements };
+  results[file] = r;
+  console.log(`${file}: ${claims.length} claims, rule ${cfg.rule}; claim-level accuracy ${COMBINATIONS.map((k) => `${k} ${r[k].accuracy.toFixed(3)}`).join(', ')} (pooled and by-document differ on ${disagreements})`);
+  for (const k of COMBINATIONS) console.log(`  ${k}: recall ${LABELS.map((l) => `${l} ${r[k].recall[l] === null ? '-' : (r[k].recall[l] as number).toFixed(3)}`).join(', ')}`);
 }
-await writeFile(values.out!, JSON.stringify({ results, rule: 'columbia', provenance: await verifier.provenance(), command: `node --import tsx scripts/learn/verdict-across-documents.ts ${process.argv.slice(2).join(' ')}`, createdAt: new Date().toISOString() }, null, 2) + '\n');
+await writeFile(values.out!, JSON.stringify({ results, rule: cfg.rule, provenance: await verifier.provenance(), command: `node --import tsx scripts/learn/verdict-across-documents.ts ${process.argv.slice(2).join(' ')}`, createdAt: new Date().toISOString() }, null, 2) + '\n');
 await vc.close();
 console.log(`saved ${values.out}`);

@@ -10,7 +10,7 @@ import { runRetrievalEval, saveResult } from '../eval/run-retrieval.js';
 import { addOptions, oneOf, positiveInt } from './options.js';
 import { withApp } from './open-app.js';
 import { createProgress } from './progress.js';
-import { readSciFactData, runSciFactEval } from '../eval/run-scifact.js';
+import { DEFAULT_OPEN_DOCS, readSciFactData, runSciFactEval } from '../eval/run-scifact.js';
 import { storeDocIds } from '../eval/doc-ids.js';
 import { datasetName } from '../eval/dataset-name.js';
 import { scoreTrecRun, TrecRunWriter } from '../eval/trec-run.js';
@@ -149,7 +149,7 @@ export function registerVerdictEvals(evalCmd: Command): void {
       .description('SciFact abstract- and sentence-level P/R/F1 (official metrics), oracle and open settings')
       .option('--claims <file>', 'SciFact claims with labels', 'data/samples/scifact/claims_dev.jsonl')
       .option('--setting <s>', 'oracle|open|both', oneOf('--setting', ['oracle', 'open', 'both'] as const), 'both')
-      .option('--open-docs <n>', 'abstracts retrieved per claim in the open setting', positiveInt('--open-docs'), 3)
+      .option('--open-docs <n>', `abstracts retrieved and labelled per claim in the open setting (chosen on SciFact train; VeriSci uses 3)`, positiveInt('--open-docs'), DEFAULT_OPEN_DOCS)
       .option('--limit <n>', 'first n claims only', positiveInt('--limit'))
       .option('--name <name>', 'name of the data in the result (default: the claims file name)')
       .option('--out <file>', 'result JSON', 'eval-results/scifact.json')

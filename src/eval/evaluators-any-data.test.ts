@@ -25,7 +25,8 @@ import { checkQrelDocs, scifactTask, wiceTask } from './retrieval-data.js';
 import { readWiceData, runCitationDetectionEval, type DetectionVariant } from './run-citation-detection.js';
 import { readFeverData, runFeverEval, type FeverClaim } from './run-fever.js';
 import { runRetrievalEval } from './run-retrieval.js';
-import { readSciFactData, runSciFactEval, type SciFactClaim } from './run-scifact.js';
+import { DEFAULT_OPEN_DOCS, readSciFactData, runSciFactEval, type SciFactClaim } from './run-scifact.js';
+import type { Retriever } from '../retrieve/retriever.js';
 
 const SAMPLES = 'data/samples';
 const lines = async (path: string) => (await readFile(path, 'utf8')).split('\n').filter((l) => l.trim());
@@ -105,6 +106,29 @@ describe('evaluators on renamed, aliased and broken copies of the shipped sample
       assert.equal(r.metrics.sentence_label.f1, 1);
       assert.equal(r.labelAccuracy!.accuracy, 1);
       assert.ok(r.labelAccuracy!.majorityBaseline < 1, 'the majority baseline is reported beside it');
+    });
+
+    it('the open setting labels the top DEFAULT_OPEN_DOCS retrieved abstracts unless told otherwise, and says how many', async () => {
+      const data = await readSciFactData(join(dir, 'my-claims.jsonl'));
+      const asked: number[] = [];
+      // A retriever that ranks each claim's cited abstracts first, then the others.
+      const all = [...new Set(data.claims.flatMap((c) => c.cited_doc_ids.map(String)))];
+      const retriever = {
+        async search(claim: string, o: { k: number }) {
+          asked.push(o.k);
+          const own = data.claims.find((c) => c.claim === claim)!.cited_doc_ids.map(String);
+          return { documents: [...own, ...all.filter((d) => !own.includes(d))].slice(0, o.k).map((docId) => ({ docId })) };
+        },
+      } as unknown as Retriever;
+      const r = await runSciFactEval(oracle(data.claims), data.claims, { setting: 'open', retriever });
+      assert.equal(DEFAULT_OPEN_DOCS, 1);
+      assert.deepEqual([...new Set(asked)], [1], 'one abstract asked for per claim');
+      assert.equal(r.openDocs, 1);
+      assert.equal(r.metrics.abstract_label_only.precision, 1, 'the top abstract is a cited one');
+      const three = await runSciFactEval(oracle(data.claims), data.claims, { setting: 'open', retriever, openDocs: 3 });
+      assert.equal(three.openDocs, 3);
+      assert.deepEqual([...new Set(asked.slice(-data.claims.length))], [3]);
+      assert.ok(three.metrics.abstract_label_only.recall >= r.metrics.abstract_label_only.recall);
     });
 
     it('reads other label spellings as the same gold: the oracle of the original scores perfectly on the aliased copy', async () => {

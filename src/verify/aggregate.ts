@@ -27,8 +27,12 @@ export type VerdictRule = (typeof VERDICT_RULES)[number];
  * together (ColumbiaNLP on FEVER). `by-document`: the rule decides each document's sentences on their own
  * (the unit it was fitted on: one claim and one abstract), and the most relevant document that takes a
  * side decides; a contradiction about another subject in a less relevant document cannot outvote it.
+ * `by-rank`: the same per-document decisions, but the first document in document retrieval's order that
+ * takes a side decides (title matches first, as ColumbiaNLP ranks them, then by retrieval score) instead
+ * of the one with the best evidence score: retrieval ranks what a claim is about from the whole document,
+ * the evidence score from five sentences.
  */
-export const ACROSS_DOCUMENTS = ['pooled', 'by-document'] as const;
+export const ACROSS_DOCUMENTS = ['pooled', 'by-document', 'by-rank'] as const;
 export type AcrossDocuments = (typeof ACROSS_DOCUMENTS)[number];
 
 /** Multinomial logistic calibration: logits[k] = bias[k] + weights[k] . [ln pS, ln pR, ln pN, relevance], k in LABELS order. */

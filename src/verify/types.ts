@@ -51,7 +51,8 @@ export interface Verdict {
   probs: LabelProbs;
   /**
    * When the evidence comes from several documents and each was judged alone (`verdict.across:
-   * 'by-document'`, the default): the one whose evidence decided, the most relevant that takes a side.
+   * 'by-document'`, the default, or 'by-rank'): the one whose evidence decided, the most relevant
+   * (by-rank: the first in retrieval order) that takes a side.
    */
   decidedBy?: { docId: string; title: string };
   evidence: EvidenceSentence[];

@@ -17,7 +17,7 @@ import { ingestSource } from '../store/ingest.js';
 import { LanceStore } from '../store/lancedb-store.js';
 import { LABELS } from './types.js';
 import { MODEL_INPUT_MAX_CHARS } from '../models/bounded-input.js';
-import { columbiaVerdict, Verifier } from './verifier.js';
+import { columbiaVerdict, documentGroups, Verifier } from './verifier.js';
 import { aggregateConcat, DEFAULT_AGGREGATE } from './aggregate.js';
 import type { EvidenceSentence } from './types.js';
 
@@ -182,5 +182,17 @@ describe('verdict across documents', () => {
     assert.equal(d.label, 'SUPPORTS');
     assert.equal(d.decidedBy, undefined);
     assert.equal(columbiaVerdict(evidence.slice(0, 2), { ...DEFAULT_AGGREGATE, across: 'by-document' }).decidedBy, undefined);
+  });
+  it('by-rank: the first document in retrieval order that takes a side decides, whatever its evidence score', () => {
+    const cfg = { ...DEFAULT_AGGREGATE, across: 'by-rank' as const };
+    // Retrieval ranked B above A: B's support decides although A's sentences score higher as evidence.
+    const d = columbiaVerdict(evidence, cfg, ['B', 'A']);
+    assert.equal(d.label, 'SUPPORTS');
+    assert.deepEqual(d.decidedBy, { docId: 'B', title: 'Title of B' });
+    assert.deepEqual(columbiaVerdict(evidence, cfg, ['A', 'B']).decidedBy, { docId: 'A', title: 'Title of A' });
+    // A document retrieval did not rank (a hop) goes after the ranked ones; without an order, evidence order.
+    assert.deepEqual(documentGroups(evidence, 'by-rank', ['B']).map((g) => g[0]!.docId), ['B', 'A']);
+    assert.deepEqual(documentGroups(evidence, 'by-rank').map((g) => g[0]!.docId), ['A', 'B']);
+    assert.deepEqual(documentGroups(evidence, 'pooled').map((g) => g.length), [3]);
   });
 });

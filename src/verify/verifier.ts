@@ -46,9 +46,12 @@ export const DEFAULT_VERIFIER_CONFIG: VerifierConfig = {
   evidence: { mode: 'sentence', k: 5, prefilter: 40 },
   hop: { enabled: false, weight: 0.5, maxDocs: 3 },
   // 'by-document': each decision is made on one document's sentences, as the verdict calibration was
-  // fitted (claim x one abstract). Chosen on SciFact train claims in the open setting (claim-level accuracy
-  // 0.660 vs pooled 0.649, at the 1-point margin used for every such choice; docs/RESULTS.md,
-  // scripts/learn/verdict-across-documents.ts).
+  // fitted (claim x one abstract), and the most relevant document that takes a side decides. Measured on
+  // SciFact train claims in the open setting with the shipped concat rule (scripts/learn/verdict-across-
+  // documents.ts, docs/RESULTS.md): claim-level accuracy by-document 0.681, pooled 0.647. 'by-rank' scored
+  // 0.695 but stays an option: it lets the top-retrieved document decide on the NLI head's reading of it,
+  // and on "Smoking reduces the risk of lung cancer" that reading is wrong ("smoking reduction reduces the
+  // risk" read as support; test/verify-cases.test.ts), a failure this project tracks.
   verdict: { rule: 'columbia', across: 'by-document', ...DEFAULT_AGGREGATE },
 };
 
@@ -168,7 +171,7 @@ export class Verifier {
     if (this.config.hop.enabled) evidence = await hopEvidence(this.store, this.selector, claim, evidence, docs, this.config.hop, select);
     signal?.throwIfAborted();
     const t2 = performance.now();
-    const { label, probs, decidedBy } = await this.decide(claim, evidence, signal);
+    const { label, probs, decidedBy } = await this.decide(claim, evidence, documents.map((d) => d.docId), signal);
     signal?.throwIfAborted();
     const t3 = performance.now();
     return {
@@ -184,13 +187,14 @@ export class Verifier {
     };
   }
 
-  private async decide(claim: string, evidence: EvidenceSentence[], signal?: AbortSignal): Promise<Decision> {
+  /** `order`: the documents' ids in retrieval order (what `by-rank` decides in). */
+  private async decide(claim: string, evidence: EvidenceSentence[], order: readonly string[] = [], signal?: AbortSignal): Promise<Decision> {
     const cfg = this.config.verdict;
     if (evidence.length === 0) return aggregateColumbia([], cfg);
     if (cfg.rule === 'concat') {
-      // Evidence is sorted best first; groups keep that order, so the first group is the most relevant
-      // document. The relevance gate reads the best evidence score of what each decision is made on.
-      const groups = cfg.across === 'by-document' ? groupByDocument(evidence) : [evidence];
+      // Groups in the order they are decided in (documentGroups). The relevance gate reads the best
+      // evidence score of what each decision is made on.
+      const groups = documentGroups(evidence, cfg.across, order);
       // The verdict reads each group joined; each sentence is also read alone (same call, a few more pairs)
       // so that people still see which sentence supports or contradicts the claim.
       const probs = await this.models.entailment.predict(
@@ -205,8 +209,23 @@ export class Verifier {
       signal,
     );
     probs.forEach((p, i) => (evidence[i]!.entailment = p));
-    return columbiaVerdict(evidence, cfg);
+    return columbiaVerdict(evidence, cfg, order);
   }
+}
+
+/**
+ * Evidence (sorted best first) in the groups the rule decides on, in the order they are tried: pooled, one
+ * group; by-document, a group per document, best evidence first; by-rank, the same groups in `order` (the
+ * documents' retrieval order; a document missing from it goes after those in it, best evidence first).
+ */
+export function documentGroups(evidence: readonly EvidenceSentence[], across: AcrossDocuments, order: readonly string[] = []): EvidenceSentence[][] {
+  if (across === 'pooled') return [evidence.slice()];
+  const groups = groupByDocument(evidence);
+  if (across === 'by-document') return groups;
+  const rank = new Map(order.map((id, i) => [id, i] as const));
+  const at = (g: EvidenceSentence[]) => rank.get(g[0]!.docId) ?? order.length;
+  // Array.prototype.sort is stable: ties (documents not in `order`) keep their evidence order.
+  return groups.sort((a, b) => at(a) - at(b));
 }
 
 /**
@@ -214,9 +233,9 @@ export class Verifier {
  * document (`cfg.across`, groups in order of relevance): the relevance gate reads the best evidence score
  * of what each decision is made on.
  */
-export function columbiaVerdict(evidence: readonly EvidenceSentence[], cfg: AggregateConfig & { across: AcrossDocuments }): Decision {
+export function columbiaVerdict(evidence: readonly EvidenceSentence[], cfg: AggregateConfig & { across: AcrossDocuments }, order: readonly string[] = []): Decision {
   if (evidence.length === 0) return aggregateColumbia([], cfg);
-  const groups = cfg.across === 'by-document' ? groupByDocument(evidence) : [evidence];
+  const groups = documentGroups(evidence, cfg.across, order);
   return withDecidingDocument(groups, groups.map((g) => aggregateColumbia(g.map((e) => e.entailment!), cfg, Math.max(...g.map((e) => e.score)))));
 }
 
