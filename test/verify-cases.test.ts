@@ -59,6 +59,18 @@ describe('issue 11 cases: support is told from contradiction and from irrelevanc
     assert.notEqual(v.label, 'SUPPORTS', `got ${v.label} ${JSON.stringify(v.probs)}`);
   });
 
+  // The README's first example. Its best sentence states the claim through three coordinated verbs
+  // ("Vitamin D insufficiency and deficiency exacerbate osteoporosis, cause osteomalacia, and increase
+  // the risk of skeletal fractures"); the cause of the third is the shared subject, a deficiency
+  // (src/models/align/analyse.ts). Read without that, the sentence looked like a contradiction.
+  it('the README\'s "Vitamin D deficiency increases the risk of fractures" is supported, and its best sentence reads as support', async () => {
+    const v = await verifier.verify('Vitamin D deficiency increases the risk of fractures.');
+    assert.equal(v.label, 'SUPPORTS', `got ${v.label} ${JSON.stringify(v.probs)}`);
+    const sentence = v.evidence.find((e) => e.docId === '275294' && /increase the risk of skeletal fractures/.test(e.text));
+    assert.ok(sentence, 'the vitamin D review is found');
+    assert.ok(sentence.entailment!.entailment > sentence.entailment!.contradiction, JSON.stringify(sentence.entailment));
+  });
+
   it('"The Eiffel Tower is located in Berlin" finds nothing relevant: NOT ENOUGH INFO', async () => {
     const v = await verifier.verify('The Eiffel Tower is located in Berlin.');
     assert.equal(v.label, 'NOT ENOUGH INFO', `got ${v.label}; best evidence score ${v.evidence[0]?.score}`);

@@ -96,8 +96,16 @@ describe('alignment features on hand-written pairs', () => {
     assert.equal(features('Smoking increases the risk of lung cancer.', 'Smoking cessation reduces the risk of lung cancer.').al_direction_conflict, 0, 'a reverser noun composes too');
     assert.deepEqual(cause('Reduced intake of salt lowers blood pressure.'), ['-1:intake+salt', '1:blood+pressure']);
     assert.deepEqual(cause('Higher levels of vitamin D lower the risk of fractures.'), ['1:level+vitamin', '-1:risk+fracture'], 'a rise of the cause keeps the direction');
-    // Only within a clause: "and", "with" and punctuation end what a change word modifies.
-    assert.deepEqual(cause('Inhibition of PI3K killed the cells and reduced tumour size.'), ['-1:pi3k', '-1:tumor+size']);
+    // Only within a clause: "and", "with" and punctuation end what a change word modifies...
+    assert.deepEqual(cause('Inhibition of PI3K killed the cells and the drug reduced tumour size.'), ['-1:pi3k', '-1:tumor+size']);
+    // ...unless a verb after "and", "or", "but" or a comma has no subject of its own: it shares the
+    // subject of the verb before, and with it that verb's cause.
+    assert.deepEqual(cause('Inhibition of PI3K killed the cells and reduced tumour size.'), ['-1:pi3k', '1:tumor+size']);
+    assert.deepEqual(cause('Aspirin reduced the risk of stroke but increased mortality.'), ['-1:risk+stroke', '1:mortality'], 'the first verb is not the second one\'s cause');
+    // The README's example: the top sentence states the claim through three coordinated verbs.
+    const vitaminD = features('Vitamin D deficiency increases the risk of fractures.', 'Vitamin D insufficiency and deficiency exacerbate osteoporosis, cause osteomalacia, and increase the risk of skeletal fractures.');
+    assert.equal(vitaminD.al_direction_agree, 1);
+    assert.equal(vitaminD.al_direction_conflict, 0);
     assert.deepEqual(cause('Homocysteine decreased with increasing folic acid dosage.'), ['-1:homocysteine', '1:folic+acid']);
   });
   it('numbers, units and percentages; identifiers are not numbers', () => {

@@ -160,19 +160,39 @@ const CLAUSE_BREAK = new Set(['and', 'but', 'or', 'while', 'whereas', 'which', '
 const CAUSE_REVERSERS = new Set(['cessation', 'discontinuation', 'withdrawal', 'deficiency', 'deficit', 'deprivation', 'removal', 'quitting', 'knockout', 'knockdown', 'deletion', 'ablation', 'silencing', 'interruption', 'disruption', 'inhibitor', 'antagonist']);
 const CAUSE_WINDOW = 8;
 
+/** Breaks after which a verb with no subject of its own shares the subject of the verb before. */
+const COORDINATION = new Set([',', 'and', 'or', 'but']);
+/** How far back (tokens) the verb that a coordinated verb shares its subject with may be. */
+const COORDINATION_WINDOW = 12;
+
 /**
  * The direction of what causes the change at `i`: the product of the magnitude change words (and
- * reversers) before it in its clause, so "X reduction reduces Y" composes to "X raises Y".
+ * reversers) before it in its clause, so "X reduction reduces Y" composes to "X raises Y". A verb
+ * coordinated with an earlier one and without a subject of its own ("Vitamin D deficiency exacerbates
+ * osteoporosis, causes osteomalacia, and increases the risk of fractures") has that verb's cause: the
+ * subject they share.
  */
-function causeDirection(tokens: AlignToken[], i: number): 1 | -1 {
+function causeDirection(tokens: AlignToken[], i: number, depth = 0): 1 | -1 {
   let sign: 1 | -1 = 1;
+  let ownSubject = false;
+  let breakAt = -1;
   for (let j = i - 1, k = 0; j >= 0 && k < CAUSE_WINDOW; j--, k++) {
     const u = tokens[j]!;
-    if (/^[.,;:()]$/.test(u.form) || CLAUSE_BREAK.has(u.lemma)) break;
+    if (/^[.,;:()]$/.test(u.form) || CLAUSE_BREAK.has(u.lemma)) {
+      breakAt = j;
+      break;
+    }
+    if (NOUNISH.has(u.pos) || u.pos === 'PRON') ownSubject = true;
     const dirs = changeOf(u.lemma) ?? changeOf(u.form);
     const magnitude = dirs?.find((d) => d.axis === 'magnitude');
     if (magnitude && magnitude.dir < 0) sign = sign === 1 ? -1 : 1;
     else if (!magnitude && CAUSE_REVERSERS.has(u.lemma)) sign = sign === 1 ? -1 : 1;
+  }
+  if (tokens[i]!.pos !== 'VERB' || ownSubject || breakAt < 0 || depth >= 4 || !COORDINATION.has(tokens[breakAt]!.lemma)) return sign;
+  for (let j = breakAt - 1; j >= 0 && j >= breakAt - COORDINATION_WINDOW; j--) {
+    const u = tokens[j]!;
+    if (/^[.;:()]$/.test(u.form)) break;
+    if (u.pos === 'VERB') return causeDirection(tokens, j, depth + 1) === sign ? 1 : -1;
   }
   return sign;
 }
