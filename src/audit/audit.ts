@@ -59,7 +59,8 @@ export interface AuditDeps {
   ranker?: RankerDeps;
   /**
    * NLI head + fitted verdict calibration (support.ts): gives each source a probability that it supports
-   * the claim, and fails sources that are irrelevant (relevance gate) or contradict the claim.
+   * the claim (low for a source whose best sentence misses the relevance gate), and fails sources whose
+   * relevant evidence contradicts the claim in so many words.
    */
   support?: SupportModel;
 }

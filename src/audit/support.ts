@@ -5,9 +5,11 @@
  * (fitted on SciFact train, models/verdict-calibration.json).
  *
  * The relevance gate of the verdict rule applies here too: a source whose best sentence scores below the
- * gate is not about the claim, so it fails verification whatever its topical (ranker) score; and a source
- * whose evidence contradicts the claim (verdict REFUTES, or a strong contradiction the evidence states in
- * so many words) fails it as well.
+ * gate is `relevant: false`, and the gate's relevance is an input of the calibrated probability, so such a
+ * source gets a low P(supports). In the audit only `contradicted` flags a source whatever the flag signal
+ * says (audit.ts): the gate and the verdict's REFUTES alone (`fails`) were fitted on SciFact abstracts and
+ * on WiCE's Wikipedia claims fail 50 of 115 supported citations against 38 of 43 unsupported ones
+ * (eval-results/support-detection.json `failsByLabel`), too often wrong to flag by themselves.
  */
 import type { EntailmentModel, ModelInfo } from '../models/types.js';
 import { aggregateConcat, passesGate, type AggregateConfig } from '../verify/aggregate.js';
@@ -38,7 +40,10 @@ export interface SupportJudgement {
   contradicted: boolean;
   /** What states the conflict, when `contradicted`. */
   conflict?: ConflictKind;
-  /** Fails verification: not relevant, refuted by the verdict, or contradicted. */
+  /**
+   * The verdict rule's own reading, as `veracite verify` would give it: not relevant, REFUTES, or
+   * contradicted. Reported (scripts/learn/support-detection.ts); the audit flags on `contradicted` only.
+   */
   fails: boolean;
 }
 
