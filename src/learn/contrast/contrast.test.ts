@@ -34,6 +34,8 @@ describe('contrast rules', () => {
     assert.notEqual(apply('number', 'Mortality fell by 20%.'), 'Mortality fell by 20%.');
     assert.equal(apply('number', 'T-helper 17 cells drive colitis.'), undefined);
     assert.equal(apply('number', 'Type 2 diabetes is common.'), undefined);
+    // A thousands separator is part of the number: "1,000" becomes another number, never "1,5".
+    assert.equal(apply('number', '1,000 genomes project enables mapping of rare variants.'), '500 genomes project enables mapping of rare variants.');
   });
   it('swaps a name the premise mentions for one of the same shape', () => {
     const out = apply('entity', 'Loss of DGKK causes hypospadias.', 'DGKK variants were found.', ['EBI2', 'Paris']);

@@ -116,6 +116,11 @@ describe('alignment features on hand-written pairs', () => {
     assert.equal(features('Mortality was 20% lower.', 'Mortality fell in 35 patients.').al_number_conflict, 0, 'different units do not conflict');
     assert.equal(features('T-helper 17 cells drive colitis.', 'T-helper cells drive colitis.').al_number_missing, 0, 'T-helper 17 names a cell type');
     assert.equal(features('Type 2 diabetes raises risk.', 'Diabetes raises risk.').al_number_missing, 0);
+    // Thousands separators: "12,345 patients" is one number, not 12 and 345.
+    assert.deepEqual(analyseForAlignment('We enrolled 12,345 patients and gave 3.5 mg.').quantities.map((q) => [q.value, q.unit]), [[12345, 'patient'], [3.5, 'mg']]);
+    assert.equal(features('1,000 patients were enrolled.', 'The trial enrolled 1,000 patients.').al_number_missing, 0);
+    assert.equal(features('1,000 patients were enrolled.', 'The trial enrolled 1,500 patients.').al_number_conflict, 1);
+    assert.equal(features('The cohort had 2010, 2011 and 2012 waves.', 'Waves ran in 2010, 2011 and 2012.').al_number_missing, 0, 'a list stays a list');
   });
   it('quantifier mismatch', () => {
     assert.equal(features('All patients responded.', 'Some patients responded.').al_quantifier_mismatch, 1);

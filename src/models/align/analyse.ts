@@ -79,7 +79,8 @@ function parseNumber(form: string): number | undefined {
  * wink-nlp's tokenizer learns: a word it has read once is kept in its cache, and later a string such as
  * "alzheimer's" may stay one token where it was split before. To make the analysis of a text independent
  * of what the process read earlier, the text is split at punctuation, clitics and hyphens before wink sees
- * it, so wink only ever meets plain space-separated words (decimals such as 2.5 stay whole).
+ * it, so wink only ever meets plain space-separated words (decimals such as 2.5 and thousands such as
+ * 12,345 stay whole: split at the comma, "12,345 patients" read as 12 and 345 patients).
  */
 export function presplit(text: string): string {
   return text
@@ -87,8 +88,10 @@ export function presplit(text: string): string {
     .replace(/[’]/g, "'")
     .replace(/(\p{L})('s|n't|'re|'ve|'ll|'d|'m)(?=\P{L}|$)/gu, '$1 $2')
     .replace(/(\d)\.(?=\d)/g, '$1\u0000')
-    .replace(/([^\p{L}\p{N}\s'\u0000])/gu, ' $1 ')
+    .replace(/(\d),(?=\d{3}(?!\d))/g, '$1\u0001')
+    .replace(/([^\p{L}\p{N}\s'\u0000\u0001])/gu, ' $1 ')
     .replace(/\u0000/g, '.')
+    .replace(/\u0001/g, ',')
     .replace(/\s+/g, ' ')
     .trim();
 }
