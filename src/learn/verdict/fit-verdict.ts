@@ -14,24 +14,11 @@ import { reliability } from '../../verify/reliability.js';
 import { LABELS, type Label, type LabelProbs } from '../../verify/types.js';
 import { CALIBRATION_PATH, type RuleCalibration, type VerdictCalibration } from '../../verify/verdict-calibration.js';
 import { DEFAULT_HELD_OUT, heldOutAccuracy, type HeldOutOptions } from './held-out.js';
+import type { LabelledPairs } from './labelled-pairs.js';
 
 export { CALIBRATION_PATH };
 
-export interface LabelledPairs {
-  /** Entailment probabilities of each evidence sentence of one (claim, document) pair. */
-  evidence: EntailmentProbs[];
-  gold: Label;
-  /** Best evidence score of the pair (what the relevance gate reads); 1 when unknown. */
-  relevance?: number;
-  /** Evidence score of each sentence, in the order of `evidence` (columbia items; for analysis). */
-  scores?: number[];
-  /** A claim paired with another claim's cited abstract (gold NOT ENOUGH INFO by construction). */
-  shuffled?: boolean;
-  /** A claim paired with an abstract retrieval ranks high for it but the claim does not cite (gold NOT ENOUGH INFO). */
-  retrieved?: boolean;
-  /** The claim's text: held-out folds keep a claim's pairs together (held-out.ts). */
-  claim?: string;
-}
+export type { LabelledPairs };
 
 function accuracy(items: LabelledPairs[], cfg: AggregateConfig): number {
   let ok = 0;

@@ -12,7 +12,7 @@
  */
 import { aggregateColumbia, DEFAULT_AGGREGATE } from '../../verify/aggregate.js';
 import { Rng, subSeed } from '../../util/rng.js';
-import type { LabelledPairs } from './fit-verdict.js';
+import type { LabelledPairs } from './labelled-pairs.js';
 import type { HeldOutAccuracy, RuleCalibration } from '../../verify/verdict-calibration.js';
 
 export type { HeldOutAccuracy };

@@ -1,0 +1,22 @@
+/**
+ * One labelled (claim, document) item of the verdict calibration: what tune-verdict collects
+ * (collect-pairs.ts) and what the rule fit (fit-verdict.ts) and its held-out check (held-out.ts) read.
+ */
+import type { EntailmentProbs } from '../../models/types.js';
+import type { Label } from '../../verify/types.js';
+
+export interface LabelledPairs {
+  /** Entailment probabilities of each evidence sentence of one (claim, document) pair. */
+  evidence: EntailmentProbs[];
+  gold: Label;
+  /** Best evidence score of the pair (what the relevance gate reads); 1 when unknown. */
+  relevance?: number;
+  /** Evidence score of each sentence, in the order of `evidence` (columbia items; for analysis). */
+  scores?: number[];
+  /** A claim paired with another claim's cited abstract (gold NOT ENOUGH INFO by construction). */
+  shuffled?: boolean;
+  /** A claim paired with an abstract retrieval ranks high for it but the claim does not cite (gold NOT ENOUGH INFO). */
+  retrieved?: boolean;
+  /** The claim's text: held-out folds keep a claim's pairs together (held-out.ts). */
+  claim?: string;
+}
