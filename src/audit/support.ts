@@ -8,7 +8,7 @@
  * gate is `relevant: false`, and the gate's relevance is an input of the calibrated probability, so such a
  * source gets a low P(supports). In the audit only `contradicted` flags a source whatever the flag signal
  * says (audit.ts): the gate and the verdict's REFUTES alone (`fails`) were fitted on SciFact abstracts and
- * on WiCE's Wikipedia claims fail 50 of 115 supported citations against 38 of 43 unsupported ones
+ * on WiCE's Wikipedia claims fail 52 of 115 supported citations against 38 of 43 unsupported ones
  * (eval-results/support-detection.json `failsByLabel`), too often wrong to flag by themselves.
  */
 import type { EntailmentModel, ModelInfo } from '../models/types.js';
