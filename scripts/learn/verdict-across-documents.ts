@@ -89,8 +89,10 @@ for (const file of files) {
     if (!v.evidence.length) labels = { pooled: v.label, 'by-document': v.label, 'by-rank': v.label };
     else {
       const [pooled, ...perDoc] = await decideGroups(c.claim, [v.evidence, ...byScore]);
-      const decision = (order: EvidenceSentence[][]) => decideAcrossDocuments(order.map((g) => ({ label: perDoc[byScore.indexOf(g)]! })))!.label;
-      labels = { pooled: pooled!, 'by-document': decision(byScore), 'by-rank': decision(byRank.map((g) => byScore.find((h) => h[0]!.docId === g[0]!.docId)!)) };
+      // Each document is decided once; the two combinations differ only in the order they are tried.
+      const labelOf = new Map(byScore.map((g, i) => [g[0]!.docId, perDoc[i]!] as const));
+      const decision = (order: EvidenceSentence[][]) => decideAcrossDocuments(order.map((g) => ({ label: labelOf.get(g[0]!.docId)! })))!.label;
+      labels = { pooled: pooled!, 'by-document': decision(byScore), 'by-rank': decision(byRank) };
     }
     for (const comb of COMBINATIONS) add(tallies[comb], gold, labels[comb]);
     if (labels['by-document'] !== labels.pooled) disagreements++;

@@ -47,11 +47,11 @@ export const DEFAULT_VERIFIER_CONFIG: VerifierConfig = {
   hop: { enabled: false, weight: 0.5, maxDocs: 3 },
   // 'by-document': each decision is made on one document's sentences, as the verdict calibration was
   // fitted (claim x one abstract), and the most relevant document that takes a side decides. Measured on
-  // SciFact train claims in the open setting with the shipped concat rule (scripts/learn/verdict-across-
-  // documents.ts, docs/RESULTS.md): claim-level accuracy by-document 0.681, pooled 0.647. 'by-rank' scored
-  // 0.695 but stays an option: it lets the top-retrieved document decide on the NLI head's reading of it,
-  // and on "Smoking reduces the risk of lung cancer" that reading is wrong ("smoking reduction reduces the
-  // risk" read as support; test/verify-cases.test.ts), a failure this project tracks.
+  // SciFact train claims in the open setting with the shipped rule (scripts/learn/verdict-across-
+  // documents.ts, docs/RESULTS.md): claim-level accuracy by-document 0.678, pooled 0.662, 'by-rank' 0.680
+  // (under the 1-point margin). Under concat by-rank led by 1.4 points but let the top-retrieved document
+  // decide on a misreading of "Smoking reduces the risk of lung cancer" ("smoking reduction reduces the
+  // risk" read as support; test/verify-cases.test.ts), so it stays a library option.
   verdict: { rule: 'columbia', across: 'by-document', ...DEFAULT_AGGREGATE },
 };
 
