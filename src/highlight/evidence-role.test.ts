@@ -52,9 +52,15 @@ for (const [name, rule] of [
       assert.deepEqual(rule.verifyEvidenceRoles(mixed, { rule: 'concat', across: 'by-document', relevanceThreshold: 0.24 }), ['contradicts', 'not-relevant', 'supports']);
       // Pooled: the gate reads the best sentence of all of them.
       assert.deepEqual(rule.verifyEvidenceRoles(mixed, { rule: 'concat', across: 'pooled', relevanceThreshold: 0.24 }), ['contradicts', 'supports', 'supports']);
-      // Columbia colours at its own thresholds; concat at the plain 0.5.
+      // An uncalibrated columbia colours at its own thresholds (they apply to raw probabilities); concat at the plain 0.5.
       const weak = [{ docId: 'A', score: 0.9, entailment: ent(0.3, 0.1) }];
       assert.deepEqual(rule.verifyEvidenceRoles(weak, { rule: 'columbia', supportThreshold: 0.275, refuteThreshold: 0.275, relevanceThreshold: 0.4 }), ['supports']);
+      // A calibrated columbia's thresholds apply to the calibrator's output, not to a sentence's raw reading:
+      // the demo's "1,000 genomes" verdict (SUPPORTS, calibrated) rests on a sentence read as entailment 0.16 /
+      // contradiction 0.34, which its 0.275 would have coloured "contradicts". At 0.5 it is neutral.
+      const calibrated = { rule: 'columbia', supportThreshold: 0.275, refuteThreshold: 0.275, relevanceThreshold: 0.4, calibrator: { weights: [[0.32, -0.28, -0.03, 1.82], [0.08, 0.37, -0.08, 2.01], [-0.39, -0.09, 0.11, -3.82]], bias: [-0.53, -0.82, 1.35] } };
+      assert.deepEqual(rule.verifyEvidenceRoles([{ docId: 'A', score: 0.78, entailment: ent(0.16, 0.34) }, ...weak], calibrated), ['neutral', 'neutral']);
+      assert.deepEqual(rule.verifyEvidenceRoles([{ docId: 'A', score: 0.78, entailment: ent(0.1, 0.8) }], calibrated), ['contradicts']);
       assert.deepEqual(rule.verifyEvidenceRoles(weak, { rule: 'concat', supportThreshold: 0.45, refuteThreshold: 0.35, relevanceThreshold: 0.24 }), ['neutral']);
       // A verdict without a gate (uncalibrated) sets nothing aside, however low the scores.
       assert.deepEqual(rule.verifyEvidenceRoles([{ docId: 'A', score: 0.1, entailment: ent(0.1, 0.8) }], { rule: 'concat', relevanceThreshold: 0 }), ['contradicts']);

@@ -72,6 +72,8 @@ export interface VerdictDisplayConfig {
   supportThreshold?: number;
   refuteThreshold?: number;
   relevanceThreshold?: number;
+  /** The verdict's probability calibrator, when it has one: its thresholds then apply to calibrated probabilities. */
+  calibrator?: unknown;
 }
 
 /**
@@ -80,11 +82,15 @@ export interface VerdictDisplayConfig {
  *     gate is NOT RELEVANT whatever its entailment: the verdict cannot take a side on it, so colouring it
  *     "contradicts" would show a disagreement that does not count ("The Eiffel Tower is located in Berlin"
  *     against a BRCA1 sentence about "located" cluster regions);
- *   - otherwise its entailment read alone, at the columbia rule's own thresholds (the concat rule's are for
- *     the sentences joined, so its sentences are coloured at the plain 0.5).
+ *   - otherwise its entailment read alone, at the plain 0.5 that the legend's "more likely than not"
+ *     states. An uncalibrated columbia rule's own thresholds are used instead, since they apply to these
+ *     raw probabilities; a calibrated rule's thresholds apply to the calibrator's output, which leans on
+ *     relevance (raw entailment 0.16 against contradiction 0.34 on a relevant sentence can come out
+ *     SUPPORTS), and the concat rule's to the sentences joined: read against the raw sentence they would
+ *     colour "contradicts" a sentence that decided a SUPPORTS verdict.
  */
 export function verifyEvidenceRoles(evidence: readonly { docId: string; score: number; entailment?: { entailment: number; contradiction: number } }[], verdict: VerdictDisplayConfig = {}): (EvidenceRole | undefined)[] {
-  const own = verdict.rule !== 'concat';
+  const own = verdict.rule !== 'concat' && !verdict.calibrator;
   const thresholds: Partial<RoleThresholds> = own
     ? { ...(verdict.supportThreshold !== undefined ? { support: verdict.supportThreshold } : {}), ...(verdict.refuteThreshold !== undefined ? { contradict: verdict.refuteThreshold } : {}) }
     : {};

@@ -27,11 +27,12 @@ export function evidenceRole(p, thresholds = {}) {
 
 /**
  * Roles of a verdict's evidence sentences: not relevant when the sentence's document (pooled: the whole
- * evidence) misses the verdict's relevance gate, else its entailment read alone, at the columbia rule's
- * thresholds (the concat rule's are for the sentences joined: plain 0.5). verdict = provenance.config.verdict.
+ * evidence) misses the verdict's relevance gate, else its entailment read alone at the plain 0.5; at an
+ * uncalibrated columbia rule's own thresholds, which apply to raw probabilities (a calibrated rule's apply
+ * to the calibrator's output, concat's to the sentences joined). verdict = provenance.config.verdict.
  */
 export function verifyEvidenceRoles(evidence, verdict = {}) {
-  const own = verdict.rule !== 'concat';
+  const own = verdict.rule !== 'concat' && !verdict.calibrator;
   const thresholds = own
     ? { ...(verdict.supportThreshold !== undefined ? { support: verdict.supportThreshold } : {}), ...(verdict.refuteThreshold !== undefined ? { contradict: verdict.refuteThreshold } : {}) }
     : {};
