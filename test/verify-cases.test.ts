@@ -62,7 +62,9 @@ describe('issue 11 cases: support is told from contradiction and from irrelevanc
   // The README's first example. Its best sentence states the claim through three coordinated verbs
   // ("Vitamin D insufficiency and deficiency exacerbate osteoporosis, cause osteomalacia, and increase
   // the risk of skeletal fractures"); the cause of the third is the shared subject, a deficiency
-  // (src/models/align/analyse.ts). Read without that, the sentence looked like a contradiction.
+  // (src/models/align/analyse.ts). Read without that, the sentence looked like a contradiction. Which
+  // document decides is not asserted: by evidence score the alendronate trial is more relevant than the
+  // review and decides (docs/RESULTS.md, "Claim verification").
   it('the README\'s "Vitamin D deficiency increases the risk of fractures" is supported, and its best sentence reads as support', async () => {
     const v = await verifier.verify('Vitamin D deficiency increases the risk of fractures.');
     assert.equal(v.label, 'SUPPORTS', `got ${v.label} ${JSON.stringify(v.probs)}`);
