@@ -13,7 +13,7 @@
  */
 import type { EntailmentModel, ModelInfo } from '../models/types.js';
 import { aggregateConcat, passesGate, type AggregateConfig } from '../verify/aggregate.js';
-import { loadVerdictCalibration } from '../verify/verdict-calibration.js';
+import { aggregateConfigOf, loadVerdictCalibration } from '../verify/verdict-calibration.js';
 import type { Label, LabelProbs } from '../verify/types.js';
 import { explicitConflict, type ConflictKind } from './explicit-conflict.js';
 
@@ -63,14 +63,7 @@ export function supportModel(scorer: ModelInfo, entailment: EntailmentModel): Su
   const cal = loadVerdictCalibration([scorer, entailment.info]);
   const fitted = cal?.rules.concat;
   if (!fitted?.calibrator) return { reason: `no support probability: models/verdict-calibration.json was not fitted for ${scorer.id} + ${entailment.info.id} (run veracite tune-verdict)` };
-  const verdict: AggregateConfig = {
-    supportThreshold: fitted.supportThreshold,
-    refuteThreshold: fitted.refuteThreshold,
-    temperature: fitted.temperature,
-    relevanceThreshold: fitted.relevanceThreshold ?? 0,
-    calibrator: fitted.calibrator,
-  };
-  return { entailment, verdict, info: entailment.info };
+  return { entailment, verdict: aggregateConfigOf(fitted), info: entailment.info };
 }
 
 /** Judges several (claim, evidence sentences) at once: one entailment call for all of them. */

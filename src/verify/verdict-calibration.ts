@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ModelInfo } from '../models/types.js';
 import { packageRoot } from '../util/package-root.js';
-import type { VerdictCalibrator, VerdictRule } from './aggregate.js';
+import type { AggregateConfig, VerdictCalibrator, VerdictRule } from './aggregate.js';
 import type { Reliability } from './reliability.js';
 
 export const CALIBRATION_PATH = join(packageRoot(), 'models', 'verdict-calibration.json');
@@ -53,6 +53,17 @@ export interface HeldOutAccuracy {
   citedAccuracy?: number;
   /** Accuracy of each repeat (one full pass of k folds). */
   perRepeat: number[];
+}
+
+/** The aggregate settings a fitted rule gives: its thresholds, temperature, gate and calibrator. */
+export function aggregateConfigOf(fitted: RuleCalibration): AggregateConfig {
+  return {
+    supportThreshold: fitted.supportThreshold,
+    refuteThreshold: fitted.refuteThreshold,
+    temperature: fitted.temperature,
+    ...(fitted.relevanceThreshold !== undefined ? { relevanceThreshold: fitted.relevanceThreshold } : {}),
+    ...(fitted.calibrator ? { calibrator: fitted.calibrator } : {}),
+  };
 }
 
 export interface VerdictCalibration {

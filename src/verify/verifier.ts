@@ -16,7 +16,7 @@ import { DEFAULT_DOCUMENT_RETRIEVAL, retrieveDocuments, type DocumentRetrievalCo
 import { DocumentLevelSelector } from './evidence-document-level.js';
 import { SentenceLevelSelector } from './evidence-sentence-level.js';
 import { hopEvidence, type HopConfig } from './hop.js';
-import { loadVerdictCalibration } from './verdict-calibration.js';
+import { aggregateConfigOf, loadVerdictCalibration } from './verdict-calibration.js';
 import type { CandidateDocument, EvidenceSelector, EvidenceSentence, Label, LabelProbs, Verdict } from './types.js';
 
 export interface DocumentVerdict {
@@ -84,14 +84,7 @@ export class Verifier {
     const fitted = calibration?.rules[rule];
     const base = fitted
       ? mergeVerifierConfig(DEFAULT_VERIFIER_CONFIG, {
-          verdict: {
-            rule,
-            supportThreshold: fitted.supportThreshold,
-            refuteThreshold: fitted.refuteThreshold,
-            temperature: fitted.temperature,
-            ...(fitted.relevanceThreshold !== undefined ? { relevanceThreshold: fitted.relevanceThreshold } : {}),
-            ...(fitted.calibrator ? { calibrator: fitted.calibrator } : {}),
-          },
+          verdict: { rule, ...aggregateConfigOf(fitted) },
         })
       : mergeVerifierConfig(DEFAULT_VERIFIER_CONFIG, { verdict: { rule } });
     this.config = mergeVerifierConfig(base, config);

@@ -10,10 +10,10 @@
  * Folds are drawn over claims (a claim's cited and shuffled pairs stay together: they share the claim's
  * wording), seeded, and the same for every rule fitted on the same claims, so the comparison is paired.
  */
-import { aggregateColumbia, DEFAULT_AGGREGATE } from '../../verify/aggregate.js';
+import { aggregateColumbia } from '../../verify/aggregate.js';
 import { Rng, subSeed } from '../../util/rng.js';
 import type { LabelledPairs } from './labelled-pairs.js';
-import type { HeldOutAccuracy, RuleCalibration } from '../../verify/verdict-calibration.js';
+import { aggregateConfigOf, type HeldOutAccuracy, type RuleCalibration } from '../../verify/verdict-calibration.js';
 
 export type { HeldOutAccuracy };
 
@@ -46,9 +46,9 @@ export function heldOutAccuracy(items: readonly LabelledPairs[], fit: (train: La
     let citedOk = 0;
     for (let k = 0; k < o.folds; k++) {
       const train = items.filter((_, i) => fold[i] !== k);
-      if (!train.length) continue;
-      const rule = fit(train);
-      const cfg = { ...DEFAULT_AGGREGATE, supportThreshold: rule.supportThreshold, refuteThreshold: rule.refuteThreshold, relevanceThreshold: rule.relevanceThreshold ?? 0, ...(rule.calibrator ? { calibrator: rule.calibrator } : {}) };
+      // Only when every pair belongs to one claim: nothing to fit on, and skipping would score nothing.
+      if (!train.length) throw new Error('held-out accuracy needs pairs of at least 2 claims');
+      const cfg = aggregateConfigOf(fit(train));
       items.forEach((it, i) => {
         if (fold[i] !== k) return;
         const right = aggregateColumbia(it.evidence, cfg, it.relevance ?? 1).label === it.gold;
