@@ -68,7 +68,7 @@ export function aggregateConfigOf(fitted: RuleCalibration): AggregateConfig {
 
 export interface VerdictCalibration {
   rules: Partial<Record<VerdictRule, RuleCalibration>>;
-  /** The rule with the best fitted accuracy: the default when none is configured. */
+  /** The rule `chooseRule` picked (columbia unless another leads by a point of held-out accuracy): the default when none is configured. */
   bestRule: VerdictRule;
   models: Pick<ModelInfo, 'id' | 'version'>[];
   createdAt: string;
