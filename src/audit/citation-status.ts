@@ -17,7 +17,7 @@
  * status says why that could not be done, so "could not check" never reads as "does not support".
  */
 import type { CitationAudit, CitationStatus, CitationStatusInfo } from './types.js';
-import { CONFLICT_WORDS } from './explicit-conflict.js';
+import { CONFLICT_WORDS } from '../verify/explicit-conflict.js';
 
 export type { CitationStatus, CitationStatusInfo };
 

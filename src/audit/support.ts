@@ -15,7 +15,8 @@ import type { EntailmentModel, ModelInfo } from '../models/types.js';
 import { aggregateConcat, passesGate, type AggregateConfig } from '../verify/aggregate.js';
 import { aggregateConfigOf, loadVerdictCalibration } from '../verify/verdict-calibration.js';
 import type { Label, LabelProbs } from '../verify/types.js';
-import { explicitConflict, type ConflictKind } from './explicit-conflict.js';
+import { explicitConflict, type ConflictKind } from '../verify/explicit-conflict.js';
+import { capStatedConflict } from '../verify/stated-conflict.js';
 
 export interface SupportModel {
   entailment: EntailmentModel;
@@ -61,19 +62,25 @@ export const CONTRADICTED_MIN = 0.9;
  */
 export function supportModel(scorer: ModelInfo, entailment: EntailmentModel): SupportModel | { reason: string } {
   const cal = loadVerdictCalibration([scorer, entailment.info]);
-  const fitted = cal?.rules.concat;
+  // The cited source is one document judged on its own: the calibration that reads claim coverage.
+  const fitted = cal?.documentRules?.concat ?? cal?.rules.concat;
   if (!fitted?.calibrator) return { reason: `no support probability: models/verdict-calibration.json was not fitted for ${scorer.id} + ${entailment.info.id} (run veracite tune-verdict)` };
   return { entailment, verdict: aggregateConfigOf(fitted), info: entailment.info };
 }
 
-/** Judges several (claim, evidence sentences) at once: one entailment call for all of them. */
-export async function judgeSupport(model: SupportModel, items: readonly { claim: string; evidence: readonly { text: string; score: number }[] }[]): Promise<(SupportJudgement | undefined)[]> {
+/**
+ * Judges several (claim, evidence sentences) at once: one entailment call for all of them. `coverage`: the
+ * source's claim coverage (src/verify/coverage.ts), an input of the calibrated probability (1 when absent).
+ */
+export async function judgeSupport(model: SupportModel, items: readonly { claim: string; evidence: readonly { text: string; score: number }[]; coverage?: number }[]): Promise<(SupportJudgement | undefined)[]> {
   const withText = items.map((it, i) => ({ i, premise: it.evidence.map((e) => e.text).join(' '), claim: it.claim })).filter((x) => x.premise.trim());
   const probs = withText.length ? await model.entailment.predict(withText.map((x) => ({ premise: x.premise, hypothesis: x.claim }))) : [];
   const out: (SupportJudgement | undefined)[] = items.map(() => undefined);
   withText.forEach((x, k) => {
     const relevance = Math.max(...items[x.i]!.evidence.map((e) => e.score));
-    const v = aggregateConcat(probs[k]!, model.verdict, relevance);
+    // Read as verify reads the joined sentences: a stated opposite change is not support (stated-conflict.ts).
+    const read = capStatedConflict(x.claim, x.premise, probs[k]!);
+    const v = aggregateConcat(read, model.verdict, relevance, items[x.i]!.coverage ?? 1);
     const relevant = passesGate(relevance, model.verdict);
     const conflict = relevant && probs[k]!.contradiction >= CONTRADICTED_MIN && v.label !== 'SUPPORTS' ? explicitConflict(x.claim, x.premise) : undefined;
     const contradicted = conflict !== undefined;

@@ -4,7 +4,7 @@
  * threshold applies, SIDE's URL-depth baseline, and better sources from the index when the existing one is
  * not ranked first.
  */
-import type { ConflictKind } from './explicit-conflict.js';
+import type { ConflictKind } from '../verify/explicit-conflict.js';
 import type { Citation, CitationKind, CitationSource, CitationTags } from '../wiki/types.js';
 import type { ModelInfo } from '../models/types.js';
 import type { SearchMode } from '../retrieve/retriever.js';

@@ -61,7 +61,8 @@ export function registerTuneVerdictCommand(program: Command): void {
         },
       });
       await saveVerdictCalibration(cal, flags.out);
-      for (const [rule, r] of Object.entries(cal.rules)) {
+      const fits = [...Object.entries(cal.rules).map(([rule, r]) => [`${rule} (verify)`, r] as const), ...Object.entries(cal.documentRules ?? {}).map(([rule, r]) => [`${rule} (one document, with claim coverage)`, r] as const)];
+      for (const [rule, r] of fits) {
         console.log(`${rule}: relevance >= ${r.relevanceThreshold}, support >= ${r.supportThreshold}, refute >= ${r.refuteThreshold}: cross-fitted train accuracy ${(100 * r.fittedOn.accuracy).toFixed(1)}% (default ${(100 * r.fittedOn.defaultAccuracy).toFixed(1)}%, majority ${(100 * r.fittedOn.majorityBaseline).toFixed(1)}%) over ${r.fittedOn.pairs} pairs${r.fittedOn.citedAccuracy ? ` (${(100 * r.fittedOn.citedAccuracy.accuracy).toFixed(1)}% over the ${r.fittedOn.citedAccuracy.pairs} cited-abstract pairs alone)` : ''}, NLL ${r.fittedOn.nll.toFixed(3)}`);
         const h = r.fittedOn.heldOut;
         if (h) console.log(`  held out (${h.folds} folds over claims x ${h.repeats} repeats): ${(100 * h.accuracy).toFixed(1)}%${h.citedAccuracy !== undefined ? ` (cited ${(100 * h.citedAccuracy).toFixed(1)}%)` : ''}; per repeat ${h.perRepeat.map((a) => (100 * a).toFixed(1)).join(', ')}`);

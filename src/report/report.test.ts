@@ -104,7 +104,7 @@ describe('eval figures from saved results', () => {
 describe('eval report page', () => {
   it('is one self-contained HTML page with an SVG chart per figure, captions and tables', async () => {
     // two verdict results: two confusion matrices, each with a colour legend gradient
-    const html = await evalReportFromFiles([at('eval-results', 'citation-detection.json'), at('eval-results', 'scifact.json'), at('eval-results', 'scifact-concat.json')], { title: 'Test report' });
+    const html = await evalReportFromFiles([at('eval-results', 'citation-detection.json'), at('eval-results', 'scifact.json'), at('eval-results', 'scifact-columbia.json')], { title: 'Test report' });
     assert.ok(html.startsWith('<!DOCTYPE html>'));
     assert.equal((html.match(/<figure /g) ?? []).length, 5);
     assert.equal((html.match(/<svg /g) ?? []).length, 5);

@@ -12,9 +12,14 @@
  * entailment model says about text that is not about the claim.
  *
  * Probabilities: with a fitted calibrator (calibrate-verdict.ts) the label probabilities are a small
- * multinomial logistic model over [ln P(support), ln P(refute), ln P(neither), relevance], fitted by
- * likelihood on SciFact train: P(SUPPORTS) is then "the probability that the evidence found supports the
- * claim" on that data's terms. Without one, a temperature-scaled normalisation of the raw probabilities.
+ * multinomial logistic model over [ln P(support), ln P(refute), ln P(neither), relevance, coverage],
+ * fitted by likelihood on SciFact train: P(SUPPORTS) is then "the probability that the evidence found
+ * supports the claim" on that data's terms. Coverage is the share of the claim's content words that the
+ * document's best passage contains (src/verify/coverage.ts): a source on the claim's subject that never
+ * names what the claim is about gets little chance to support or refute it. Only the calibration for a
+ * document judged on its own reads coverage (VerdictCalibration.documentRules); `verify`'s has four
+ * weights and ignores it. Without a calibrator, a temperature-scaled
+ * normalisation of the raw probabilities.
  */
 import type { EntailmentProbs } from '../models/types.js';
 import { LABELS, type Label, type LabelProbs } from './types.js';
@@ -35,7 +40,10 @@ export type VerdictRule = (typeof VERDICT_RULES)[number];
 export const ACROSS_DOCUMENTS = ['pooled', 'by-document', 'by-rank'] as const;
 export type AcrossDocuments = (typeof ACROSS_DOCUMENTS)[number];
 
-/** Multinomial logistic calibration: logits[k] = bias[k] + weights[k] . [ln pS, ln pR, ln pN, relevance], k in LABELS order. */
+/**
+ * Multinomial logistic calibration: logits[k] = bias[k] + weights[k] . [ln pS, ln pR, ln pN, relevance, coverage],
+ * k in LABELS order (four weights: fitted without coverage, which is then ignored).
+ */
 export interface VerdictCalibrator {
   weights: number[][];
   bias: number[];
@@ -69,13 +77,15 @@ function normalise(p: LabelProbs, temperature: number): LabelProbs {
   return Object.fromEntries(entries.map(([k], i) => [k, exps[i]! / z])) as LabelProbs;
 }
 
-/** The calibrator's input for raw label probabilities and a relevance in [0, 1]. */
-export function calibratorFeatures(raw: LabelProbs, relevance: number): number[] {
-  return [Math.log(Math.max(raw.SUPPORTS, 1e-6)), Math.log(Math.max(raw.REFUTES, 1e-6)), Math.log(Math.max(raw['NOT ENOUGH INFO'], 1e-6)), relevance];
+/** The calibrator's input for raw label probabilities, a relevance and (when known) a coverage, each in [0, 1]. */
+export function calibratorFeatures(raw: LabelProbs, relevance: number, coverage?: number): number[] {
+  const x = [Math.log(Math.max(raw.SUPPORTS, 1e-6)), Math.log(Math.max(raw.REFUTES, 1e-6)), Math.log(Math.max(raw['NOT ENOUGH INFO'], 1e-6)), relevance];
+  return coverage === undefined ? x : [...x, coverage];
 }
 
+/** A feature the calibrator has a weight for but `x` lacks (coverage not computed) counts as 1: nothing missing. */
 export function applyCalibrator(c: VerdictCalibrator, x: readonly number[]): LabelProbs {
-  const logits = LABELS.map((_, k) => c.bias[k]! + c.weights[k]!.reduce((s, w, j) => s + w * x[j]!, 0));
+  const logits = LABELS.map((_, k) => c.bias[k]! + c.weights[k]!.reduce((s, w, j) => s + w * (x[j] ?? 1), 0));
   const m = Math.max(...logits);
   const e = logits.map((l) => Math.exp(l - m));
   const z = e.reduce((a, b) => a + b, 0);
@@ -91,8 +101,8 @@ export function passesGate(relevance: number, cfg: AggregateConfig): boolean {
   return relevance >= (cfg.relevanceThreshold ?? 0);
 }
 
-function decide(raw: LabelProbs, cfg: AggregateConfig, relevance: number): { label: Label; probs: LabelProbs } {
-  const probs = cfg.calibrator ? applyCalibrator(cfg.calibrator, calibratorFeatures(raw, relevance)) : normalise(raw, cfg.temperature);
+function decide(raw: LabelProbs, cfg: AggregateConfig, relevance: number, coverage: number | undefined): { label: Label; probs: LabelProbs } {
+  const probs = cfg.calibrator ? applyCalibrator(cfg.calibrator, calibratorFeatures(raw, relevance, coverage)) : normalise(raw, cfg.temperature);
   // Thresholds apply to the calibrated probabilities when there is a calibrator (they were fitted on them),
   // else to the raw ones, as the rule is stated.
   const label = passesGate(relevance, cfg) ? labelOf(cfg.calibrator ? probs : raw, cfg) : 'NOT ENOUGH INFO';
@@ -101,18 +111,19 @@ function decide(raw: LabelProbs, cfg: AggregateConfig, relevance: number): { lab
 
 /**
  * ColumbiaNLP's rule over per-sentence entailment probabilities. `relevance` = the best evidence score
- * (default 1: no gate effect for callers without one).
+ * (default 1: no gate effect for callers without one); `coverage` = the document's claim coverage, read
+ * only by a calibrator fitted with it (absent: nothing missing).
  */
-export function aggregateColumbia(pairs: EntailmentProbs[], cfg: AggregateConfig = DEFAULT_AGGREGATE, relevance = 1): { label: Label; probs: LabelProbs } {
+export function aggregateColumbia(pairs: EntailmentProbs[], cfg: AggregateConfig = DEFAULT_AGGREGATE, relevance = 1, coverage?: number): { label: Label; probs: LabelProbs } {
   if (pairs.length === 0) return { label: 'NOT ENOUGH INFO', probs: { SUPPORTS: 0, REFUTES: 0, 'NOT ENOUGH INFO': 1 } };
   const support = Math.max(...pairs.map((p) => p.entailment));
   const refute = Math.max(...pairs.map((p) => p.contradiction));
   const raw: LabelProbs = { SUPPORTS: support, REFUTES: refute, 'NOT ENOUGH INFO': Math.max(1e-6, 1 - Math.max(support, refute)) };
-  return decide(raw, cfg, relevance);
+  return decide(raw, cfg, relevance, coverage);
 }
 
-export function aggregateConcat(e: EntailmentProbs, cfg: AggregateConfig = DEFAULT_AGGREGATE, relevance = 1): { label: Label; probs: LabelProbs } {
-  return decide({ SUPPORTS: e.entailment, REFUTES: e.contradiction, 'NOT ENOUGH INFO': e.neutral }, cfg, relevance);
+export function aggregateConcat(e: EntailmentProbs, cfg: AggregateConfig = DEFAULT_AGGREGATE, relevance = 1, coverage?: number): { label: Label; probs: LabelProbs } {
+  return decide({ SUPPORTS: e.entailment, REFUTES: e.contradiction, 'NOT ENOUGH INFO': e.neutral }, cfg, relevance, coverage);
 }
 
 /**

@@ -3,9 +3,10 @@
  * SciFact TRAIN (oracle setting; gold SUPPORT/CONTRADICT/NEI), plus each claim paired with another claim's
  * cited abstract (gold NOT ENOUGH INFO: the relevance gate must learn what "about something else" looks
  * like). For each pair: the ColumbiaNLP items (per-sentence entailment) and the concat item, with the
- * best evidence score as relevance.
+ * best evidence score as relevance and the abstract's claim coverage (src/verify/coverage.ts).
  */
 import type { Verifier } from '../../verify/verifier.js';
+import { capStatedConflict } from '../../verify/stated-conflict.js';
 import type { LabelledPairs } from './fit-verdict.js';
 import type { Label } from '../../verify/types.js';
 
@@ -85,9 +86,12 @@ export async function collectVerdictItems(
       const gold = job.shuffled || job.retrieved ? 'NOT ENOUGH INFO' : (FROM_SCIFACT[job.claim.evidence[v.docId]?.[0]?.label ?? ''] ?? 'NOT ENOUGH INFO');
       const relevance = v.evidence.length ? Math.max(...v.evidence.map((e) => e.score)) : 0;
       const kind = { shuffled: job.shuffled, ...(job.retrieved ? { retrieved: true } : {}), claim: job.claim.claim };
-      columbia.push({ evidence: v.evidence.map((e) => e.entailment!).filter(Boolean), gold, relevance, scores: v.evidence.map((e) => e.score), ...kind });
+      columbia.push({ evidence: v.evidence.map((e) => e.entailment!).filter(Boolean), gold, relevance, coverage: v.coverage, scores: v.evidence.map((e) => e.score), ...kind });
       const premise = v.evidence.map((e) => e.text).join(' ');
-      concat.push({ evidence: premise ? await entailment.predict([{ premise, hypothesis: job.claim.claim }]) : [], gold, relevance, ...kind });
+      const joined = premise ? await entailment.predict([{ premise, hypothesis: job.claim.claim }]) : [];
+      // As the verifier reads the joined sentences (stated-conflict.ts), so that the fit sees what verify decides on.
+      const read = verifier.config.verdict.statedConflict ? joined.map((p) => capStatedConflict(job.claim.claim, premise, p)) : joined;
+      concat.push({ evidence: read, gold, relevance, coverage: v.coverage, ...kind });
     }
     opts.onProgress?.(i + 1, jobs.length);
   }

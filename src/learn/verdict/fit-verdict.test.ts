@@ -51,6 +51,38 @@ describe('verdict calibration fitted on labelled pairs', () => {
   });
 });
 
+describe('claim coverage as a calibrator input', () => {
+  // Same-subject abstracts that read as support whatever they are about: only coverage tells the ones that
+  // name what the claim is about from the ones that do not.
+  const items: LabelledPairs[] = [];
+  for (let i = 0; i < 80; i++) {
+    const j = (i % 10) / 10;
+    items.push({ evidence: [ent(0.6 + 0.2 * j, 0.3, 0.1)], gold: 'SUPPORTS', relevance: 0.7, coverage: 0.7 + 0.3 * j });
+    items.push({ evidence: [ent(0.6 + 0.2 * j, 0.3, 0.1)], gold: 'NOT ENOUGH INFO', relevance: 0.7, coverage: 0.1 + 0.3 * j });
+  }
+  it('learns a weight for coverage and reads it', () => {
+    const r = fitRule(items, 'synthetic');
+    assert.equal(r.calibrator!.weights[0]!.length, 5, 'ln pS, ln pR, ln pN, relevance, coverage');
+    assert.ok(r.fittedOn.accuracy > 0.95, String(r.fittedOn.accuracy));
+    const cfg = { ...DEFAULT_AGGREGATE, supportThreshold: r.supportThreshold, refuteThreshold: r.refuteThreshold, relevanceThreshold: r.relevanceThreshold, calibrator: r.calibrator };
+    assert.equal(aggregateConcat(ent(0.7, 0.2, 0.1), cfg, 0.7, 0.9).label, 'SUPPORTS');
+    assert.equal(aggregateConcat(ent(0.7, 0.2, 0.1), cfg, 0.7, 0.2).label, 'NOT ENOUGH INFO');
+  });
+  it("verify's rules are fitted without coverage, a lone document's with it", () => {
+    const cal = fitVerdictCalibration({ concat: items }, 'synthetic', [], { heldOut: false });
+    assert.equal(cal.rules.concat!.calibrator!.weights[0]!.length, 4, 'verify reads retrieved documents: no coverage');
+    assert.equal(cal.documentRules!.concat!.calibrator!.weights[0]!.length, 5);
+    assert.ok(cal.documentRules!.concat!.fittedOn.accuracy > cal.rules.concat!.fittedOn.accuracy + 0.3, 'only coverage separates these pairs');
+    const without = fitVerdictCalibration({ concat: items.map(({ coverage: _, ...it }) => it) }, 'synthetic', [], { heldOut: false });
+    assert.equal(without.documentRules, undefined, 'no coverage in the pairs, no document rules');
+  });
+  it('a calibrator fitted before coverage (four weights) ignores it', () => {
+    const four = { weights: [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]], bias: [0, 0, 0] };
+    const raw = { SUPPORTS: 0.7, REFUTES: 0.1, 'NOT ENOUGH INFO': 0.2 };
+    assert.deepEqual(applyCalibrator(four, calibratorFeatures(raw, 0.5, 0.1)), applyCalibrator(four, calibratorFeatures(raw, 0.5, 0.9)));
+  });
+});
+
 describe('choosing the rule verify uses', () => {
   const fitted = (accuracy: number) => ({ fittedOn: { accuracy } }) as unknown as RuleCalibration;
   it('keeps columbia unless another rule is better by at least a point of cross-fitted accuracy', () => {

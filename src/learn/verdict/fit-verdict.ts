@@ -22,7 +22,7 @@ export type { LabelledPairs };
 
 function accuracy(items: LabelledPairs[], cfg: AggregateConfig): number {
   let ok = 0;
-  for (const it of items) if (aggregateColumbia(it.evidence, cfg, it.relevance ?? 1).label === it.gold) ok++;
+  for (const it of items) if (aggregateColumbia(it.evidence, cfg, it.relevance ?? 1, it.coverage).label === it.gold) ok++;
   return items.length ? ok / items.length : 0;
 }
 
@@ -36,10 +36,12 @@ function rawOf(it: LabelledPairs): LabelProbs {
 
 /**
  * Multinomial logistic regression of the gold label on calibratorFeatures, full-batch gradient descent
- * from zero with a little L2: deterministic, 15 parameters, so it cannot overfit ~1,000 pairs much.
+ * from zero with a little L2: deterministic, 15 parameters (18 with coverage), so it cannot overfit ~1,000 pairs much.
  */
 export function fitCalibrator(items: readonly LabelledPairs[], iterations = 3000, l2 = 1e-3, rate = 0.5): VerdictCalibrator {
-  const xs = items.map((it) => calibratorFeatures(rawOf(it), it.relevance ?? 1));
+  // Coverage is an input when the pairs have it (one that lacks it counts as fully covered).
+  const withCoverage = items.some((it) => it.coverage !== undefined);
+  const xs = items.map((it) => calibratorFeatures(rawOf(it), it.relevance ?? 1, withCoverage ? (it.coverage ?? 1) : undefined));
   const ys = items.map((it) => LABELS.indexOf(it.gold));
   const d = xs[0]?.length ?? 4;
   // Standardise inside the fit for stable steps; the returned weights act on raw features.
@@ -83,7 +85,7 @@ export function fitCalibrator(items: readonly LabelledPairs[], iterations = 3000
  */
 export function fitRule(items: LabelledPairs[], source: string): RuleCalibration {
   const calibrator = fitCalibrator(items);
-  const probs = items.map((it) => applyCalibrator(calibrator, calibratorFeatures(rawOf(it), it.relevance ?? 1)));
+  const probs = items.map((it) => applyCalibrator(calibrator, calibratorFeatures(rawOf(it), it.relevance ?? 1, it.coverage)));
   const rel = items.map((it) => it.relevance ?? 1);
   const grid: number[] = [];
   for (let t = 0.1; t <= 0.9001; t += 0.025) grid.push(+t.toFixed(3));
@@ -104,7 +106,7 @@ export function fitRule(items: LabelledPairs[], source: string): RuleCalibration
     }
   }
   const cfg: AggregateConfig = { ...DEFAULT_AGGREGATE, supportThreshold: best.s, refuteThreshold: best.r, relevanceThreshold: best.g, calibrator };
-  const decided = items.map((it) => aggregateColumbia(it.evidence, cfg, it.relevance ?? 1));
+  const decided = items.map((it) => aggregateColumbia(it.evidence, cfg, it.relevance ?? 1, it.coverage));
   const nllValue = decided.reduce((s, d, i) => s - Math.log(Math.max(1e-9, d.probs[items[i]!.gold])), 0) / Math.max(items.length, 1);
   const counts = new Map<Label, number>();
   for (const it of items) counts.set(it.gold, (counts.get(it.gold) ?? 0) + 1);
@@ -168,13 +170,25 @@ export function fitVerdictCalibration(
 ): VerdictCalibration {
   const heldOut = opts.heldOut === undefined ? DEFAULT_HELD_OUT : opts.heldOut;
   const rules: Partial<Record<VerdictRule, RuleCalibration>> = {};
-  for (const [rule, items] of Object.entries(byRule) as [VerdictRule, LabelledPairs[]][]) {
+  const documentRules: Partial<Record<VerdictRule, RuleCalibration>> = {};
+  const fit = (items: LabelledPairs[]) => {
     const fitted = fitRule(items, source);
     if (heldOut) fitted.fittedOn.heldOut = heldOutAccuracy(items, (train) => fitRule(train, source), heldOut);
-    rules[rule] = fitted;
+    return fitted;
+  };
+  for (const [rule, items] of Object.entries(byRule) as [VerdictRule, LabelledPairs[]][]) {
+    // verify's rules read no coverage (VerdictCalibration.rules); one document judged alone does.
+    rules[rule] = fit(items.map(({ coverage: _, ...it }) => it));
+    if (items.some((it) => it.coverage !== undefined)) documentRules[rule] = fit(items);
   }
   const bestRule = chooseRule(rules);
-  return { rules, bestRule, models: models.map((m) => ({ id: m.id, version: m.version })), createdAt: new Date().toISOString() };
+  return {
+    rules,
+    ...(Object.keys(documentRules).length ? { documentRules } : {}),
+    bestRule,
+    models: models.map((m) => ({ id: m.id, version: m.version })),
+    createdAt: new Date().toISOString(),
+  };
 }
 
 export async function saveVerdictCalibration(c: VerdictCalibration, path = CALIBRATION_PATH): Promise<void> {

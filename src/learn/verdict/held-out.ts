@@ -51,7 +51,7 @@ export function heldOutAccuracy(items: readonly LabelledPairs[], fit: (train: La
       const cfg = aggregateConfigOf(fit(train));
       items.forEach((it, i) => {
         if (fold[i] !== k) return;
-        const right = aggregateColumbia(it.evidence, cfg, it.relevance ?? 1).label === it.gold;
+        const right = aggregateColumbia(it.evidence, cfg, it.relevance ?? 1, it.coverage).label === it.gold;
         if (right) ok++;
         if (it.shuffled === false && !it.retrieved) {
           cited++;

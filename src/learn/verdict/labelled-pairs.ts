@@ -11,6 +11,8 @@ export interface LabelledPairs {
   gold: Label;
   /** Best evidence score of the pair (what the relevance gate reads); 1 when unknown. */
   relevance?: number;
+  /** The document's claim coverage (src/verify/coverage.ts), a calibrator input; 1 when unknown. */
+  coverage?: number;
   /** Evidence score of each sentence, in the order of `evidence` (columbia items; for analysis). */
   scores?: number[];
   /** A claim paired with another claim's cited abstract (gold NOT ENOUGH INFO by construction). */

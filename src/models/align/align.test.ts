@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { analyse } from '../trained/lexical.js';
-import { analyseForAlignment, alignClaim, alignFeatures, ALIGN_FEATURE_NAMES, alignResources, changeOf, oppositeChange, wordNet } from './index.js';
+import { alignedBySentence, analyseForAlignment, alignClaim, alignFeatures, ALIGN_FEATURE_NAMES, alignResources, bestWindowCoverage, changeOf, coverageOf, oppositeChange, wordNet } from './index.js';
 
 /** Feature values of (evidence, claim) by name; IDF 5 for every word, so shares are plain word shares. */
 function features(claim: string, evidence: string): Record<string, number> {
@@ -44,6 +44,17 @@ describe('alignment', () => {
     const ev = analyseForAlignment('Death rates increased in the smoker group.');
     const kinds = alignClaim(claim, ev, alignResources()).map((a, k) => [claim.tokens[claim.content[k]!]!.lemma, a.kind]);
     assert.deepEqual(Object.fromEntries(kinds), { mortality: 'wordnet', decrease: 'antonym', smoker: 'exact' });
+  });
+  it("finds the claim word's own family before an antonym elsewhere in the evidence", () => {
+    // A SciFact abstract's conclusion: "impairment" is an antonym of "improve", but "improvement" is there too.
+    const claim = analyseForAlignment('Exercise improves cognitive function in older adults.');
+    const ev = analyseForAlignment('In adults with subjective memory impairment, physical activity provided a modest improvement in cognition.');
+    const kinds = Object.fromEntries(alignClaim(claim, ev, alignResources()).map((a, k) => [claim.tokens[claim.content[k]!]!.lemma, [a.kind, ev.tokens[a.to]?.form]]));
+    assert.deepEqual(kinds.improve, ['wordnet', 'improvement']);
+    assert.deepEqual(kinds.cognitive, ['wordnet', 'cognition']);
+    assert.equal(features('Exercise improves cognitive function in older adults.', 'In adults with subjective memory impairment, physical activity provided a modest improvement in cognition.').al_antonym, 0);
+    // With no family member present the antonym still counts.
+    assert.equal(features('Exercise improves memory.', 'Exercise caused memory impairment.').al_antonym, 0.5);
   });
   it('lower-cases before analysis so sentence-initial words are lemmatised', () => {
     const a = analyseForAlignment('Higher doses lowered mortality.');
@@ -162,5 +173,32 @@ describe('analysis does not depend on what was read before', () => {
     for (const t of teachers) analyseForAlignment(t);
     for (const l of readFileSync('data/samples/nli/snli_sample.jsonl', 'utf8').split('\n').filter(Boolean)) analyseForAlignment((JSON.parse(l) as { premise: string }).premise);
     assert.deepEqual(probe.map((t) => JSON.stringify(analyseForAlignment(t))), before);
+  });
+});
+
+describe('claim coverage', () => {
+  const claim = analyseForAlignment('Aspirin reduces the risk of heart attack.');
+  const one = () => 1;
+  it('is the share of claim subject words some sentence aligns, antonyms and WordNet included, vectors not', () => {
+    // The demo's wrong decision: a trial of tricyclics for headaches, on the same kind of finding.
+    const tricyclics = analyseForAlignment('Tricyclics were more likely to reduce the intensity of headaches than placebo (relative risk 1.41).');
+    const aspirin = analyseForAlignment('Aspirin use was associated with a lower risk of heart attack.');
+    const low = bestWindowCoverage(claim, [tricyclics], one, 250);
+    const high = bestWindowCoverage(claim, [aspirin], one, 250);
+    assert.ok(low <= 0.5, `tricyclics ${low}`);
+    assert.equal(high, 1, 'change words (reduces / lower) are left to the entailment model');
+    assert.equal(bestWindowCoverage(claim, [], one, 250), 0);
+  });
+  it('unites sentences within a window but not across a long text', () => {
+    const a = analyseForAlignment('Aspirin was given to every patient.');
+    const b = analyseForAlignment('The risk of heart attack fell.');
+    const filler = Array.from({ length: 30 }, () => analyseForAlignment('Patients were followed for ten years in three clinics across the country.'));
+    const together = bestWindowCoverage(claim, [a, b], one, 250);
+    const apart = bestWindowCoverage(claim, [a, ...filler, b], one, 250);
+    assert.equal(together, 1);
+    assert.ok(apart < together, `${apart} vs ${together}`);
+    const aligned = alignedBySentence(claim, [a, b]);
+    assert.equal(coverageOf(claim, aligned, one), 1);
+    assert.ok(coverageOf(claim, aligned, one, 0, 1) < 1);
   });
 });

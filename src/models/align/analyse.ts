@@ -22,6 +22,8 @@ export interface AlignToken {
   /** Lower-cased surface form. */
   form: string;
   lemma: string;
+  /** Porter stem of the form: one word family ("improves", "improvement") whatever the part of speech. */
+  stem: string;
   pos: string;
   /** Inside a negation scope (wink's, or one opened by "lack", "absence", "fail"...). */
   negated: boolean;
@@ -104,6 +106,7 @@ export function analyseForAlignment(text: string): AlignAnalysis {
   const out = (f?: unknown): unknown[] => (toks.out as (f?: unknown) => unknown[]).call(toks, f);
   const forms = out() as string[];
   const lemmas = out(its.lemma) as string[];
+  const stems = out(its.stem) as string[];
   const poses = out(its.pos) as string[];
   const negs = out(its.negationFlag) as boolean[];
   const types = out(its.type) as string[];
@@ -121,7 +124,7 @@ export function analyseForAlignment(text: string): AlignAnalysis {
     if (EXTRA_NEGATION_CUES.has(lemma)) extraScope = true;
     const isWord = types[i] === 'word' && /\p{L}/u.test(form) && form.length > 1;
     const content = isWord && !cue && CONTENT_POS.has(pos) && !LIGHT.has(lemma) && !quantifierOf(lemma);
-    tokens.push({ form, lemma, pos, negated, content });
+    tokens.push({ form, lemma, stem: (stems[i] ?? form).toLowerCase(), pos, negated, content });
   }
   const content = tokens.map((t, i) => (t.content ? i : -1)).filter((i) => i >= 0);
 

@@ -1,9 +1,11 @@
 /**
  * Claim-evidence alignment features. Each claim content word is aligned to the evidence, in this order:
  *   1. same lemma or surface form;
- *   2. antonym (WordNet direct antonyms, or opposite change words of lexicon.ts): aligned, but contradicting;
- *   3. WordNet relation (synonym, derived form, direct hypernym);
- *   4. word vectors (cosine >= VECTOR_MIN), skipping evidence words that are antonyms of the claim word:
+ *   2. same Porter stem (the word's family across parts of speech: "improves" / "improvement"), counted
+ *      as a WordNet relation; it comes before antonyms, so a family member is not read as contradicting;
+ *   3. antonym (WordNet direct antonyms, or opposite change words of lexicon.ts): aligned, but contradicting;
+ *   4. WordNet relation (synonym, derived form, direct hypernym);
+ *   5. word vectors (cosine >= VECTOR_MIN), skipping evidence words that are antonyms of the claim word:
  *      the vectors put antonyms together (increase/decrease 0.88).
  * The features then compare what the two texts say about the aligned words: negation, direction of
  * change, numbers, quantifiers and names. All values are in [0, 1] (or small counts scaled to it).
@@ -100,6 +102,9 @@ export function alignClaim(claim: AlignAnalysis, evidence: AlignAnalysis, res: A
       const e = evidence.tokens[ei]!;
       if (e.lemma === c.lemma || e.form === c.form) return { kind: 'exact', to: ei, strength: 1 };
     }
+    // The claim word's own family ("improves" / "improvement") before antonyms: an evidence text that says
+    // "improvement" is not contradicting "improves" because it also says "impairment" somewhere.
+    for (const ei of ev) if (evidence.tokens[ei]!.stem === c.stem) return { kind: 'wordnet', to: ei, strength: 0.9 };
     for (const ei of ev) if (isAntonym(res, c.lemma, evidence.tokens[ei]!.lemma)) return { kind: 'antonym', to: ei, strength: 1 };
     for (const ei of ev) if (related(res, c.lemma, evidence.tokens[ei]!.lemma)) return { kind: 'wordnet', to: ei, strength: 0.9 };
     let best: Alignment = { kind: 'none', to: -1, strength: 0 };
