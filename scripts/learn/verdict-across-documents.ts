@@ -20,6 +20,8 @@ import { parseArgs } from 'node:util';
 import { Veracite } from '../../src/app/veracite.js';
 import { readSciFactClaims } from '../../src/eval/run-scifact.js';
 import { documentGroups } from '../../src/verify/verifier.js';
+import { capStatedConflict } from '../../src/verify/stated-conflict.js';
+import { documentCoverage } from '../../src/verify/coverage.js';
 import { aggregateColumbia, aggregateConcat, decideAcrossDocuments, type VerdictRule } from '../../src/verify/aggregate.js';
 import { LABELS, type EvidenceSentence, type Label } from '../../src/verify/types.js';
 
@@ -60,13 +62,18 @@ const verifier = await vc.verifier();
 const cfg = verifier.config.verdict;
 const entailment = verifier.models.entailment;
 const COMBINATIONS = ['pooled', 'by-document', 'by-rank'] as const;
+/** Claim-coverage gates measured on by-document (0: none, what verify does). */
+const COVERAGE_GATES = [0, 0.25, 0.34, 0.5, 0.6];
 type Combination = (typeof COMBINATIONS)[number];
 
 /** One decision per group of evidence, under the verdict rule in use; the gate reads each group's best score. */
 async function decideGroups(claim: string, groups: EvidenceSentence[][]): Promise<Label[]> {
   const relevance = (g: EvidenceSentence[]) => Math.max(...g.map((e) => e.score));
   if (cfg.rule === 'concat') {
-    const probs = await entailment.predict(groups.map((g) => ({ premise: g.map((e) => e.text).join(' '), hypothesis: claim })));
+    const pairs = groups.map((g) => ({ premise: g.map((e) => e.text).join(' '), hypothesis: claim }));
+    const raw = await entailment.predict(pairs);
+    // As verify reads the joined sentences: a stated opposite change is not support (stated-conflict.ts).
+    const probs = cfg.statedConflict ? raw.map((p, i) => capStatedConflict(claim, pairs[i]!.premise, p)) : raw;
     return groups.map((g, i) => aggregateConcat(probs[i]!, cfg, relevance(g)).label);
   }
   return groups.map((g) => aggregateColumbia(g.map((e) => e.entailment!), cfg, relevance(g)).label);
@@ -77,6 +84,7 @@ for (const file of files) {
   let claims = await readSciFactClaims(file);
   if (values.limit) claims = claims.slice(0, Number(values.limit));
   const tallies = Object.fromEntries(COMBINATIONS.map((c) => [c, tally()])) as Record<Combination, Tally>;
+  const coverageTallies: Record<number, Tally> = {};
   let disagreements = 0;
   const t0 = performance.now();
   for (const [i, c] of claims.entries()) {
@@ -93,7 +101,16 @@ for (const file of files) {
       const labelOf = new Map(byScore.map((g, i) => [g[0]!.docId, perDoc[i]!] as const));
       const decision = (order: EvidenceSentence[][]) => decideAcrossDocuments(order.map((g) => ({ label: labelOf.get(g[0]!.docId)! })))!.label;
       labels = { pooled: pooled!, 'by-document': decision(byScore), 'by-rank': decision(byRank) };
+      // What a claim-coverage gate would do to by-document: a document covering less than c of the
+      // claim's subject words cannot decide (it can only move a decision to another document or to NEI).
+      const docs = await vc.store!.getDocuments(byScore.map((g) => g[0]!.docId));
+      const coverage = documentCoverage(c.claim, docs);
+      for (const gate of COVERAGE_GATES) {
+        const gated = decideAcrossDocuments(byScore.map((g) => ({ label: (coverage.get(g[0]!.docId) ?? 1) >= gate ? labelOf.get(g[0]!.docId)! : ('NOT ENOUGH INFO' as Label) })))!.label;
+        add((coverageTallies[gate] ??= tally()), gold, gated);
+      }
     }
+    if (!v.evidence.length) for (const gate of COVERAGE_GATES) add((coverageTallies[gate] ??= tally()), gold, v.label);
     for (const comb of COMBINATIONS) add(tallies[comb], gold, labels[comb]);
     if (labels['by-document'] !== labels.pooled) disagreements++;
     if ((i + 1) % 50 === 0 || i + 1 === claims.length) {
@@ -101,10 +118,12 @@ for (const file of files) {
       process.stderr.write(`${file}: ${i + 1}/${claims.length} claims, ${((i + 1) / s).toFixed(1)}/s, ETA ${((claims.length - i - 1) / ((i + 1) / s)).toFixed(0)} s; accuracy ${COMBINATIONS.map((k) => `${k} ${(tallies[k].correct / tallies[k].n).toFixed(3)}`).join(', ')}\n`);
     }
   }
-  const r = { ...(Object.fromEntries(COMBINATIONS.map((k) => [k, summary(tallies[k])])) as Record<Combination, ReturnType<typeof summary>>), disagreements };
+  const coverageGate = Object.fromEntries(COVERAGE_GATES.map((g) => [String(g), summary(coverageTallies[g] ?? tally())]));
+  const r = { ...(Object.fromEntries(COMBINATIONS.map((k) => [k, summary(tallies[k])])) as Record<Combination, ReturnType<typeof summary>>), disagreements, coverageGate };
   results[file] = r;
   console.log(`${file}: ${claims.length} claims, rule ${cfg.rule}; claim-level accuracy ${COMBINATIONS.map((k) => `${k} ${r[k].accuracy.toFixed(3)}`).join(', ')} (pooled and by-document differ on ${disagreements})`);
   for (const k of COMBINATIONS) console.log(`  ${k}: recall ${LABELS.map((l) => `${l} ${r[k].recall[l] === null ? '-' : (r[k].recall[l] as number).toFixed(3)}`).join(', ')}`);
+  for (const g of COVERAGE_GATES) console.log(`  by-document, claim coverage >= ${g} to decide: accuracy ${coverageGate[String(g)]!.accuracy.toFixed(3)}; recall ${LABELS.map((l) => `${l} ${(coverageGate[String(g)]!.recall[l] as number | null)?.toFixed(3) ?? '-'}`).join(', ')}`);
 }
 await writeFile(values.out!, JSON.stringify({ results, rule: cfg.rule, provenance: await verifier.provenance(), command: `node --import tsx scripts/learn/verdict-across-documents.ts ${process.argv.slice(2).join(' ')}`, createdAt: new Date().toISOString() }, null, 2) + '\n');
 await vc.close();
