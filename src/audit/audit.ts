@@ -26,7 +26,7 @@ import { rankSuggestions, retrieveCandidates, type CandidateSet, type RankerScor
 import { DEFAULT_SCORING, scoreDocuments, type DocumentScore, type ScoreJob } from './score-document.js';
 import type { SourceRanker } from './source-ranker.js';
 import { judgeSupport, type SupportModel } from './support.js';
-import { claimCoverage } from '../verify/coverage.js';
+import { coverageOfDocument } from '../verify/coverage.js';
 import type { AuditCitation, AuditConfig, AuditInput, AuditProvenance, AuditReport, AuditSummary, CitationAudit, SourceReport, Verification } from './types.js';
 import { urlDepth } from './url-depth.js';
 import { citationStatus, countByStatus } from './citation-status.js';
@@ -128,7 +128,7 @@ export class CitationAuditor {
     const ranked = await this.rankerScores(c, existing?.score !== undefined ? { doc: resolved.document!, score: existing.score } : undefined, candidates, candidateScores);
     signal?.throwIfAborted();
     // One entailment call for the cited source and every candidate: P(supports) on the verdict's scale.
-    const judged = this.deps.support ? await judgeSupport(this.deps.support, scores.map((s, i) => ({ claim: query, evidence: s.evidence, coverage: claimCoverage(query, [jobs[i]!.doc.title, ...jobs[i]!.doc.sentences]) }))) : [];
+    const judged = this.deps.support ? await judgeSupport(this.deps.support, scores.map((s, i) => ({ claim: query, evidence: s.evidence, coverage: coverageOfDocument(query, jobs[i]!.doc) }))) : [];
     const existingJudged = resolved.document ? judged[0] : undefined;
     const candidateJudged = judged.slice(resolved.document ? 1 : 0);
     const t4 = performance.now();

@@ -80,7 +80,7 @@ export async function judgeSupport(model: SupportModel, items: readonly { claim:
     const relevance = Math.max(...items[x.i]!.evidence.map((e) => e.score));
     // Read as verify reads the joined sentences: a stated opposite change is not support (stated-conflict.ts).
     const read = capStatedConflict(x.claim, x.premise, probs[k]!);
-    const v = aggregateConcat(read, model.verdict, relevance, items[x.i]!.coverage ?? 1);
+    const v = aggregateConcat(read, model.verdict, relevance, items[x.i]!.coverage);
     const relevant = passesGate(relevance, model.verdict);
     const conflict = relevant && probs[k]!.contradiction >= CONTRADICTED_MIN && v.label !== 'SUPPORTS' ? explicitConflict(x.claim, x.premise) : undefined;
     const contradicted = conflict !== undefined;

@@ -9,7 +9,7 @@ import type { PairScorer } from '../models/types.js';
 import { verificationQuery } from '../audit/query.js';
 import { DEFAULT_SCORING, scoreDocuments } from '../audit/score-document.js';
 import { judgeSupport, type SupportJudgement, type SupportModel } from '../audit/support.js';
-import { claimCoverage } from '../verify/coverage.js';
+import { coverageOfDocument } from '../verify/coverage.js';
 import { reliability, type Reliability } from '../verify/reliability.js';
 import { detectionMetrics, type DetectionMetrics, type PositiveDefinition, type WiceClaim } from './run-citation-detection.js';
 
@@ -33,7 +33,7 @@ export async function supportDetection(scorer: PairScorer, support: SupportModel
     const queries = chunk.map((c) => verificationQuery({ claim: c.claim, context: c.context, articleTitle: c.title }, 'none'));
     const scores = await scoreDocuments(scorer, chunk.map((c, k) => ({ query: queries[k]!, doc: c.doc })), DEFAULT_SCORING);
     for (const s of scores) engine.push(s.score ?? -Infinity);
-    judgements.push(...(await judgeSupport(support, scores.map((s, k) => ({ claim: queries[k]!, evidence: s.evidence, coverage: claimCoverage(queries[k]!, [chunk[k]!.doc.title, ...chunk[k]!.doc.sentences]) })))));
+    judgements.push(...(await judgeSupport(support, scores.map((s, k) => ({ claim: queries[k]!, evidence: s.evidence, coverage: coverageOfDocument(queries[k]!, chunk[k]!.doc) })))));
     onProgress?.(Math.min(i + batch, claims.length), claims.length);
   }
   const sup = judgements.map((j) => j?.probability ?? 0);

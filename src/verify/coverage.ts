@@ -33,8 +33,13 @@ export function claimCoverage(claim: string | AlignAnalysis, sentences: readonly
   return bestWindowCoverage(c, sentences.map(analyseForAlignment), plain, COVERAGE_WINDOW);
 }
 
-/** Coverage of `claim` by each document (title, then its sentences), by document id. */
+/** Coverage of `claim` by one document: its title, then its sentences. */
+export function coverageOfDocument(claim: string | AlignAnalysis, doc: Pick<Document, 'title' | 'sentences'>): number {
+  return claimCoverage(claim, [doc.title, ...doc.sentences]);
+}
+
+/** Coverage of `claim` by each document, by document id. */
 export function documentCoverage(claim: string, docs: readonly Pick<Document, 'id' | 'title' | 'sentences'>[]): Map<string, number> {
   const c = analyseForAlignment(claim);
-  return new Map(docs.map((d) => [d.id, claimCoverage(c, [d.title, ...d.sentences])] as const));
+  return new Map(docs.map((d) => [d.id, coverageOfDocument(c, d)] as const));
 }

@@ -28,7 +28,7 @@ export interface DocumentVerdict {
   confidence: number;
   probs: LabelProbs;
   evidence: EvidenceSentence[];
-  /** Share of the claim's content words the document's best passage contains (coverage.ts), in [0, 1]. */
+  /** Share of the claim's subject words the document's best passage contains (coverage.ts), in [0, 1]. */
   coverage: number;
 }
 
