@@ -20,7 +20,6 @@ import { parseArgs } from 'node:util';
 import { Veracite } from '../../src/app/veracite.js';
 import { readSciFactClaims } from '../../src/eval/run-scifact.js';
 import { documentGroups } from '../../src/verify/verifier.js';
-import { capStatedConflict } from '../../src/verify/stated-conflict.js';
 import { documentCoverage } from '../../src/verify/coverage.js';
 import { aggregateColumbia, aggregateConcat, decideAcrossDocuments, type VerdictRule } from '../../src/verify/aggregate.js';
 import { LABELS, type EvidenceSentence, type Label } from '../../src/verify/types.js';
@@ -60,7 +59,6 @@ function summary(t: Tally) {
 const vc = await Veracite.open({ index: { dir: values.index! }, ...(values.rule ? { verify: { rule: values.rule as VerdictRule } } : {}) });
 const verifier = await vc.verifier();
 const cfg = verifier.config.verdict;
-const entailment = verifier.models.entailment;
 const COMBINATIONS = ['pooled', 'by-document', 'by-rank'] as const;
 /** Claim-coverage gates measured on by-document (0: none, what verify does). */
 const COVERAGE_GATES = [0, 0.25, 0.34, 0.5, 0.6];
@@ -70,10 +68,8 @@ type Combination = (typeof COMBINATIONS)[number];
 async function decideGroups(claim: string, groups: EvidenceSentence[][]): Promise<Label[]> {
   const relevance = (g: EvidenceSentence[]) => Math.max(...g.map((e) => e.score));
   if (cfg.rule === 'concat') {
-    const pairs = groups.map((g) => ({ premise: g.map((e) => e.text).join(' '), hypothesis: claim }));
-    const raw = await entailment.predict(pairs);
-    // As verify reads the joined sentences: a stated opposite change is not support (stated-conflict.ts).
-    const probs = cfg.statedConflict ? raw.map((p, i) => capStatedConflict(claim, pairs[i]!.premise, p)) : raw;
+    // As verify reads the joined sentences (a stated opposite change is not support).
+    const probs = await verifier.readEntailment(groups.map((g) => ({ premise: g.map((e) => e.text).join(' '), hypothesis: claim })));
     return groups.map((g, i) => aggregateConcat(probs[i]!, cfg, relevance(g)).label);
   }
   return groups.map((g) => aggregateColumbia(g.map((e) => e.entailment!), cfg, relevance(g)).label);

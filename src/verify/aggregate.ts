@@ -14,7 +14,7 @@
  * Probabilities: with a fitted calibrator (calibrate-verdict.ts) the label probabilities are a small
  * multinomial logistic model over [ln P(support), ln P(refute), ln P(neither), relevance, coverage],
  * fitted by likelihood on SciFact train: P(SUPPORTS) is then "the probability that the evidence found
- * supports the claim" on that data's terms. Coverage is the share of the claim's content words that the
+ * supports the claim" on that data's terms. Coverage is the share of the claim's subject words that the
  * document's best passage contains (src/verify/coverage.ts): a source on the claim's subject that never
  * names what the claim is about gets little chance to support or refute it. Only the calibration for a
  * document judged on its own reads coverage (VerdictCalibration.documentRules); `verify`'s has four

@@ -1,6 +1,7 @@
 /**
- * Claim coverage of a document: the share of the claim's content words that the document's best passage
- * contains (same word, word family, antonym or WordNet relation; src/models/align/coverage.ts), in [0, 1].
+ * Claim coverage of a document: the share of the claim's subject words (its content words but its change
+ * words) that the document's best passage contains (same word, word family, antonym or WordNet relation;
+ * src/models/align/coverage.ts), in [0, 1].
  * An input of the verdict calibrator beside the relevance of the best sentence: the evidence scorer reads
  * sentences that look like findings on the claim's subject as relevant whatever they are about, so a
  * trial of tricyclics for headaches "supported" "Aspirin reduces the risk of heart attack".

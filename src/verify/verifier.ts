@@ -196,8 +196,13 @@ export class Verifier {
     };
   }
 
-  /** The entailment readings, with stated conflicts capped when the configuration asks for it. */
-  private stated(pairs: readonly { premise: string; hypothesis: string }[], probs: EntailmentProbs[]): EntailmentProbs[] {
+  /**
+   * The entailment model's reading of (evidence, claim) pairs as the verdict reads them: with stated
+   * opposite changes capped when the configuration asks for it (stated-conflict.ts). Fitting and
+   * measurement code reads pairs through this, so it sees what `verify` decides on.
+   */
+  async readEntailment(pairs: readonly { premise: string; hypothesis: string }[], signal?: AbortSignal): Promise<EntailmentProbs[]> {
+    const probs = pairs.length ? await this.models.entailment.predict([...pairs], signal) : [];
     if (!this.config.verdict.statedConflict) return probs;
     return probs.map((p, i) => capStatedConflict(pairs[i]!.hypothesis, pairs[i]!.premise, p));
   }
@@ -216,12 +221,12 @@ export class Verifier {
       // The verdict reads each group joined; each sentence is also read alone (same call, a few more pairs)
       // so that people still see which sentence supports or contradicts the claim.
       const pairs = [...groups.map((g) => ({ premise: g.map((e) => e.text).join(' '), hypothesis: claim })), ...evidence.map((e) => ({ premise: e.text, hypothesis: claim }))];
-      const probs = this.stated(pairs, await this.models.entailment.predict(pairs, signal));
+      const probs = await this.readEntailment(pairs, signal);
       evidence.forEach((e, i) => (e.entailment = probs[groups.length + i]));
       return withDecidingDocument(groups, groups.map((g, i) => aggregateConcat(probs[i]!, cfg, Math.max(...g.map((e) => e.score)), groupCoverage(g, coverage))));
     }
     const pairs = evidence.map((e) => ({ premise: e.text, hypothesis: claim }));
-    const probs = this.stated(pairs, await this.models.entailment.predict(pairs, signal));
+    const probs = await this.readEntailment(pairs, signal);
     probs.forEach((p, i) => (evidence[i]!.entailment = p));
     return columbiaVerdict(evidence, cfg, order, coverage);
   }

@@ -6,7 +6,6 @@
  * best evidence score as relevance and the abstract's claim coverage (src/verify/coverage.ts).
  */
 import type { Verifier } from '../../verify/verifier.js';
-import { capStatedConflict } from '../../verify/stated-conflict.js';
 import type { LabelledPairs } from './fit-verdict.js';
 import type { Label } from '../../verify/types.js';
 
@@ -79,7 +78,6 @@ export async function collectVerdictItems(
   }
   const columbia: LabelledPairs[] = [];
   const concat: LabelledPairs[] = [];
-  const { entailment } = verifier.models;
   for (const [i, job] of jobs.entries()) {
     const verdicts = await verifier.verifyEachDocument(job.claim.claim, job.docIds);
     for (const v of verdicts) {
@@ -88,10 +86,9 @@ export async function collectVerdictItems(
       const kind = { shuffled: job.shuffled, ...(job.retrieved ? { retrieved: true } : {}), claim: job.claim.claim };
       columbia.push({ evidence: v.evidence.map((e) => e.entailment!).filter(Boolean), gold, relevance, coverage: v.coverage, scores: v.evidence.map((e) => e.score), ...kind });
       const premise = v.evidence.map((e) => e.text).join(' ');
-      const joined = premise ? await entailment.predict([{ premise, hypothesis: job.claim.claim }]) : [];
-      // As the verifier reads the joined sentences (stated-conflict.ts), so that the fit sees what verify decides on.
-      const read = verifier.config.verdict.statedConflict ? joined.map((p) => capStatedConflict(job.claim.claim, premise, p)) : joined;
-      concat.push({ evidence: read, gold, relevance, coverage: v.coverage, ...kind });
+      // Read as the verifier reads the joined sentences, so that the fit sees what verify decides on.
+      const joined = premise ? await verifier.readEntailment([{ premise, hypothesis: job.claim.claim }]) : [];
+      concat.push({ evidence: joined, gold, relevance, coverage: v.coverage, ...kind });
     }
     opts.onProgress?.(i + 1, jobs.length);
   }
