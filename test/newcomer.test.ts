@@ -119,6 +119,8 @@ describe('newcomer: a fresh clone, the README set-up and its offline examples', 
     assert.match(run.out, /^ {2}evidence \(score: how likely the sentence is evidence for the claim, 0-1\):\n {3}\d\.\d{3} .*\[(✓ supports|✗ contradicts|– neutral)\]/m);
     assert.match(run.out, /^ {3}\[✓ supports\] more likely than not, the sentence states the claim$/m, 'the highlighting legend');
     assert.match(run.out, /provenance: snapshot \S+ \(index id @ table versions[^)]*\), config [0-9a-f]+, models /);
+    // What the deciding document names of the claim.
+    assert.match(run.out, /^ {2}that document names (all \d+ of the claim's subject words|\d+ of the claim's \d+ subject words \(not: [^)]+\): read the verdict with care)$/m);
   });
 
   it('batch verify: the SciFact sample claims file, one verdict per claim', async () => {
@@ -150,6 +152,8 @@ describe('newcomer: a fresh clone, the README set-up and its offline examples', 
     const html = await readFile(join(clone, 'audit.html'), 'utf8');
     assert.match(html, /<h1>Citation audit: Breast cancer risk factors<\/h1>/);
     assert.match(html, /class="legend"/, 'the evidence highlighting is explained');
+    // What a cited source leaves out of the claim, in words: why its probability of support is low.
+    assert.match(html, /The source names (all \d+ of the claim(&#39;|')s subject words|\d+ of the claim(&#39;|')s \d+ subject words \(not: [^)]+\))\./);
   });
 
   it('the audit page shows the score distribution with the flag threshold', async () => {

@@ -5,7 +5,7 @@
  * does (source given as text). The sample holds the abstracts these claims are about (scripts/build-samples.mjs).
  */
 import { strict as assert } from 'node:assert';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -75,6 +75,19 @@ describe('issue 11 cases: support is told from contradiction and from irrelevanc
     assert.ok(v, 'the tricyclics review is in the sample');
     assert.ok(v.coverage <= 0.5, `coverage ${v.coverage}`);
     assert.equal(v.label, 'NOT ENOUGH INFO', `got ${v.label} ${JSON.stringify(v.probs)}`);
+  });
+
+  it("`verify` says what the document it decided on names of the claim, so a shaky verdict can be seen", async () => {
+    const claim = 'Aspirin reduces the risk of heart attack.';
+    const v = await verifier.verify(claim);
+    if (v.label === 'NOT ENOUGH INFO') return assert.equal(v.decidedBy, undefined, 'no document took a side');
+    const coverage = v.decidedBy?.coverage;
+    assert.ok(coverage, `decided by ${JSON.stringify(v.decidedBy)}`);
+    assert.deepEqual(coverage.subjectWords, ['aspirin', 'risk', 'heart', 'attack']);
+    // Whatever document decides, "aspirin" is missing exactly when the document never says it.
+    const doc = (await readFile('data/samples/scifact/corpus.jsonl', 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as { doc_id: number; title: string; abstract: string[] }).find((d) => String(d.doc_id) === v.decidedBy!.docId);
+    assert.ok(doc, v.decidedBy!.docId);
+    assert.equal(coverage.missing.includes('aspirin'), !/aspirin/i.test([doc.title, ...doc.abstract].join(' ')), JSON.stringify(coverage));
   });
 
   // The README's first example. Its best sentence states the claim through three coordinated verbs

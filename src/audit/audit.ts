@@ -26,7 +26,7 @@ import { rankSuggestions, retrieveCandidates, type CandidateSet, type RankerScor
 import { DEFAULT_SCORING, scoreDocuments, type DocumentScore, type ScoreJob } from './score-document.js';
 import type { SourceRanker } from './source-ranker.js';
 import { judgeSupport, type SupportModel } from './support.js';
-import { coverageOfDocument } from '../verify/coverage.js';
+import { coverageDetailOfDocument } from '../verify/coverage.js';
 import type { AuditCitation, AuditConfig, AuditInput, AuditProvenance, AuditReport, AuditSummary, CitationAudit, SourceReport, Verification } from './types.js';
 import { urlDepth } from './url-depth.js';
 import { citationStatus, countByStatus } from './citation-status.js';
@@ -128,7 +128,8 @@ export class CitationAuditor {
     const ranked = await this.rankerScores(c, existing?.score !== undefined ? { doc: resolved.document!, score: existing.score } : undefined, candidates, candidateScores);
     signal?.throwIfAborted();
     // One entailment call for the cited source and every candidate: P(supports) on the verdict's scale.
-    const judged = this.deps.support ? await judgeSupport(this.deps.support, scores.map((s, i) => ({ claim: query, evidence: s.evidence, coverage: coverageOfDocument(query, jobs[i]!.doc) }))) : [];
+    const coverage = this.deps.support ? jobs.map((j) => coverageDetailOfDocument(query, j.doc)) : [];
+    const judged = this.deps.support ? await judgeSupport(this.deps.support, scores.map((s, i) => ({ claim: query, evidence: s.evidence, coverage: coverage[i]!.share }))) : [];
     const existingJudged = resolved.document ? judged[0] : undefined;
     const candidateJudged = judged.slice(resolved.document ? 1 : 0);
     const t4 = performance.now();
@@ -145,6 +146,7 @@ export class CitationAuditor {
         verification.relevant = existingJudged.relevant;
         if (existingJudged.contradicted) verification.contradicted = true;
         if (existingJudged.conflict) verification.conflict = existingJudged.conflict;
+        verification.coverage = coverage[0]!;
       }
       const th = this.threshold;
       const signal = byRanker ? ranked?.existing : bySupport ? existingJudged?.probability : existing.score;

@@ -15,6 +15,11 @@ describe('citationStatus', () => {
     const fails = citationStatus(audit({ status: 'found' }, { score: 0.05, flagged: true }));
     assert.deepEqual([fails.status, fails.label], ['fails-verification', 'likely fails verification']);
     assert.match(fails.reason, /score 0\.050: at or below/);
+    // What the source leaves out of the claim is said with the reason.
+    const coverage = { share: 0.25, subjectWords: ['aspirin', 'risk', 'heart', 'attack'], missing: ['aspirin', 'heart', 'attack'] };
+    const unnamed = citationStatus(audit({ status: 'found' }, { score: 0.05, flagged: true, coverage }));
+    assert.match(unnamed.reason, /at or below the failed-verification threshold; the source names 1 of the claim's 4 subject words \(not: aspirin, heart, attack\)$/);
+    assert.doesNotMatch(citationStatus(audit({ status: 'found' }, { score: 0.81, flagged: false, coverage })).reason, /names/);
     // Flagged above the threshold because its evidence contradicts the claim: the reason says so.
     const contradicted = citationStatus(audit({ status: 'found' }, { score: 0.944, rankerScore: 14.123, support: 0.27, flagged: true, contradicted: true, conflict: 'direction' }));
     assert.equal(contradicted.status, 'fails-verification');

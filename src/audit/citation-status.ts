@@ -18,6 +18,7 @@
  */
 import type { CitationAudit, CitationStatus, CitationStatusInfo } from './types.js';
 import { CONFLICT_WORDS } from '../verify/explicit-conflict.js';
+import { coverageInWords } from '../verify/coverage.js';
 
 export type { CitationStatus, CitationStatusInfo };
 
@@ -47,7 +48,9 @@ export function citationStatus(c: Pick<CitationAudit, 'source' | 'verification' 
       const why = v.conflict ? ` (${CONFLICT_WORDS[v.conflict]})` : '';
       return out('fails-verification', `${score}: its best evidence contradicts the claim${why}${p}, whatever the score`);
     }
-    if (v.flagged === true) return out('fails-verification', `${score}: at or below the failed-verification threshold`);
+    // What the source leaves out of the claim often explains a low score: say so.
+    const names = v.coverage?.missing.length ? `; the source ${coverageInWords(v.coverage)}` : '';
+    if (v.flagged === true) return out('fails-verification', `${score}: at or below the failed-verification threshold${names}`);
     if (v.flagged === false) return out('supported', `${score}: above the failed-verification threshold`);
     return out('unverifiable', `${score}, but no calibrated threshold to decide on (see the report's flagging line)`);
   }

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { Document } from '../corpus/types.js';
 import type { ResolvedSource } from '../sources/types.js';
 import type { AuditCitation, CitationAudit } from './types.js';
+import { coverageInWords } from '../verify/coverage.js';
 
 const SourceSentenceSchema = z.object({
   /** Position of the sentence in its document. */
@@ -40,6 +41,10 @@ export const CitationViewSchema = z
     scoreSignal: z.enum(['probability', 'engine', 'ranker', 'support']).optional().describe("What verifiability and the suggestions' scores are: 'probability' (of support, calibrated), or the raw signal the flags use."),
     failedVerification: z.boolean().describe('Score at or below the calibrated failed-verification threshold (false when no threshold applies).'),
     existing: SourceViewSchema.optional(),
+    coverage: z
+      .object({ share: z.number(), subjectWords: z.array(z.string()), missing: z.array(z.string()), text: z.string() })
+      .optional()
+      .describe("How much of what the claim is about the cited source names: the share of the claim's subject words its best passage contains, those it does not, and the same in words. Absent without the NLI head."),
     suggestions: z.array(SourceViewSchema.extend({ score: z.number() })).describe('Indexed documents the audit scores above the cited source, best first.'),
     ms: z.number().optional(),
   })
@@ -116,5 +121,7 @@ export function citationView(
   };
   if (r.source.reason && r.source.status !== 'found') out.sourceReason = r.source.reason;
   if (resolved.document && r.verification) out.existing = sourceView(resolved.document, r.verification.evidence);
+  const cov = r.verification?.coverage;
+  if (cov) out.coverage = { ...cov, text: `The source ${coverageInWords(cov)}.` };
   return out;
 }

@@ -9,6 +9,7 @@
 import { auditEvidenceRole, claimTerms, type EvidenceRole } from '../highlight/evidence-role.js';
 import { evidenceSentenceHtml, roleCss, roleLegendHtml } from '../highlight/render.js';
 import type { EvidenceSentence } from './score-document.js';
+import { coverageInWords } from '../verify/coverage.js';
 import type { AuditReport, CitationAudit, Suggestion } from './types.js';
 import { orderForReport, reportScale, type FlagSignal, type ReportScale } from './report-scale.js';
 
@@ -158,7 +159,7 @@ function citationHtml(c: CitationAudit, rank: number | undefined, view: View): s
     ? `${capitalize(scale.name)} ${scaled(scale.of(c), scale)}${scale.threshold !== undefined ? ` <span class="meta">(flagged at ≤ ${fmt(scale.threshold)})</span>` : ''}${raw ? ` · <span class="meta">${raw}</span>` : ''}`
     : '';
   const body = v
-    ? `<div>${scoreLine} <span class="meta">(max over ${v.sentencesScored}/${v.sentencesTotal} sentences scored${src.pageTitle ? ` of “${escapeHtml(src.pageTitle)}”` : ''})</span></div>${evidenceList(v.evidence, words, view.probabilityScale, view.roles)}`
+    ? `<div>${scoreLine} <span class="meta">(max over ${v.sentencesScored}/${v.sentencesTotal} sentences scored${src.pageTitle ? ` of “${escapeHtml(src.pageTitle)}”` : ''})</span></div>${v.coverage ? `<div class="meta">The source ${escapeHtml(coverageInWords(v.coverage))}.</div>` : ''}${evidenceList(v.evidence, words, view.probabilityScale, view.roles)}`
     : `<div class="meta">Not scored: ${escapeHtml(src.reason ?? src.status)}</div>`;
   const rec = c.recommendations;
   const recHtml = rec?.suggestions.length

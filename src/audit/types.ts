@@ -91,6 +91,12 @@ export interface Verification {
   /** What states the contradiction (explicit-conflict.ts), with `contradicted`. */
   conflict?: ConflictKind;
   /**
+   * How much of what the claim is about the source names (src/verify/coverage.ts): the share of the claim's
+   * subject words its best ~250-token passage contains, and those it does not. An input of `support`; shown
+   * so that a low probability of support can be read ("the source never names aspirin").
+   */
+  coverage?: { share: number; subjectWords: string[]; missing: string[] };
+  /**
    * THE score people see: the probability that the cited source supports the claim, in [0, 1], read from the
    * flag signal through its calibration (calibration.ts ProbabilityCalibration); the flag threshold is on this
    * scale too (provenance.flagging.probabilityThreshold). Absent without a calibration that carries it.

@@ -123,7 +123,14 @@ export const VerdictResponse = z
     confidence: z.number(),
     probs: Probs,
     decidedBy: z
-      .object({ docId: z.string(), title: z.string() })
+      .object({
+        docId: z.string(),
+        title: z.string(),
+        coverage: z
+          .object({ share: z.number(), subjectWords: z.array(z.string()), missing: z.array(z.string()) })
+          .optional()
+          .describe("How much of the claim the deciding document names: the share of the claim's subject words its best passage contains, and those it does not. Shown, not read by the verdict: a verdict decided on a document that leaves out what the claim is about is one to read with care."),
+      })
       .optional()
       .describe('When the evidence spans several documents, each judged alone: the document whose evidence decided (the most relevant one that takes a side). Absent for NOT ENOUGH INFO: no document took a side.'),
     evidence: z.array(

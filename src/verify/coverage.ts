@@ -17,7 +17,9 @@
  * gained little (AUC 0.857 against 0.848 over whole abstracts).
  */
 import type { Document } from '../corpus/types.js';
-import { analyseForAlignment, bestWindowCoverage, type AlignAnalysis } from '../models/align/index.js';
+import { analyseForAlignment, bestWindowCoverageDetail, type AlignAnalysis, type CoverageDetail } from '../models/align/index.js';
+
+export type { CoverageDetail };
 
 /**
  * Passage size, in tokens, over which coverage is counted: about a SciFact abstract, so that an abstract
@@ -30,8 +32,13 @@ const plain = (): number => 1;
 
 /** Coverage of `claim` by a text given as sentences (a document: its title first). */
 export function claimCoverage(claim: string | AlignAnalysis, sentences: readonly string[]): number {
+  return claimCoverageDetail(claim, sentences).share;
+}
+
+/** claimCoverage, with the claim's subject words and those the best passage does not name. */
+export function claimCoverageDetail(claim: string | AlignAnalysis, sentences: readonly string[]): CoverageDetail {
   const c = typeof claim === 'string' ? analyseForAlignment(claim) : claim;
-  return bestWindowCoverage(c, sentences.map(analyseForAlignment), plain, COVERAGE_WINDOW);
+  return bestWindowCoverageDetail(c, sentences.map(analyseForAlignment), plain, COVERAGE_WINDOW);
 }
 
 /** Coverage of `claim` by one document: its title, then its sentences. */
@@ -39,8 +46,31 @@ export function coverageOfDocument(claim: string | AlignAnalysis, doc: Pick<Docu
   return claimCoverage(claim, [doc.title, ...doc.sentences]);
 }
 
+/** coverageOfDocument, with the words the document's best passage does not name. */
+export function coverageDetailOfDocument(claim: string | AlignAnalysis, doc: Pick<Document, 'title' | 'sentences'>): CoverageDetail {
+  return claimCoverageDetail(claim, [doc.title, ...doc.sentences]);
+}
+
 /** Coverage of `claim` by each document, by document id. */
 export function documentCoverage(claim: string, docs: readonly Pick<Document, 'id' | 'title' | 'sentences'>[]): Map<string, number> {
   const c = analyseForAlignment(claim);
   return new Map(docs.map((d) => [d.id, coverageOfDocument(c, d)] as const));
+}
+
+/** At most this many missing words are listed; the count says how many there are. */
+const LIST_AT_MOST = 6;
+
+/**
+ * Claim coverage in words, for people: "names 2 of the claim's 4 subject words (not: aspirin, attack)".
+ * A low probability of support is often this: the source is on a near subject but never names what the
+ * claim is about.
+ */
+export function coverageInWords(coverage: Pick<CoverageDetail, 'subjectWords' | 'missing'>): string {
+  const of = coverage.subjectWords.length;
+  if (!of) return 'the claim has no subject words to look for';
+  const named = of - coverage.missing.length;
+  if (!coverage.missing.length) return `names all ${of} of the claim's subject words`;
+  const listed = coverage.missing.slice(0, LIST_AT_MOST).join(', ');
+  const more = coverage.missing.length > LIST_AT_MOST ? `, and ${coverage.missing.length - LIST_AT_MOST} more` : '';
+  return `names ${named} of the claim's ${of} subject words (not: ${listed}${more})`;
 }

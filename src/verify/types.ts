@@ -1,3 +1,4 @@
+import type { CoverageDetail } from '../models/align/index.js';
 import type { Document } from '../corpus/types.js';
 import type { EntailmentProbs } from '../models/types.js';
 import type { Provenance } from '../provenance/types.js';
@@ -54,7 +55,16 @@ export interface Verdict {
    * 'by-document'`, the default, or 'by-rank'): the one whose evidence decided, the most relevant
    * (by-rank: the first in retrieval order) that takes a side.
    */
-  decidedBy?: { docId: string; title: string };
+  decidedBy?: {
+    docId: string;
+    title: string;
+    /**
+     * How much of the claim that document names (coverage.ts): shown, not read by `verify`'s calibration
+     * (docs/DESIGN.md, "Claim coverage"). A verdict decided on a document that leaves out what the claim is
+     * about ("aspirin" in a trial of tricyclics) is one to read with care.
+     */
+    coverage?: CoverageDetail;
+  };
   evidence: EvidenceSentence[];
   documents: CandidateDocument[];
   provenance: Provenance;

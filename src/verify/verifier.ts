@@ -11,7 +11,7 @@ import type { Provenance } from '../provenance/types.js';
 import { VERACITE_VERSION } from '../provenance/version.js';
 import type { Retriever } from '../retrieve/retriever.js';
 import type { Store } from '../store/types.js';
-import { documentCoverage } from './coverage.js';
+import { coverageDetailOfDocument, documentCoverage } from './coverage.js';
 import { capStatedConflict } from './stated-conflict.js';
 import { aggregateColumbia, aggregateConcat, decideAcrossDocuments, DEFAULT_AGGREGATE, type AcrossDocuments, type AggregateConfig, type VerdictRule } from './aggregate.js';
 import { DEFAULT_DOCUMENT_RETRIEVAL, retrieveDocuments, type DocumentRetrievalConfig } from './document-retrieval.js';
@@ -182,13 +182,16 @@ export class Verifier {
     const t2 = performance.now();
     const { label, probs, decidedBy } = await this.decide(claim, evidence, this.config.verdict, new Map(), documents.map((d) => d.docId), signal);
     signal?.throwIfAborted();
+    // What the deciding document names of the claim, for people to judge the verdict by (one document: ms).
+    const deciding = decidedBy && docs.find((d) => d.id === decidedBy.docId);
+    const decided = decidedBy && deciding ? { ...decidedBy, coverage: coverageDetailOfDocument(claim, deciding) } : decidedBy;
     const t3 = performance.now();
     return {
       claim,
       label,
       confidence: probs[label],
       probs,
-      ...(decidedBy ? { decidedBy } : {}),
+      ...(decided ? { decidedBy: decided } : {}),
       evidence,
       documents,
       provenance: await this.provenance(),

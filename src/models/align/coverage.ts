@@ -39,22 +39,58 @@ export function coverageOf(claim: AlignAnalysis, aligned: readonly boolean[][], 
   return total > 0 ? covered / total : 1;
 }
 
+/** The best window's coverage, with the claim's subject words it does not name (for people to read). */
+export interface CoverageDetail {
+  share: number;
+  /** Claim subject words (their surface forms, claim order, each once). */
+  subjectWords: string[];
+  /** Those the best window does not name: nouns, proper nouns and numbers first, then the rest, each in claim order. */
+  missing: string[];
+}
+
 /**
  * The best coverage over windows of consecutive sentences of about `words` words (a whole short abstract
  * is one window; a long web page is read passage by passage, so that its length alone does not cover
  * the claim).
  */
 export function bestWindowCoverage(claim: AlignAnalysis, sentences: readonly AlignAnalysis[], weight: WordWeight, words: number, res?: AlignResources): number {
-  if (!sentences.length) return 0;
+  return bestWindowCoverageDetail(claim, sentences, weight, words, res).share;
+}
+
+/** bestWindowCoverage, with the words the best window leaves out. */
+export function bestWindowCoverageDetail(claim: AlignAnalysis, sentences: readonly AlignAnalysis[], weight: WordWeight, words: number, res?: AlignResources): CoverageDetail {
+  const subject = subjectIndices(claim);
+  const subjectWords = unique(subject.map((k) => claim.tokens[claim.content[k]!]!.form));
+  if (!sentences.length) return { share: subject.length ? 0 : 1, subjectWords, missing: subjectWords };
   const aligned = alignedBySentence(claim, sentences, res);
   const lengths = sentences.map((s) => s.tokens.length);
-  let best = 0;
+  let best = -1;
+  let bestFrom = 0;
+  let bestTo = 0;
   for (let from = 0; from < sentences.length; from++) {
     let n = 0;
     let to = from;
     while (to < sentences.length && (to === from || n + lengths[to]! <= words)) n += lengths[to++]!;
-    best = Math.max(best, coverageOf(claim, aligned, weight, from, to));
+    const share = coverageOf(claim, aligned, weight, from, to);
+    if (share > best) [best, bestFrom, bestTo] = [share, from, to];
     if (to === sentences.length) break;
   }
-  return best;
+  const named = new Set<number>();
+  for (const k of subject) for (let s = bestFrom; s < bestTo; s++) if (aligned[s]![k]) named.add(k);
+  const form = (k: number) => claim.tokens[claim.content[k]!]!.form;
+  const namedForms = new Set([...named].map(form));
+  // Names first (nouns, proper nouns, numbers): "not: tamoxifen, recurrence, somewhat" reads better
+  // than claim order when the list is cut.
+  const isName = (k: number) => /^(NOUN|PROPN|NUM)$/.test(claim.tokens[claim.content[k]!]!.pos);
+  const unnamed = subject.filter((k) => !named.has(k));
+  const missing = unique([...unnamed.filter(isName), ...unnamed.filter((k) => !isName(k))].map(form)).filter((w) => !namedForms.has(w));
+  return { share: best, subjectWords, missing };
 }
+
+/** Positions in claim.content of the subject words (content words other than change words). */
+function subjectIndices(claim: AlignAnalysis): number[] {
+  const changeWords = new Set(claim.changes.map((c) => c.at));
+  return claim.content.map((ti, k) => (changeWords.has(ti) ? -1 : k)).filter((k) => k >= 0);
+}
+
+const unique = (xs: readonly string[]): string[] => [...new Set(xs)];

@@ -7,4 +7,4 @@ export { ALIGN_DIM, ALIGN_FEATURE_NAMES, alignClaim, alignFeatures, alignResourc
 export { changeOf, oppositeChange } from './lexicon.js';
 export { WordNet, wordNet } from './wordnet.js';
 export { WordVectors, wordVectors, wordVectorCachePath } from './word-vectors.js';
-export { alignedBySentence, bestWindowCoverage, coverageOf, type WordWeight } from './coverage.js';
+export { alignedBySentence, bestWindowCoverage, bestWindowCoverageDetail, coverageOf, type CoverageDetail, type WordWeight } from './coverage.js';
