@@ -153,6 +153,7 @@ describe('newcomer: a fresh clone, the README set-up and its offline examples', 
     assert.match(html, /<h1>Citation audit: Breast cancer risk factors<\/h1>/);
     assert.match(html, /class="legend"/, 'the evidence highlighting is explained');
     // What a cited source leaves out of the claim, in words: why its probability of support is low.
+    assert.match(html, /<div class="meta">It names (all \d+|\d+ of the claim(&#39;|')s \d+) /, 'and each suggested source');
     assert.match(html, /The source names (all \d+ of the claim(&#39;|')s subject words|\d+ of the claim(&#39;|')s \d+ subject words \(not: [^)]+\))\./);
   });
 

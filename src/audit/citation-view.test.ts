@@ -30,12 +30,15 @@ describe('citationView', () => {
     const view = citationView({ url: 'https://example.org/t' }, { status: 'found', document, attempts: [] }, audit(coverage), 'support', new Map());
     assert.equal(view.coverage?.text, "The source names 1 of the claim's 4 subject words (not: aspirin, heart, attack).");
     assert.deepEqual(view.coverage?.missing, ['aspirin', 'heart', 'attack']);
+    // The web page shows it on the source's card.
+    assert.equal(view.existing?.names, "Names 1 of the claim's 4 subject words (not: aspirin, heart, attack).");
     assert.equal(CitationViewSchema.safeParse(view).success, true);
   });
 
   it('leaves coverage out when the audit has none (no NLI head)', () => {
     const view = citationView({ url: 'https://example.org/t' }, { status: 'found', document, attempts: [] }, audit(), 'engine', new Map());
     assert.equal(view.coverage, undefined);
+    assert.equal(view.existing?.names, undefined);
     assert.equal(CitationViewSchema.safeParse(view).success, true);
   });
 });

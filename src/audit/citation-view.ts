@@ -19,7 +19,13 @@ const SourceSentenceSchema = z.object({
   score: z.number().optional(),
 });
 
-export const SourceViewSchema = z.object({ docId: z.string().optional(), title: z.string(), url: z.string().optional(), sentences: z.array(SourceSentenceSchema) });
+export const SourceViewSchema = z.object({
+  docId: z.string().optional(),
+  title: z.string(),
+  url: z.string().optional(),
+  names: z.string().optional().describe("What this source names of the claim's subject words, in words (\"Names 1 of the claim's 4 subject words (not: aspirin, heart, attack).\"); absent without the NLI head."),
+  sentences: z.array(SourceSentenceSchema),
+});
 
 export const CitationViewSchema = z
   .object({
@@ -103,7 +109,7 @@ export function citationView(
   const raw = (s: { score: number; rerankScore?: number; support?: number }) => (byRanker ? s.rerankScore! : bySupport ? (s.support ?? s.score) : s.score);
   const suggestions: SuggestionView[] = (r.recommendations?.suggestions ?? [])
     .filter((s) => documents.has(s.docId))
-    .map((s) => ({ ...sourceView(documents.get(s.docId)!, s.evidence), score: probability ? (s.probability ?? 0) : raw(s) }));
+    .map((s) => ({ ...sourceView(documents.get(s.docId)!, s.evidence), ...(s.coverage ? { names: namesText(s.coverage) } : {}), score: probability ? (s.probability ?? 0) : raw(s) }));
   const out: CitationView = {
     citationId: r.id,
     index: r.index,
@@ -120,8 +126,14 @@ export function citationView(
     ms: Math.round(r.timingsMs.source + r.timingsMs.retrieve + r.timingsMs.score + r.timingsMs.rank),
   };
   if (r.source.reason && r.source.status !== 'found') out.sourceReason = r.source.reason;
-  if (resolved.document && r.verification) out.existing = sourceView(resolved.document, r.verification.evidence);
   const cov = r.verification?.coverage;
+  if (resolved.document && r.verification) out.existing = { ...sourceView(resolved.document, r.verification.evidence), ...(cov ? { names: namesText(cov) } : {}) };
   if (cov) out.coverage = { ...cov, text: `The source ${coverageInWords(cov)}.` };
   return out;
+}
+
+/** "Names 1 of the claim's 4 subject words (not: ...)." for a source card. */
+function namesText(coverage: Parameters<typeof coverageInWords>[0]): string {
+  const words = coverageInWords(coverage);
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)}.`;
 }

@@ -114,7 +114,8 @@ function suggestionHtml(s: Suggestion, words: ReadonlySet<string>, view: View): 
   const x = view.scale.ofSuggestion(s);
   const others = [view.scale.kind !== 'engine' ? `verification score ${fmt(s.score)}` : '', view.rankedByRanker && view.scale.kind !== 'ranker' ? `source-ranker score ${fmt(s.rerankScore)}` : ''].filter(Boolean).join(' · ');
   const score = x !== undefined ? `${view.scale.name} ${scaled(x, view.scale)}${others ? ` <span class="meta">(${others})</span>` : ''}` : `verification score ${scoreBar(s.score)}`;
-  return `<div class="sugg"><div>${link(s.url, s.title || s.url || s.docId)} — ${score} <span class="meta">first-stage rank ${s.firstStageRank}${s.url ? '' : `, id ${escapeHtml(s.docId)}`}</span></div>${passage}${s.evidence.length ? `<details><summary>evidence sentences</summary>${evidenceList(s.evidence, words, view.probabilityScale, view.roles)}</details>` : ''}</div>`;
+  const names = s.coverage ? `<div class="meta">It ${escapeHtml(coverageInWords(s.coverage))}.</div>` : '';
+  return `<div class="sugg"><div>${link(s.url, s.title || s.url || s.docId)} — ${score} <span class="meta">first-stage rank ${s.firstStageRank}${s.url ? '' : `, id ${escapeHtml(s.docId)}`}</span></div>${names}${passage}${s.evidence.length ? `<details><summary>evidence sentences</summary>${evidenceList(s.evidence, words, view.probabilityScale, view.roles)}</details>` : ''}</div>`;
 }
 
 /** What every citation block needs to know about the report. */

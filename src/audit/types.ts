@@ -120,6 +120,8 @@ export interface Suggestion {
   support?: number;
   /** Probability that the candidate supports the claim on the flag signal's calibrated scale (as Verification.probability). */
   probability?: number;
+  /** How much of the claim the candidate names (as Verification.coverage), with `support`. */
+  coverage?: { share: number; subjectWords: string[]; missing: string[] };
   /** Score used to order candidates: the source ranker's when one is loaded, else verification (plus the first-stage rank's share). */
   rerankScore: number;
   /** Rank in the first-stage (hybrid / bm25) list of documents. */

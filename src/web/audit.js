@@ -100,8 +100,6 @@ function renderDetail(r) {
     h('h3', {}, `Citation ${r.index + 1}`, r.sectionPath.length ? h('span', { class: 'meta' }, ` · ${r.sectionPath.join(' › ')}`) : null),
     h('blockquote', { class: 'claim' }, r.claim),
     r.context.length ? h('details', {}, h('summary', {}, 'Context'), h('p', {}, r.context.join(' '))) : null,
-    // What the cited source leaves out of the claim: often why its probability of support is low.
-    r.coverage ? h('p', { class: 'hint coverage' }, r.coverage.text) : null,
     h('div', { class: 'side-by-side' }, left, right),
   ];
   const legend = roleLegend(roles);

@@ -65,6 +65,8 @@ export function sourceCard(heading, view, scoreText, claim, roles) {
     { class: 'source' },
     h('h4', {}, heading, scoreText ? h('span', { class: 'score' }, ` ${scoreText}`) : null),
     h('p', { class: 'source-title' }, view.url ? safeLink(view.url, view.title || view.url) : view.title),
+    // What the source names of the claim (absent without the NLI head): often why its score is low.
+    view.names ? h('p', { class: 'hint coverage' }, view.names) : null,
     sentencesView(view.sentences, claim, roles),
   );
 }
