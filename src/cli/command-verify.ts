@@ -4,7 +4,6 @@
  * line per claim and resumes where an interrupted run stopped (claims already in --out are skipped;
  * a half-written last line is dropped).
  */
-import { coverageInWords } from '../verify/coverage.js';
 import { createReadStream } from 'node:fs';
 import { appendFile, mkdir, readFile, truncate } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -38,7 +37,7 @@ export function printVerdict(v: Verdict, opts: { color?: boolean } = {}): void {
   }
   if (v.decidedBy) {
     console.log(`  decided on: ${v.decidedBy.title} (${v.decidedBy.docId}); each document's evidence is judged alone, and the most relevant document that takes a side decides`);
-    if (v.decidedBy.coverage) console.log(`  that document ${coverageInWords(v.decidedBy.coverage)}${v.decidedBy.coverage.missing.length ? ': read the verdict with care' : ''}`);
+    if (v.decidedBy.coverage) console.log(`  that document ${v.decidedBy.coverage.text}${v.decidedBy.coverage.missing.length ? ': read the verdict with care' : ''}`);
   }
   console.log(`  documents: ${v.documents.map((d) => `${d.title} (${d.docId}; ${d.via.join('+')})`).slice(0, 5).join('; ')}`);
   console.log(`  provenance: ${snapshotText(v.provenance.snapshot)}, config ${v.provenance.configHash}, models ${v.provenance.models.map((m) => m.id).join(', ')}`);

@@ -127,7 +127,7 @@ export const VerdictResponse = z
         docId: z.string(),
         title: z.string(),
         coverage: z
-          .object({ share: z.number(), subjectWords: z.array(z.string()), missing: z.array(z.string()) })
+          .object({ share: z.number(), subjectWords: z.array(z.string()), missing: z.array(z.string()), text: z.string() })
           .optional()
           .describe("How much of the claim the deciding document names: the share of the claim's subject words its best passage contains, and those it does not. Shown, not read by the verdict: a verdict decided on a document that leaves out what the claim is about is one to read with care."),
       })

@@ -63,7 +63,10 @@ export interface Verdict {
      * (docs/DESIGN.md, "Claim coverage"). A verdict decided on a document that leaves out what the claim is
      * about ("aspirin" in a trial of tricyclics) is one to read with care.
      */
-    coverage?: CoverageDetail;
+    coverage?: CoverageDetail & {
+      /** The same in words: "names 2 of the claim's 4 subject words (not: aspirin, heart)". */
+      text: string;
+    };
   };
   evidence: EvidenceSentence[];
   documents: CandidateDocument[];

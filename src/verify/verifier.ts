@@ -11,7 +11,7 @@ import type { Provenance } from '../provenance/types.js';
 import { VERACITE_VERSION } from '../provenance/version.js';
 import type { Retriever } from '../retrieve/retriever.js';
 import type { Store } from '../store/types.js';
-import { coverageDetailOfDocument, documentCoverage } from './coverage.js';
+import { coverageDetailOfDocument, coverageInWords, documentCoverage } from './coverage.js';
 import { capStatedConflict } from './stated-conflict.js';
 import { aggregateColumbia, aggregateConcat, decideAcrossDocuments, DEFAULT_AGGREGATE, type AcrossDocuments, type AggregateConfig, type VerdictRule } from './aggregate.js';
 import { DEFAULT_DOCUMENT_RETRIEVAL, retrieveDocuments, type DocumentRetrievalConfig } from './document-retrieval.js';
@@ -184,7 +184,8 @@ export class Verifier {
     signal?.throwIfAborted();
     // What the deciding document names of the claim, for people to judge the verdict by (one document: ms).
     const deciding = decidedBy && docs.find((d) => d.id === decidedBy.docId);
-    const decided = decidedBy && deciding ? { ...decidedBy, coverage: coverageDetailOfDocument(claim, deciding) } : decidedBy;
+    const covered = deciding && coverageDetailOfDocument(claim, deciding);
+    const decided = decidedBy && covered ? { ...decidedBy, coverage: { ...covered, text: coverageInWords(covered) } } : decidedBy;
     const t3 = performance.now();
     return {
       claim,

@@ -38,6 +38,11 @@ function renderVerdict(v) {
         // By-document verdicts: each document is judged alone and the most relevant one that takes a side decides.
         docId === decided ? h('span', { class: 'badge muted decided', title: 'Each document is judged alone; the most relevant one that takes a side decides the verdict.' }, 'decided the verdict') : null,
       ),
+      // What the deciding document names of the claim: a verdict decided on a document that leaves out
+      // what the claim is about is one to read with care.
+      docId === decided && v.decidedBy.coverage
+        ? h('p', { class: 'hint coverage' }, `This document ${v.decidedBy.coverage.text}${v.decidedBy.coverage.missing.length ? ': read the verdict with care.' : '.'}`)
+        : null,
       h(
         'ul',
         { class: 'evidence-list' },

@@ -85,6 +85,10 @@ export function defineWebTests(setup: E2eSetup): void {
       // Evidence from several documents, each judged alone: the one that decided is marked, once.
       const sources = await page.locator('#claim-result article.source').count();
       assert.equal(await page.locator('#claim-result .decided').count(), sources > 1 ? 1 : 0, `${sources} source documents`);
+      // ...and it says what it names of the claim.
+      const decided = await page.locator('#claim-result .decided').count();
+      assert.equal(await page.locator('#claim-result .coverage').count(), decided);
+      if (decided) assert.match((await page.textContent('#claim-result .coverage')) ?? '', /^This document names (all \d+|\d+ of the claim's \d+) /);
     });
 
     it('audits an article with a live progress bar and a table sorted least verifiable first', async () => {
