@@ -132,6 +132,7 @@ export class CitationAuditor {
     const judged = this.deps.support ? await judgeSupport(this.deps.support, scores.map((s, i) => ({ claim: query, evidence: s.evidence, coverage: coverage[i]!.share }))) : [];
     const existingJudged = resolved.document ? judged[0] : undefined;
     const candidateJudged = judged.slice(resolved.document ? 1 : 0);
+    const candidateCoverage = coverage.slice(resolved.document ? 1 : 0);
     const t4 = performance.now();
     const byRanker = this.flagSignal === 'ranker';
     const bySupport = this.flagSignal === 'support';
@@ -179,7 +180,7 @@ export class CitationAuditor {
       const recs = rankSuggestions(candidates, candidateScores, verification?.score, this.config.recommend, this.threshold === undefined ? undefined : { threshold: this.threshold, onRankerScore: byRanker }, ranked);
       if (this.deps.support) {
         const byDoc = new Map(candidates.candidates.map((c, i) => [c.doc.id, candidateJudged[i]]));
-        const candidateCoverage = new Map(candidates.candidates.map((c, i) => [c.doc.id, coverage[(resolved.document ? 1 : 0) + i]]));
+        const coverageByDoc = new Map(candidates.candidates.map((c, i) => [c.doc.id, candidateCoverage[i]]));
         // A candidate is held to the rule the cited source is flagged by: one whose relevant evidence
         // contradicts the claim, or (with a support calibration) at or below the flag threshold, is no better
         // source. The verdict's REFUTES and the SciFact-fitted relevance gate alone do not drop it: on
@@ -193,7 +194,7 @@ export class CitationAuditor {
         for (const s of recs.suggestions) {
           const j = byDoc.get(s.docId);
           if (j) s.support = j.probability;
-          const cov = candidateCoverage.get(s.docId);
+          const cov = coverageByDoc.get(s.docId);
           if (cov) s.coverage = cov;
         }
       }

@@ -19,6 +19,9 @@ const SourceSentenceSchema = z.object({
   score: z.number().optional(),
 });
 
+/** Claim coverage as the API gives it (src/verify/coverage.ts): the share, the claim's subject words, those not named, the same in words. */
+export const CoverageSchema = z.object({ share: z.number(), subjectWords: z.array(z.string()), missing: z.array(z.string()), text: z.string() });
+
 export const SourceViewSchema = z.object({
   docId: z.string().optional(),
   title: z.string(),
@@ -47,9 +50,7 @@ export const CitationViewSchema = z
     scoreSignal: z.enum(['probability', 'engine', 'ranker', 'support']).optional().describe("What verifiability and the suggestions' scores are: 'probability' (of support, calibrated), or the raw signal the flags use."),
     failedVerification: z.boolean().describe('Score at or below the calibrated failed-verification threshold (false when no threshold applies).'),
     existing: SourceViewSchema.optional(),
-    coverage: z
-      .object({ share: z.number(), subjectWords: z.array(z.string()), missing: z.array(z.string()), text: z.string() })
-      .optional()
+    coverage: CoverageSchema.optional()
       .describe("How much of what the claim is about the cited source names: the share of the claim's subject words its best passage contains, those it does not, and the same in words. Absent without the NLI head."),
     suggestions: z.array(SourceViewSchema.extend({ score: z.number() })).describe('Indexed documents the audit scores above the cited source, best first.'),
     ms: z.number().optional(),

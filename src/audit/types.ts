@@ -5,6 +5,7 @@
  * not ranked first.
  */
 import type { ConflictKind } from '../verify/explicit-conflict.js';
+import type { CoverageDetail } from '../verify/coverage.js';
 import type { Citation, CitationKind, CitationSource, CitationTags } from '../wiki/types.js';
 import type { ModelInfo } from '../models/types.js';
 import type { SearchMode } from '../retrieve/retriever.js';
@@ -95,7 +96,7 @@ export interface Verification {
    * subject words its best ~250-token passage contains, and those it does not. An input of `support`; shown
    * so that a low probability of support can be read ("the source never names aspirin").
    */
-  coverage?: { share: number; subjectWords: string[]; missing: string[] };
+  coverage?: CoverageDetail;
   /**
    * THE score people see: the probability that the cited source supports the claim, in [0, 1], read from the
    * flag signal through its calibration (calibration.ts ProbabilityCalibration); the flag threshold is on this
@@ -121,7 +122,7 @@ export interface Suggestion {
   /** Probability that the candidate supports the claim on the flag signal's calibrated scale (as Verification.probability). */
   probability?: number;
   /** How much of the claim the candidate names (as Verification.coverage), with `support`. */
-  coverage?: { share: number; subjectWords: string[]; missing: string[] };
+  coverage?: CoverageDetail;
   /** Score used to order candidates: the source ranker's when one is loaded, else verification (plus the first-stage rank's share). */
   rerankScore: number;
   /** Rank in the first-stage (hybrid / bm25) list of documents. */

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { SEARCH_MODES } from '../retrieve/retriever.js';
 import { LABELS } from '../verify/types.js';
 import { AnnotationSchema, CHOICES } from '../annotations/types.js';
-import { CitationViewSchema, SourceViewSchema } from '../audit/citation-view.js';
+import { CitationViewSchema, CoverageSchema, SourceViewSchema } from '../audit/citation-view.js';
 
 const MAX_CLAIM = 2000;
 const text = (max: number) => z.string().trim().min(1).max(max);
@@ -126,9 +126,7 @@ export const VerdictResponse = z
       .object({
         docId: z.string(),
         title: z.string(),
-        coverage: z
-          .object({ share: z.number(), subjectWords: z.array(z.string()), missing: z.array(z.string()), text: z.string() })
-          .optional()
+        coverage: CoverageSchema.optional()
           .describe("How much of the claim the deciding document names: the share of the claim's subject words its best passage contains, and those it does not. Shown, not read by the verdict: a verdict decided on a document that leaves out what the claim is about is one to read with care."),
       })
       .optional()

@@ -61,7 +61,7 @@ export function bestWindowCoverage(claim: AlignAnalysis, sentences: readonly Ali
 export function bestWindowCoverageDetail(claim: AlignAnalysis, sentences: readonly AlignAnalysis[], weight: WordWeight, words: number, res?: AlignResources): CoverageDetail {
   const subject = subjectIndices(claim);
   const subjectWords = unique(subject.map((k) => claim.tokens[claim.content[k]!]!.form));
-  if (!sentences.length) return { share: subject.length ? 0 : 1, subjectWords, missing: subjectWords };
+  if (!sentences.length) return { share: 0, subjectWords, missing: subjectWords };
   const aligned = alignedBySentence(claim, sentences, res);
   const lengths = sentences.map((s) => s.tokens.length);
   let best = -1;
