@@ -18,15 +18,15 @@ export function alignedBySentence(claim: AlignAnalysis, sentences: readonly Alig
 }
 
 /**
- * Weighted share of the claim's subject words (content words other than its change words, whose direction
- * the entailment model reads) aligned in at least one of sentences [from, to). 1 for a claim without any.
+ * Weighted share of the claim's subject words (content words other than its change words and adverbs;
+ * subjectIndices) aligned in at least one of sentences [from, to). 1 for a claim without any.
  */
 export function coverageOf(claim: AlignAnalysis, aligned: readonly boolean[][], weight: WordWeight, from = 0, to = aligned.length): number {
   let total = 0;
   let covered = 0;
-  const changeWords = new Set(claim.changes.map((c) => c.at));
+  const subject = new Set(subjectIndices(claim));
   claim.content.forEach((ti, k) => {
-    if (changeWords.has(ti)) return;
+    if (!subject.has(k)) return;
     const w = weight(claim.tokens[ti]!.form);
     total += w;
     for (let s = from; s < to; s++) {
@@ -87,10 +87,17 @@ export function bestWindowCoverageDetail(claim: AlignAnalysis, sentences: readon
   return { share: best, subjectWords, missing };
 }
 
-/** Positions in claim.content of the subject words (content words other than change words). */
+/**
+ * Positions in claim.content of the subject words: content words other than change words (the entailment
+ * model reads their direction) and adverbs ("somewhat", "usually", "positively": how the claim is put, not
+ * what it is about). Leaving adverbs out changed held-out accuracy of the one-document calibration on
+ * SciFact train 80.4% -> 80.8% (concat), 79.1% -> 79.1% (columbia): no cost, and the words people are
+ * told a source leaves out are the ones that matter.
+ */
 function subjectIndices(claim: AlignAnalysis): number[] {
   const changeWords = new Set(claim.changes.map((c) => c.at));
-  return claim.content.map((ti, k) => (changeWords.has(ti) ? -1 : k)).filter((k) => k >= 0);
+  const skip = (ti: number) => changeWords.has(ti) || claim.tokens[ti]!.pos === 'ADV';
+  return claim.content.map((ti, k) => (skip(ti) ? -1 : k)).filter((k) => k >= 0);
 }
 
 const unique = (xs: readonly string[]): string[] => [...new Set(xs)];
