@@ -16,7 +16,9 @@ import { explicitConflict, type ConflictKind } from './explicit-conflict.js';
 const RULES_OUT_SUPPORT: ReadonlySet<ConflictKind> = new Set(['direction', 'valence']);
 
 export function capStatedConflict(claim: string, premise: string, p: EntailmentProbs): EntailmentProbs {
+  // Nothing to cap when entailment does not lead: skip the analysis (every pair `verify` reads comes here).
+  if (p.entailment <= p.contradiction) return p;
   const kind = explicitConflict(claim, premise);
-  if (!kind || !RULES_OUT_SUPPORT.has(kind) || p.entailment <= p.contradiction) return p;
+  if (!kind || !RULES_OUT_SUPPORT.has(kind)) return p;
   return { entailment: p.contradiction, neutral: p.neutral + p.entailment - p.contradiction, contradiction: p.contradiction };
 }

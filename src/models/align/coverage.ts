@@ -22,12 +22,15 @@ export function alignedBySentence(claim: AlignAnalysis, sentences: readonly Alig
  * subjectIndices) aligned in at least one of sentences [from, to). 1 for a claim without any.
  */
 export function coverageOf(claim: AlignAnalysis, aligned: readonly boolean[][], weight: WordWeight, from = 0, to = aligned.length): number {
+  return subjectShare(claim, subjectIndices(claim), aligned, weight, from, to);
+}
+
+/** coverageOf over subject words found once (a document's windows all share them). */
+function subjectShare(claim: AlignAnalysis, subject: readonly number[], aligned: readonly boolean[][], weight: WordWeight, from: number, to: number): number {
   let total = 0;
   let covered = 0;
-  const subject = new Set(subjectIndices(claim));
-  claim.content.forEach((ti, k) => {
-    if (!subject.has(k)) return;
-    const w = weight(claim.tokens[ti]!.form);
+  for (const k of subject) {
+    const w = weight(claim.tokens[claim.content[k]!]!.form);
     total += w;
     for (let s = from; s < to; s++) {
       if (aligned[s]![k]) {
@@ -35,7 +38,7 @@ export function coverageOf(claim: AlignAnalysis, aligned: readonly boolean[][], 
         break;
       }
     }
-  });
+  }
   return total > 0 ? covered / total : 1;
 }
 
@@ -71,7 +74,7 @@ export function bestWindowCoverageDetail(claim: AlignAnalysis, sentences: readon
     let n = 0;
     let to = from;
     while (to < sentences.length && (to === from || n + lengths[to]! <= words)) n += lengths[to++]!;
-    const share = coverageOf(claim, aligned, weight, from, to);
+    const share = subjectShare(claim, subject, aligned, weight, from, to);
     if (share > best) [best, bestFrom, bestTo] = [share, from, to];
     if (to === sentences.length) break;
   }
