@@ -4,10 +4,11 @@
  * sentence and once SIDE's text before the marker. Prints and saves the figures.
  *
  *   node --import tsx scripts/measure-claim-text.ts --article A --sources DIR --labels L.jsonl \
- *       [--index DIR] [--scorer trained|lexical] [--skip-unlabelled] [--out eval-results/claim-text-<name>.json]
+ *       [--index DIR] [--scorer trained|lexical] [--calibration FILE] [--skip-unlabelled] [--out eval-results/claim-text-<name>.json]
  *
- * Without --index the engine's calibration flags (models/calibration/wice-dev.json for the trained
- * engine); with an index, the source ranker and its calibration, as `veracite audit` does.
+ * The flags are those `veracite audit` would raise with the same index and scorer (for the default models,
+ * the support signal, models/calibration/wice-dev-support.json); --calibration FILE picks another flag
+ * signal's file, e.g. models/calibration/wice-dev-ranker.json with --index for the source ranker's score.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -25,17 +26,18 @@ const { values: a } = parseArgs({
     sources: { type: 'string' },
     labels: { type: 'string' },
     index: { type: 'string' },
+    calibration: { type: 'string' },
     scorer: { type: 'string', default: 'trained' },
     'skip-unlabelled': { type: 'boolean', default: false },
     out: { type: 'string' },
   },
 });
-if (!a.article || !a.sources || !a.labels) throw new Error('usage: --article A --sources DIR --labels L.jsonl [--index DIR] [--scorer trained|lexical] [--skip-unlabelled] [--out F]');
+if (!a.article || !a.sources || !a.labels) throw new Error('usage: --article A --sources DIR --labels L.jsonl [--index DIR] [--scorer trained|lexical] [--calibration FILE] [--skip-unlabelled] [--out F]');
 
 const input = await loadArticleInput(a.article);
 const name = datasetName(a.article);
 // The audit as `veracite audit` assembles it (composition root), without suggestions: only flags are scored.
-const vc = await Veracite.open({ index: { dir: a.index ?? null }, models: { scorer: a.scorer! }, sources: { folder: a.sources }, audit: { recommend: false } });
+const vc = await Veracite.open({ index: { dir: a.index ?? null }, models: { scorer: a.scorer! }, sources: { folder: a.sources }, audit: { recommend: false, ...(a.calibration ? { calibration: a.calibration } : {}) } });
 const results = {} as Record<ClaimText, AuditEvalResult>;
 try {
   const pipeline = await vc.auditPipeline();

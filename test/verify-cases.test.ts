@@ -111,14 +111,16 @@ describe('issue 11 cases: support is told from contradiction and from irrelevanc
   });
 
   it('an audited citation whose source reports a reduced risk is flagged, with a low probability of support', async () => {
-    // The audit as `veracite audit --no-index` assembles it: without an index there is no ranker, so it
-    // flags on the probability of support with the threshold calibrated for this engine + NLI head
-    // (models/calibration/wice-dev-support.json).
+    // The audit as `veracite audit --no-index` assembles it: it flags on the support signal (the probability
+    // of support with the page's similarity to the claim) with the threshold calibrated for this engine +
+    // NLI head (models/calibration/wice-dev-support.json).
     const vc = await Veracite.open({ index: { dir: null } });
     try {
       const { auditor, deps } = await vc.auditPipeline();
       assert.ok(deps.support, 'the support model is loaded');
       assert.equal(auditor.flagSignal, 'support');
+      // The shipped support calibration combines P(supports) with the page's similarity to the claim.
+      assert.ok(deps.flag && 'threshold' in deps.flag && deps.flag.supportSignal, 'the flag rule carries the support signal\'s weights');
       const text =
         'Use of statins in either the prior 180 days or prior 3 years was associated with a significant reduction in the risk of hip fracture. ' +
         'Current use was associated with a 71% reduction in risk. ' +
@@ -128,6 +130,7 @@ describe('issue 11 cases: support is told from contradiction and from irrelevanc
       const wrong = await auditor.auditCitation(citation('Statins double the risk of hip fracture in women under 40.'), { status: 'found', document, attempts: [] });
       assert.equal(wrong.verification?.flagged, true, JSON.stringify(wrong.verification));
       assert.ok(wrong.verification!.support! < 0.5, `P(supports) = ${wrong.verification!.support}`);
+      assert.ok(wrong.verification!.similarity! > 0.2, `the page words the claim's subject: similarity ${wrong.verification!.similarity}`);
       const right = await auditor.auditCitation(citation('Statins reduce the risk of hip fracture.'), { status: 'found', document, attempts: [] });
       assert.ok(right.verification!.support! > wrong.verification!.support!, `${right.verification!.support} vs ${wrong.verification!.support}`);
       assert.equal(right.verification?.flagged, false, JSON.stringify(right.verification));

@@ -11,6 +11,8 @@ import { parseArgs } from 'node:util';
 import { Veracite } from '../../src/app/veracite.js';
 import { SourceRanker, defaultRankerPath } from '../../src/audit/source-ranker.js';
 import { supportModel } from '../../src/audit/support.js';
+import { supportSignal } from '../../src/audit/support-signal.js';
+import { fitSupportSignal } from '../../src/learn/support-signal.js';
 import { detectionMetrics, rankerSupport, readWiceClaims, type PositiveDefinition } from '../../src/eval/run-citation-detection.js';
 import { supportDetection } from '../../src/eval/support-detection.js';
 import { reliabilityTable } from '../../src/verify/reliability.js';
@@ -58,6 +60,14 @@ const contradicted: Record<string, number> = {};
 claims.forEach((c, i) => r.judgements[i]?.contradicted && (contradicted[c.label] = (contradicted[c.label] ?? 0) + 1));
 console.log(`contradicted (raw contradiction >= CONTRADICTED_MIN on relevant evidence, the conflict stated in words) by label: ${JSON.stringify(contradicted)}`);
 rows['engine, contradicted first'] = both(contradictedFirst(r.engine));
+// The audit's support signal: P(supports) with the page's similarity to the claim, by weights fitted on these
+// claims (as `veracite calibrate --signal support` fits them); its out-of-fold figures (by article) are saved.
+const signalFit = fitSupportSignal(claims.map((c, i) => ({ probability: r.support[i]!, similarity: r.similarity[i]!, fails: c.label === 'not_supported', group: c.title || c.claim })), values.data!);
+const signal = r.support.map((p, i) => supportSignal(p, r.similarity[i]!, signalFit));
+rows['page similarity alone'] = both(r.similarity);
+rows['support signal (in sample)'] = both(signal);
+rows['support signal, contradicted first'] = both(contradictedFirst(signal));
+console.log(`support signal out of fold (${signalFit.outOfFold.folds} folds by article, seeds ${signalFit.outOfFold.seeds.join(',')}): not_supported AUC ${signalFit.outOfFold.rocAuc.toFixed(3)} P@15%R ${signalFit.outOfFold.precisionAt15Recall.toFixed(3)} AP ${signalFit.outOfFold.averagePrecision.toFixed(3)}`);
 rows['support, contradicted first'] = both(contradictedFirst(r.support));
 let rankerInfo;
 try {
@@ -72,7 +82,7 @@ try {
   console.log(`no ranker rows: ${(e as Error).message}`);
 }
 await mkdir(dirname(values.out!), { recursive: true });
-await writeFile(values.out!, JSON.stringify({ data: values.data, n: claims.length, scorer: loaded.scorer.info, nli: support.info, ranker: rankerInfo, rows, failsByLabel: r.failsByLabel, reliability: r.reliability }, null, 2) + '\n');
+await writeFile(values.out!, JSON.stringify({ data: values.data, n: claims.length, scorer: loaded.scorer.info, nli: support.info, ranker: rankerInfo, rows, supportSignal: signalFit, failsByLabel: r.failsByLabel, reliability: r.reliability }, null, 2) + '\n');
 console.log(`WiCE dev, ${claims.length} claims; failed support judgements by label: ${JSON.stringify(r.failsByLabel)}`);
 for (const [name, m] of Object.entries(rows)) {
   console.log(`  ${name.padEnd(34)} not_supported: AUC ${m.not_supported.rocAuc.toFixed(3)} P@15%R ${m.not_supported.precisionAt15Recall.toFixed(3)} AP ${m.not_supported.averagePrecision.toFixed(3)} | +partial: AUC ${m.not_or_partially_supported.rocAuc.toFixed(3)} P@15%R ${m.not_or_partially_supported.precisionAt15Recall.toFixed(3)}`);

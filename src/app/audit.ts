@@ -126,12 +126,14 @@ export async function buildAuditPipeline(settings: Settings, models: ModelHub, s
 
 /**
  * The threshold file: the one named in the settings, else the committed calibration made for exactly these
- * settings, by signal in order of measured detection quality on WiCE dev: the source ranker's score (when a
- * ranker is loaded and calibrated), else the probability of support (when the NLI model has a fitted
- * verdict calibration), else the engine's score; else the default file (whose mismatch flagRule reports).
+ * settings, by signal in order of measured detection quality on WiCE dev (not_supported ROC AUC,
+ * docs/RESULTS.md): the support signal, P(supports) with the page's similarity to the claim (0.875 out of
+ * fold; when the NLI model has a fitted verdict calibration), else the source ranker's score (0.822; when a
+ * ranker is loaded and calibrated), else the engine's score (0.725); else the default file (whose mismatch
+ * flagRule reports).
  */
 async function chooseCalibration(settings: Settings, scorer: ModelInfo, config: AuditConfig, ranker: ModelInfo | undefined, support: ModelInfo | undefined): Promise<(CalibrationFile & { path: string; sha256: string }) | undefined> {
   if (settings.audit.calibration) return loadCalibration(settings.audit.calibration);
   const exact = (r?: ModelInfo, s?: ModelInfo) => findCalibration(scoringHash(scorer, config.scoring, config.queryContext, r, s), undefined, false);
-  return (ranker && (await exact(ranker))) || (support && (await exact(undefined, support))) || (await findCalibration(scoringHash(scorer, config.scoring, config.queryContext)));
+  return (support && (await exact(undefined, support))) || (ranker && (await exact(ranker))) || (await findCalibration(scoringHash(scorer, config.scoring, config.queryContext)));
 }

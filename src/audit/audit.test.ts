@@ -152,6 +152,21 @@ describe('flagRule', () => {
     const engine = flagRule({ calibration: cal }, { scorer, scoring, queryContext: 'none', ranker });
     assert.ok('threshold' in engine && engine.signal === 'engine');
   });
+
+  it('carries the support signal\'s weights from a support calibration, and only from one', () => {
+    const support = { id: 'veracite-nli-use@abc', version: 'sha256:abc', backend: 'trained' };
+    const weights = { bias: -0.1, support: 0.5, similarity: 18 };
+    const fit = { ...weights, inputs: 'x', fittedOn: { source: 'wice', n: 9, fails: 2 }, outOfFold: { folds: 5, seeds: [13], rocAuc: 0.8, precisionAt15Recall: 0.8, averagePrecision: 0.5, supportAlone: { rocAuc: 0.7, precisionAt15Recall: 0.6, averagePrecision: 0.4 } } };
+    const scal = { ...cal, support, supportSignal: fit, configHash: scoringHash(scorer, scoring, 'none', undefined, support) } as CalibrationFile;
+    const ok = flagRule({ calibration: scal }, { scorer, scoring, queryContext: 'none', support });
+    assert.ok('threshold' in ok && ok.signal === 'support');
+    assert.deepEqual(ok.supportSignal, weights);
+    const none = flagRule({ calibration: scal }, { scorer, scoring, queryContext: 'none' });
+    assert.ok('reason' in none && /no NLI head/.test(none.reason));
+    // Weights in an engine calibration mean nothing: the engine's score is thresholded as it is.
+    const engine = flagRule({ calibration: { ...cal, supportSignal: fit } as CalibrationFile }, { scorer, scoring, queryContext: 'none', support });
+    assert.ok('threshold' in engine && engine.signal === 'engine' && engine.supportSignal === undefined);
+  });
 });
 
 /** The default engine as the composition root builds it: the trained head over a memoising USE. */

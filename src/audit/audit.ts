@@ -26,6 +26,8 @@ import { rankSuggestions, retrieveCandidates, type CandidateSet, type RankerScor
 import { DEFAULT_SCORING, scoreDocuments, type DocumentScore, type ScoreJob } from './score-document.js';
 import type { SourceRanker } from './source-ranker.js';
 import { judgeSupport, type SupportModel } from './support.js';
+import { pageSimilarity } from './page-similarity.js';
+import { supportSignal, type SupportSignalWeights } from './support-signal.js';
 import { coverageDetailOfDocument } from '../verify/coverage.js';
 import type { AuditCitation, AuditConfig, AuditInput, AuditProvenance, AuditReport, AuditSummary, CitationAudit, SourceReport, Verification } from './types.js';
 import { urlDepth } from './url-depth.js';
@@ -133,9 +135,15 @@ export class CitationAuditor {
     const existingJudged = resolved.document ? judged[0] : undefined;
     const candidateJudged = judged.slice(resolved.document ? 1 : 0);
     const candidateCoverage = coverage.slice(resolved.document ? 1 : 0);
-    const t4 = performance.now();
     const byRanker = this.flagSignal === 'ranker';
     const bySupport = this.flagSignal === 'support';
+    // The support signal: P(supports), or with the calibration's weights P(supports) and the page's
+    // similarity to the claim together (support-signal.ts). Both computed for every scored source.
+    const weights = bySupport ? this.supportWeights : undefined;
+    const similarity = weights ? jobs.map((j) => pageSimilarity(query, j.doc)) : [];
+    const supportScores = judged.map((j, i) => (j && weights ? supportSignal(j.probability, similarity[i]!, weights) : j?.probability));
+    const candidateSupport = supportScores.slice(resolved.document ? 1 : 0);
+    const t4 = performance.now();
     let verification: Verification | undefined;
     if (existing?.score !== undefined) {
       verification = { score: existing.score, evidence: existing.evidence, sentencesScored: existing.unitsScored, sentencesTotal: existing.unitsTotal };
@@ -148,9 +156,13 @@ export class CitationAuditor {
         if (existingJudged.contradicted) verification.contradicted = true;
         if (existingJudged.conflict) verification.conflict = existingJudged.conflict;
         verification.coverage = coverage[0]!;
+        if (weights) {
+          verification.similarity = similarity[0]!;
+          verification.supportSignal = supportScores[0]!;
+        }
       }
       const th = this.threshold;
-      const signal = byRanker ? ranked?.existing : bySupport ? existingJudged?.probability : existing.score;
+      const signal = byRanker ? ranked?.existing : bySupport ? supportScores[0] : existing.score;
       // A source whose relevant evidence contradicts the claim fails verification whatever the signal says.
       if (th !== undefined && signal !== undefined) verification.flagged = signal <= th || !!existingJudged?.contradicted;
       const scale = this.probabilityScale;
@@ -177,7 +189,12 @@ export class CitationAuditor {
     const depth = urlDepth(c.source.url ?? (c.source.archiveUrl ? originalFromArchiveUrl(c.source.archiveUrl) : undefined));
     if (depth !== undefined) out.urlDepth = depth;
     if (candidates) {
-      const recs = rankSuggestions(candidates, candidateScores, verification?.score, this.config.recommend, this.threshold === undefined ? undefined : { threshold: this.threshold, onRankerScore: byRanker }, ranked);
+      // On the support signal the threshold is not in the engine's or the ranker's units: candidates are held
+      // to it below, on their own support signal.
+      const onScore = this.threshold === undefined || bySupport ? undefined : { threshold: this.threshold, onRankerScore: byRanker };
+      const recs = rankSuggestions(candidates, candidateScores, verification?.score, this.config.recommend, onScore, ranked);
+      // Each candidate's support signal (as the cited source's: P(supports), or combined with its similarity).
+      const signalByDoc = new Map(candidates.candidates.map((c, i) => [c.doc.id, candidateSupport[i]]));
       if (this.deps.support) {
         const byDoc = new Map(candidates.candidates.map((c, i) => [c.doc.id, candidateJudged[i]]));
         const coverageByDoc = new Map(candidates.candidates.map((c, i) => [c.doc.id, candidateCoverage[i]]));
@@ -189,7 +206,8 @@ export class CitationAuditor {
         const th = this.threshold;
         recs.suggestions = recs.suggestions.filter((s) => {
           const j = byDoc.get(s.docId);
-          return !j?.contradicted && !(bySupport && th !== undefined && j && j.probability <= th);
+          const signal = signalByDoc.get(s.docId);
+          return !j?.contradicted && !(bySupport && th !== undefined && signal !== undefined && signal <= th);
         });
         for (const s of recs.suggestions) {
           const j = byDoc.get(s.docId);
@@ -201,7 +219,7 @@ export class CitationAuditor {
       const scale = this.probabilityScale;
       if (scale) {
         for (const s of recs.suggestions) {
-          const signal = byRanker && recs.rankedBy !== 'verification' ? s.rerankScore : bySupport ? s.support : s.score;
+          const signal = byRanker && recs.rankedBy !== 'verification' ? s.rerankScore : bySupport ? signalByDoc.get(s.docId) : s.score;
           if (signal !== undefined) s.probability = probabilityOf(scale, signal);
         }
       }
@@ -238,6 +256,12 @@ export class CitationAuditor {
   get probabilityScale(): NonNullable<FlagRule['probability']> | undefined {
     const f = this.deps.flag;
     return f && 'threshold' in f ? f.probability : undefined;
+  }
+
+  /** With the support signal: the weights that combine P(supports) with the page similarity (absent: P(supports) alone). */
+  private get supportWeights(): SupportSignalWeights | undefined {
+    const f = this.deps.flag;
+    return f && 'threshold' in f ? f.supportSignal : undefined;
   }
 
   /** Which score the flag threshold applies to (calibration.ts FlagRule.signal). */

@@ -13,6 +13,7 @@ import { packageRoot } from '../util/package-root.js';
 import { configHash } from '../provenance/config-hash.js';
 import type { QueryContext } from './query.js';
 import type { ScoringConfig } from './score-document.js';
+import type { SupportSignalFit, SupportSignalWeights } from './support-signal.js';
 
 export const CALIBRATION_FORMAT = 'veracite-calibration';
 export const DEFAULT_CALIBRATION = 'models/calibration/wice-dev.json';
@@ -84,6 +85,11 @@ export interface CalibrationFile {
   definitions: Record<string, CalibrationDefinition>;
   /** The signal as a probability of support (absent in files written before it existed). */
   probability?: ProbabilityCalibration;
+  /**
+   * With `support`: the thresholded signal combines P(supports) with the page's similarity to the claim
+   * (support-signal.ts), by these weights. Absent: the signal is P(supports) itself.
+   */
+  supportSignal?: SupportSignalFit;
   createdAt: string;
 }
 
@@ -144,6 +150,8 @@ export interface FlagRule {
   signal?: 'engine' | 'ranker' | 'support';
   /** The signal as a probability of support, and the threshold on that scale (from the calibration file). */
   probability?: Pick<ProbabilityCalibration, 'a' | 'b'> & { threshold: number };
+  /** With signal 'support': the weights that combine P(supports) with the page similarity (absent: P(supports) alone). */
+  supportSignal?: SupportSignalWeights;
 }
 
 /**
@@ -171,5 +179,6 @@ export function flagRule(
   const file = `${cal.path ?? 'calibration'}${cal.sha256 ? ` (sha256 ${cal.sha256})` : ''}`;
   const rule: FlagRule = { threshold: d.threshold, source: `${file}: ${d.criterion} on ${cal.data.path}`, definition: def, signal: cal.ranker ? 'ranker' : cal.support ? 'support' : 'engine' };
   if (cal.probability) rule.probability = { a: cal.probability.a, b: cal.probability.b, threshold: probabilityOf(cal.probability, d.threshold) };
+  if (cal.support && cal.supportSignal) rule.supportSignal = { bias: cal.supportSignal.bias, support: cal.supportSignal.support, similarity: cal.supportSignal.similarity };
   return rule;
 }

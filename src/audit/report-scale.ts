@@ -28,9 +28,10 @@ export interface ReportScale {
   ofSuggestion(s: Suggestion): number | undefined;
 }
 
-/** The score a citation is flagged on: the engine's, the source ranker's, or the probability of support from the NLI model. */
+/** The score a citation is flagged on: the engine's, the source ranker's, or the support signal (the NLI model's probability of support, alone or with the page similarity). */
 export function signalScore(c: CitationAudit, signal: FlagSignal = 'engine'): number {
   const v = c.verification!;
+  if (signal === 'support' && v.supportSignal !== undefined) return v.supportSignal;
   if (signal === 'support' && v.support !== undefined) return v.support;
   return signal === 'ranker' && v.rankerScore !== undefined ? v.rankerScore : v.score;
 }
@@ -38,7 +39,7 @@ export function signalScore(c: CitationAudit, signal: FlagSignal = 'engine'): nu
 const SIGNAL_NAMES: Record<FlagSignal, string> = {
   engine: 'verification score',
   ranker: 'source-ranker score',
-  support: 'NLI probability of support',
+  support: 'support signal (NLI probability of support, or with the page similarity)',
 };
 
 export function reportScale(report: Pick<AuditReport, 'citations' | 'provenance'>): ReportScale {
@@ -62,7 +63,8 @@ export function reportScale(report: Pick<AuditReport, 'citations' | 'provenance'
     kind: signal,
     name: SIGNAL_NAMES[signal],
     // The ranker's score is a linear score; the engine's lies in 0..1 for the trained and lexical scorers.
-    bounded: signal !== 'ranker' && (signal === 'support' || scorer?.backend === 'trained' || scorer?.backend === 'lexical'),
+    // The support signal is P(supports) (0..1) unless the calibration combines it with the page similarity (log-odds).
+    bounded: signal === 'support' ? scored.every((c) => c.verification!.supportSignal === undefined) : signal !== 'ranker' && (scorer?.backend === 'trained' || scorer?.backend === 'lexical'),
     ...(f.threshold !== undefined ? { threshold: f.threshold } : {}),
     of: (c) => signalScore(c, signal),
     ofSuggestion: (s) => (signal === 'ranker' ? s.rerankScore : signal === 'support' ? s.support : s.score),

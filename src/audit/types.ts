@@ -103,6 +103,13 @@ export interface Verification {
    * scale too (provenance.flagging.probabilityThreshold). Absent without a calibration that carries it.
    */
   probability?: number;
+  /**
+   * How closely the page words the claim (page-similarity.ts: TF-IDF cosine to its best ~100-word passage),
+   * in [0, 1]; present when the flag signal reads it (support-signal.ts).
+   */
+  similarity?: number;
+  /** The support signal the flag threshold was compared with (support-signal.ts), when it combines `support` and `similarity`. */
+  supportSignal?: number;
   bestPassage?: ScoredPassage;
   /** The source ranker's score of the cited page, when a ranker is loaded (the flag signal with a ranker calibration). */
   rankerScore?: number;

@@ -13,6 +13,8 @@ import type { SettingsInput } from '../app/settings.js';
 import { Veracite } from '../app/veracite.js';
 import { probabilityOf, scoringHash, DEFAULT_CALIBRATION, type CalibrationDefinition, type CalibrationFile } from '../audit/calibration.js';
 import { supportModel } from '../audit/support.js';
+import { supportSignal } from '../audit/support-signal.js';
+import { fitSupportSignal } from '../learn/support-signal.js';
 import { supportDetection } from '../eval/support-detection.js';
 import { fitProbability } from '../learn/probability.js';
 import { SettingsError } from '../util/settings-error.js';
@@ -51,6 +53,8 @@ interface CalibrateFlags extends Record<string, unknown> {
   partialCriterion: ThresholdCriterion;
   defaultDefinition: PositiveDefinition;
   signal: Signal;
+  /** With --signal support: threshold P(supports) alone, without the page similarity. */
+  supportAlone?: boolean;
   limit?: number;
   json?: boolean;
   quiet?: boolean;
@@ -69,6 +73,7 @@ export function registerCalibrateCommand(program: Command): void {
       .option('--partial-criterion <c>', 'threshold for not_or_partially_supported (same forms)', criterionOption, { kind: 'precision', target: 0.8 } as ThresholdCriterion)
       .option('--default-definition <d>', `definition the audit flags with: ${Object.keys(POSITIVE_DEFINITIONS).join('|')}`, oneOf('--default-definition', Object.keys(POSITIVE_DEFINITIONS) as PositiveDefinition[]), 'not_supported')
       .option('--signal <s>', "the score thresholded: engine (the verification engine's score), ranker (the source ranker's score of the cited page, --ranker), support (the NLI model's probability of support)", oneOf('--signal', SIGNALS), 'engine')
+      .option('--support-alone', 'with --signal support: threshold P(supports) alone (default: P(supports) and the page\'s similarity to the claim, combined by weights fitted here; out-of-fold figures by article are printed and saved)')
       .option('--limit <n>', 'first n claims only', positiveInt('--limit'))
       .option('--json', 'print the calibration JSON on stdout (the summary goes to stderr)')
       .option('--quiet', 'no progress output'),
@@ -92,10 +97,17 @@ export function registerCalibrateCommand(program: Command): void {
       const judged = flags.signal === 'support' ? supportModel(loaded.scorer.info, await vc.models.engineEntailment()) : undefined;
       if (judged && 'reason' in judged) throw new Error(judged.reason);
       const nli = judged && !('reason' in judged) ? judged : undefined;
+      const detected = nli ? await supportDetection(loaded.scorer, nli, claims) : undefined;
+      // The support signal: P(supports) and the page similarity, combined by weights fitted on these claims.
+      const combined = detected && !flags.supportAlone
+        ? fitSupportSignal(claims.map((c, i) => ({ probability: detected.support[i]!, similarity: detected.similarity[i]!, fails: c.label === 'not_supported', group: c.title || c.claim })), flags.data)
+        : undefined;
       const support = ranked
         ? await rankerSupport(claims, engine, ranked.ranker, ranked.embedder, cfg.scoring.maxWords)
-        : nli
-          ? (await supportDetection(loaded.scorer, nli, claims)).support
+        : detected
+          ? combined
+            ? detected.support.map((p, i) => supportSignal(p, detected.similarity[i]!, combined))
+            : detected.support
           : engine;
       const labels = claims.map((c) => c.label);
       const definitions: Record<string, CalibrationDefinition> = {};
@@ -137,12 +149,17 @@ export function registerCalibrateCommand(program: Command): void {
           support.map((signal, i) => ({ signal: Number.isFinite(signal) ? signal : Math.min(...support.filter(Number.isFinite)), supported: labels[i] === 'supported' })),
           flags.data,
         ),
+        ...(combined ? { supportSignal: combined } : {}),
         createdAt: new Date().toISOString(),
       };
       // Pretty-printed: the file is committed and read by people (its curve, its thresholds).
       await writeFileAtomic(flags.out, JSON.stringify(file, null, 2) + '\n');
       for (const [name, d] of Object.entries(definitions)) {
         console.log(`${name}: threshold ${d.threshold.toFixed(4)} (${d.criterion}${d.criterionMet ? '' : ', not met: max-f1 used'}) -> precision ${d.atThreshold.precision.toFixed(3)}, recall ${d.atThreshold.recall.toFixed(3)}, flagged ${d.atThreshold.flagged}/${claims.length}; ROC AUC ${d.rocAuc.toFixed(3)}, P@15%R ${d.precisionAt15Recall.toFixed(3)}`);
+      }
+      if (combined) {
+        const o = combined.outOfFold;
+        console.log(`support signal: ${combined.bias.toFixed(3)} + ${combined.support.toFixed(3)} x logit(P(supports)) + ${combined.similarity.toFixed(3)} x page similarity; out of fold (${o.folds} folds by article, seeds ${o.seeds.join(',')}): not_supported ROC AUC ${o.rocAuc.toFixed(3)}, P@15%R ${o.precisionAt15Recall.toFixed(3)}, AP ${o.averagePrecision.toFixed(3)} (P(supports) alone: ${o.supportAlone.rocAuc.toFixed(3)}, ${o.supportAlone.precisionAt15Recall.toFixed(3)}, ${o.supportAlone.averagePrecision.toFixed(3)})`);
       }
       const p = file.probability!;
       console.log(`as a probability of support: P = 1 / (1 + e^-(${p.a.toFixed(4)} x signal + ${p.b.toFixed(4)})), ECE ${p.ece.toFixed(3)} on ${p.fittedOn.n} citations; threshold ${definitions[flags.defaultDefinition]!.threshold.toFixed(4)} = P ${probabilityOf(p, definitions[flags.defaultDefinition]!.threshold).toFixed(3)}`);
@@ -182,6 +199,7 @@ export function registerCitationEvals(evalCmd: Command): void {
       .requiredOption('--data <file>', 'WiCE-shaped claims with the cited page\'s sentences and labels (e.g. claim_dev.jsonl)')
       .option('--name <name>', 'name of the data in the result (default: the file name)')
       .option('--variants <list>', 'comma-separated granularity/context/preselect specs', (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean), DEFAULT_DETECTION_VARIANTS)
+      .option('--support-alone', 'with --signal support: threshold P(supports) alone (default: P(supports) and the page\'s similarity to the claim, combined by weights fitted here; out-of-fold figures by article are printed and saved)')
       .option('--limit <n>', 'first n claims only', positiveInt('--limit'))
       .option('--out <file>', 'result JSON', 'eval-results/citation-detection.json')
       .option('--json', 'print the result JSON on stdout (the summary goes to stderr)')

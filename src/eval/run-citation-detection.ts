@@ -24,7 +24,7 @@ import { averagePrecision, precisionAtRecall, prCurve, rocAuc, type PrPoint } fr
 import { Bm25Stats } from '../text/bm25-stats.js';
 import { verificationQuery, type QueryContext } from '../audit/query.js';
 import { DEFAULT_SCORING, scoreDocuments, type ScoringConfig } from '../audit/score-document.js';
-import { tfidfRank } from '../text/tfidf.js';
+import { pageSimilarity } from '../audit/page-similarity.js';
 import { urlDepth } from '../audit/url-depth.js';
 import type { ClaimText } from '../audit/types.js';
 import { ProblemList, readJsonRecords } from './data-problems.js';
@@ -220,7 +220,8 @@ export function lexicalBaselines(claims: readonly WiceClaim[], maxWords = 100): 
   const stats = citedPageStats(passages);
   return {
     bm25: claims.map((c, i) => Math.max(0, ...passages[i]!.map((p) => stats.score(c.claim, p)))),
-    tfidf: claims.map((c, i) => (passages[i]!.length ? Math.max(...tfidfRank(c.claim, passages[i]!)) : 0)),
+    // The audit's page similarity (same passages, IDF over the page's own passages).
+    tfidf: claims.map((c) => pageSimilarity(c.claim, c.doc, maxWords)),
   };
 }
 

@@ -9,6 +9,7 @@ import type { PairScorer } from '../models/types.js';
 import { verificationQuery } from '../audit/query.js';
 import { DEFAULT_SCORING, scoreDocuments } from '../audit/score-document.js';
 import { judgeSupport, type SupportJudgement, type SupportModel } from '../audit/support.js';
+import { pageSimilarity } from '../audit/page-similarity.js';
 import { coverageOfDocument } from '../verify/coverage.js';
 import { reliability, type Reliability } from '../verify/reliability.js';
 import { detectionMetrics, type DetectionMetrics, type PositiveDefinition, type WiceClaim } from './run-citation-detection.js';
@@ -17,6 +18,8 @@ export interface SupportDetection {
   /** Engine (relevance) score, P(supports), and the judgement per claim, in input order. */
   engine: number[];
   support: number[];
+  /** The cited page's similarity to the claim (audit/page-similarity.ts), the support signal's second input. */
+  similarity: number[];
   judgements: (SupportJudgement | undefined)[];
   metrics: Record<'engine' | 'support', Record<PositiveDefinition, DetectionMetrics>>;
   /** Share of claims the support judgement fails (irrelevant or contradicted), by WiCE label. */
@@ -27,12 +30,14 @@ export interface SupportDetection {
 
 export async function supportDetection(scorer: PairScorer, support: SupportModel, claims: readonly WiceClaim[], onProgress?: (done: number, total: number) => void, batch = 8): Promise<SupportDetection> {
   const engine: number[] = [];
+  const similarity: number[] = [];
   const judgements: (SupportJudgement | undefined)[] = [];
   for (let i = 0; i < claims.length; i += batch) {
     const chunk = claims.slice(i, i + batch);
     const queries = chunk.map((c) => verificationQuery({ claim: c.claim, context: c.context, articleTitle: c.title }, 'none'));
     const scores = await scoreDocuments(scorer, chunk.map((c, k) => ({ query: queries[k]!, doc: c.doc })), DEFAULT_SCORING);
     for (const s of scores) engine.push(s.score ?? -Infinity);
+    chunk.forEach((c, k) => similarity.push(pageSimilarity(queries[k]!, c.doc)));
     judgements.push(...(await judgeSupport(support, scores.map((s, k) => ({ claim: queries[k]!, evidence: s.evidence, coverage: coverageOfDocument(queries[k]!, chunk[k]!.doc) })))));
     onProgress?.(Math.min(i + batch, claims.length), claims.length);
   }
@@ -49,6 +54,7 @@ export async function supportDetection(scorer: PairScorer, support: SupportModel
   return {
     engine,
     support: sup,
+    similarity,
     judgements,
     metrics: { engine: both(engine), support: both(sup) },
     failsByLabel,
