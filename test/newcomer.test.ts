@@ -155,6 +155,8 @@ describe('newcomer: a fresh clone, the README set-up and its offline examples', 
     // What a cited source leaves out of the claim, in words: why its probability of support is low.
     assert.match(html, /<div class="meta">It names (all \d+|\d+ of the claim(&#39;|')s \d+) /, 'and each suggested source');
     assert.match(html, /The source names (all \d+ of the claim(&#39;|')s subject words|\d+ of the claim(&#39;|')s \d+ subject words \(not: [^)]+\))\./);
+    // The flag signal's two inputs, beside the probability: the NLI model's reading and the page's wording.
+    assert.match(html, /NLI support 0\.\d{3} · page similarity 0\.\d{3}/);
   });
 
   it('the audit page shows the score distribution with the flag threshold', async () => {

@@ -155,7 +155,7 @@ function citationHtml(c: CitationAudit, rank: number | undefined, view: View): s
   const section = c.sectionPath.length ? escapeHtml(c.sectionPath.join(' › ')) : 'lead';
   // The number shown first is the report's one scale (the calibrated probability of support, or the raw
   // signal the flag is decided on), with its threshold; the raw scores follow, labelled, for the curious.
-  const raw = v ? [scale.kind !== 'engine' ? `verification score ${fmt(v.score)}` : '', v.rankerScore !== undefined && scale.kind !== 'ranker' ? `source-ranker score ${fmt(v.rankerScore)}` : '', v.support !== undefined && scale.kind !== 'support' ? `NLI support ${fmt(v.support)}` : ''].filter(Boolean).join(' · ') : '';
+  const raw = v ? [scale.kind !== 'engine' ? `verification score ${fmt(v.score)}` : '', v.rankerScore !== undefined && scale.kind !== 'ranker' ? `source-ranker score ${fmt(v.rankerScore)}` : '', v.support !== undefined && scale.kind !== 'support' ? `NLI support ${fmt(v.support)}` : '', v.similarity !== undefined ? `page similarity ${fmt(v.similarity)}` : ''].filter(Boolean).join(' · ') : '';
   const scoreLine = v
     ? `${capitalize(scale.name)} ${scaled(scale.of(c), scale)}${scale.threshold !== undefined ? ` <span class="meta">(flagged at ≤ ${fmt(scale.threshold)})</span>` : ''}${raw ? ` · <span class="meta">${raw}</span>` : ''}`
     : '';

@@ -71,9 +71,16 @@ export function reportScale(report: Pick<AuditReport, 'citations' | 'provenance'
   };
 }
 
-/** Scored citations least verifiable first (on the flag signal), then the unscored ones in article order. */
+/**
+ * Scored citations least verifiable first, on the number people read (reportScale: the probability of
+ * support when every scored citation has one, which a contradicted source caps; else the flag signal), then
+ * the unscored ones in article order.
+ */
 export function orderForReport(citations: readonly CitationAudit[], signal: FlagSignal = 'engine'): { scored: CitationAudit[]; unscored: CitationAudit[] } {
-  const scored = citations.filter((c) => c.verification).sort((a, b) => signalScore(a, signal) - signalScore(b, signal) || a.index - b.index);
+  const withScore = citations.filter((c) => c.verification);
+  const calibrated = withScore.length > 0 && withScore.every((c) => c.verification!.probability !== undefined);
+  const key = (c: CitationAudit) => (calibrated ? c.verification!.probability! : signalScore(c, signal));
+  const scored = withScore.sort((a, b) => key(a) - key(b) || a.index - b.index);
   const unscored = citations.filter((c) => !c.verification).sort((a, b) => a.index - b.index);
   return { scored, unscored };
 }
