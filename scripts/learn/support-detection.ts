@@ -13,6 +13,8 @@ import { SourceRanker, defaultRankerPath } from '../../src/audit/source-ranker.j
 import { supportModel } from '../../src/audit/support.js';
 import { supportSignal } from '../../src/audit/support-signal.js';
 import { fitSupportSignal } from '../../src/learn/support-signal.js';
+import { fitProbability } from '../../src/learn/probability.js';
+import { probabilityOf } from '../../src/audit/calibration.js';
 import { detectionMetrics, rankerSupport, readWiceClaims, type PositiveDefinition } from '../../src/eval/run-citation-detection.js';
 import { supportDetection } from '../../src/eval/support-detection.js';
 import { reliabilityTable } from '../../src/verify/reliability.js';
@@ -67,6 +69,10 @@ const signal = r.support.map((p, i) => supportSignal(p, r.similarity[i]!, signal
 rows['page similarity alone'] = both(r.similarity);
 rows['support signal (in sample)'] = both(signal);
 rows['support signal, contradicted first'] = both(contradictedFirst(signal));
+// As the audit orders its report: the signal read as a probability of support (its Platt fit on these claims),
+// a contradicted source's capped at its P(supports) (audit.ts), and flagged whatever that says.
+const platt = fitProbability(signal.map((x, i) => ({ signal: x, supported: claims[i]!.label === 'supported' })), values.data!);
+rows['support signal, as the audit orders'] = both(signal.map((x, i) => (r.judgements[i]?.contradicted ? Math.min(probabilityOf(platt, x), r.support[i]!) : probabilityOf(platt, x))));
 console.log(`support signal out of fold (${signalFit.outOfFold.folds} folds by article, seeds ${signalFit.outOfFold.seeds.join(',')}): not_supported AUC ${signalFit.outOfFold.rocAuc.toFixed(3)} P@15%R ${signalFit.outOfFold.precisionAt15Recall.toFixed(3)} AP ${signalFit.outOfFold.averagePrecision.toFixed(3)}`);
 rows['support, contradicted first'] = both(contradictedFirst(r.support));
 let rankerInfo;

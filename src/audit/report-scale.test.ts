@@ -4,7 +4,7 @@ import { orderForReport, reportScale, signalScore } from './report-scale.js';
 import type { AuditReport, CitationAudit, Verification } from './types.js';
 
 const citation = (index: number, v?: Partial<Verification>): CitationAudit =>
-  ({ id: `c${index}`, index, claim: `claim ${index}`, context: [], sectionPath: [], tags: { failedVerification: false, citationNeeded: false, deadLink: false }, query: '', source: { status: v ? 'found' : 'dead' }, timingsMs: { source: 0, retrieve: 0, score: 0, rank: 0 }, ...(v ? { verification: { score: 0.5, evidence: [], sentencesScored: 1, sentencesTotal: 1, ...v } } : {}) }) as CitationAudit;
+  ({ id: `c${index}`, index, claim: `claim ${index}`, context: [], sectionPath: [], tags: { failedVerification: false, citationNeeded: false, deadLink: false }, query: '', source: { status: v ? 'found' : 'dead', attempts: [] }, timingsMs: { source: 0, retrieve: 0, score: 0, rank: 0 }, ...(v ? { verification: { score: 0.5, evidence: [], sentencesScored: 1, sentencesTotal: 1, ...v } } : {}) }) as unknown as CitationAudit;
 
 describe('the report scale', () => {
   it('orders citations by the probability people read, which a contradicted source caps below its signal', () => {
