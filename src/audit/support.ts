@@ -12,7 +12,8 @@
  * (eval-results/support-detection.json `failsByLabel`), too often wrong to flag by themselves.
  */
 import type { EntailmentModel, ModelInfo } from '../models/types.js';
-import { aggregateConcat, passesGate, type AggregateConfig } from '../verify/aggregate.js';
+import { aggregateConcat, calibratorInputs, passesGate, type AggregateConfig } from '../verify/aggregate.js';
+import { counterClaims, twinMargin } from '../verify/counter-claims.js';
 import { aggregateConfigOf, loadVerdictCalibration } from '../verify/verdict-calibration.js';
 import type { Label, LabelProbs } from '../verify/types.js';
 import { explicitConflict, type ConflictKind } from '../verify/explicit-conflict.js';
@@ -74,15 +75,26 @@ export function supportModel(scorer: ModelInfo, entailment: EntailmentModel): Su
  */
 export async function judgeSupport(model: SupportModel, items: readonly { claim: string; evidence: readonly { text: string; score: number }[]; coverage?: number }[]): Promise<(SupportJudgement | undefined)[]> {
   const withText = items.map((it, i) => ({ i, premise: it.evidence.map((e) => e.text).join(' '), claim: it.claim })).filter((x) => x.premise.trim());
-  const probs = withText.length ? await model.entailment.predict(withText.map((x) => ({ premise: x.premise, hypothesis: x.claim }))) : [];
+  // The claim's counter-claims, read on the same evidence, when the calibration reads the twin margin.
+  const readsMargin = !!model.verdict.calibrator && calibratorInputs(model.verdict.calibrator).includes('twinMargin');
+  const counters = new Map<string, string[]>();
+  for (const x of withText) if (readsMargin && !counters.has(x.claim)) counters.set(x.claim, counterClaims(x.claim));
+  const pairs = withText.flatMap((x) => [x.claim, ...(counters.get(x.claim) ?? [])].map((hypothesis) => ({ premise: x.premise, hypothesis })));
+  const raw = pairs.length ? await model.entailment.predict(pairs) : [];
+  // Read as verify reads the joined sentences: a stated opposite change is not support (stated-conflict.ts).
+  const read = raw.map((p, j) => capStatedConflict(pairs[j]!.hypothesis, pairs[j]!.premise, p));
   const out: (SupportJudgement | undefined)[] = items.map(() => undefined);
-  withText.forEach((x, k) => {
+  let at = 0;
+  withText.forEach((x) => {
+    const n = 1 + (counters.get(x.claim)?.length ?? 0);
+    const own = read[at]!;
+    const rawOwn = raw[at]!;
+    const margin = readsMargin ? (twinMargin(own, read.slice(at + 1, at + n)) ?? 0) : undefined;
+    at += n;
     const relevance = Math.max(...items[x.i]!.evidence.map((e) => e.score));
-    // Read as verify reads the joined sentences: a stated opposite change is not support (stated-conflict.ts).
-    const read = capStatedConflict(x.claim, x.premise, probs[k]!);
-    const v = aggregateConcat(read, model.verdict, relevance, items[x.i]!.coverage);
+    const v = aggregateConcat(own, model.verdict, relevance, { ...(items[x.i]!.coverage !== undefined ? { coverage: items[x.i]!.coverage } : {}), ...(margin !== undefined ? { twinMargin: margin } : {}) });
     const relevant = passesGate(relevance, model.verdict);
-    const conflict = relevant && probs[k]!.contradiction >= CONTRADICTED_MIN && v.label !== 'SUPPORTS' ? explicitConflict(x.claim, x.premise) : undefined;
+    const conflict = relevant && rawOwn.contradiction >= CONTRADICTED_MIN && v.label !== 'SUPPORTS' ? explicitConflict(x.claim, x.premise) : undefined;
     const contradicted = conflict !== undefined;
     out[x.i] = { probability: v.probs.SUPPORTS, label: v.label, probs: v.probs, relevant, contradicted, ...(conflict ? { conflict } : {}), fails: !relevant || v.label === 'REFUTES' || contradicted };
   });

@@ -12,14 +12,17 @@
  * entailment model says about text that is not about the claim.
  *
  * Probabilities: with a fitted calibrator (calibrate-verdict.ts) the label probabilities are a small
- * multinomial logistic model over [ln P(support), ln P(refute), ln P(neither), relevance, coverage],
+ * multinomial logistic model over [ln P(support), ln P(refute), ln P(neither), relevance, ...inputs],
  * fitted by likelihood on SciFact train: P(SUPPORTS) is then "the probability that the evidence found
- * supports the claim" on that data's terms. Coverage is the share of the claim's subject words that the
- * document's best passage contains (src/verify/coverage.ts): a source on the claim's subject that never
- * names what the claim is about gets little chance to support or refute it. Only the calibration for a
- * document judged on its own reads coverage (VerdictCalibration.documentRules); `verify`'s has four
- * weights and ignores it. Without a calibrator, a temperature-scaled
- * normalisation of the raw probabilities.
+ * supports the claim" on that data's terms. The further inputs (the calibrator's `inputs`):
+ * - coverage, the share of the claim's subject words that the document's best passage contains
+ *   (src/verify/coverage.ts): a source on the claim's subject that never names what the claim is about gets
+ *   little chance to support or refute it. Only the calibration for a document judged on its own reads it
+ *   (VerdictCalibration.documentRules).
+ * - twinMargin, how much more the evidence entails the claim than the claim's own counter-claims
+ *   (counter-claims.ts): evidence that reads the claim's opposite as entailed says the opposite. Read by
+ *   the concat rule's calibrations.
+ * Without a calibrator, a temperature-scaled normalisation of the raw probabilities.
  */
 import type { EntailmentProbs } from '../models/types.js';
 import { LABELS, type Label, type LabelProbs } from './types.js';
@@ -40,13 +43,32 @@ export type VerdictRule = (typeof VERDICT_RULES)[number];
 export const ACROSS_DOCUMENTS = ['pooled', 'by-document', 'by-rank'] as const;
 export type AcrossDocuments = (typeof ACROSS_DOCUMENTS)[number];
 
+/** A calibrator input beyond the raw probabilities and the relevance. */
+export type CalibratorInput = 'coverage' | 'twinMargin';
+
+/** What one decision knows beyond its entailment probabilities; a calibrator reads those in its `inputs`. */
+export interface DecisionInputs {
+  coverage?: number;
+  twinMargin?: number;
+}
+
+/** The value an input takes when it was not computed: nothing missing, no counter-claim. */
+const NEUTRAL_INPUT: Record<CalibratorInput, number> = { coverage: 1, twinMargin: 0 };
+
 /**
- * Multinomial logistic calibration: logits[k] = bias[k] + weights[k] . [ln pS, ln pR, ln pN, relevance, coverage],
- * k in LABELS order (four weights: fitted without coverage, which is then ignored).
+ * Multinomial logistic calibration: logits[k] = bias[k] + weights[k] . [ln pS, ln pR, ln pN, relevance, ...inputs],
+ * k in LABELS order.
  */
 export interface VerdictCalibrator {
   weights: number[][];
   bias: number[];
+  /** The inputs after the first four, in order. Absent in older files: coverage when there are five weights. */
+  inputs?: CalibratorInput[];
+}
+
+/** The calibrator's inputs after the first four. */
+export function calibratorInputs(c: VerdictCalibrator): CalibratorInput[] {
+  return c.inputs ?? ((c.weights[0]?.length ?? 4) > 4 ? ['coverage'] : []);
 }
 
 export interface AggregateConfig {
@@ -77,13 +99,18 @@ function normalise(p: LabelProbs, temperature: number): LabelProbs {
   return Object.fromEntries(entries.map(([k], i) => [k, exps[i]! / z])) as LabelProbs;
 }
 
-/** The calibrator's input for raw label probabilities, a relevance and (when known) a coverage, each in [0, 1]. */
-export function calibratorFeatures(raw: LabelProbs, relevance: number, coverage?: number): number[] {
+/** The calibrator's input vector: raw label probabilities, a relevance, then `inputs` from `known` (neutral when not computed). */
+export function calibratorFeatures(raw: LabelProbs, relevance: number, known: DecisionInputs = {}, inputs: readonly CalibratorInput[] = []): number[] {
   const x = [Math.log(Math.max(raw.SUPPORTS, 1e-6)), Math.log(Math.max(raw.REFUTES, 1e-6)), Math.log(Math.max(raw['NOT ENOUGH INFO'], 1e-6)), relevance];
-  return coverage === undefined ? x : [...x, coverage];
+  return [...x, ...inputs.map((k) => known[k] ?? NEUTRAL_INPUT[k])];
 }
 
-/** A feature the calibrator has a weight for but `x` lacks (coverage not computed) counts as 1: nothing missing. */
+/** The calibrated label probabilities of one decision. */
+export function calibrated(c: VerdictCalibrator, raw: LabelProbs, relevance: number, known: DecisionInputs = {}): LabelProbs {
+  return applyCalibrator(c, calibratorFeatures(raw, relevance, known, calibratorInputs(c)));
+}
+
+/** A feature the calibrator has a weight for but `x` lacks counts as 1. */
 export function applyCalibrator(c: VerdictCalibrator, x: readonly number[]): LabelProbs {
   const logits = LABELS.map((_, k) => c.bias[k]! + c.weights[k]!.reduce((s, w, j) => s + w * (x[j] ?? 1), 0));
   const m = Math.max(...logits);
@@ -101,8 +128,8 @@ export function passesGate(relevance: number, cfg: AggregateConfig): boolean {
   return relevance >= (cfg.relevanceThreshold ?? 0);
 }
 
-function decide(raw: LabelProbs, cfg: AggregateConfig, relevance: number, coverage: number | undefined): { label: Label; probs: LabelProbs } {
-  const probs = cfg.calibrator ? applyCalibrator(cfg.calibrator, calibratorFeatures(raw, relevance, coverage)) : normalise(raw, cfg.temperature);
+function decide(raw: LabelProbs, cfg: AggregateConfig, relevance: number, known: DecisionInputs): { label: Label; probs: LabelProbs } {
+  const probs = cfg.calibrator ? calibrated(cfg.calibrator, raw, relevance, known) : normalise(raw, cfg.temperature);
   // Thresholds apply to the calibrated probabilities when there is a calibrator (they were fitted on them),
   // else to the raw ones, as the rule is stated.
   const label = passesGate(relevance, cfg) ? labelOf(cfg.calibrator ? probs : raw, cfg) : 'NOT ENOUGH INFO';
@@ -111,19 +138,19 @@ function decide(raw: LabelProbs, cfg: AggregateConfig, relevance: number, covera
 
 /**
  * ColumbiaNLP's rule over per-sentence entailment probabilities. `relevance` = the best evidence score
- * (default 1: no gate effect for callers without one); `coverage` = the document's claim coverage, read
- * only by a calibrator fitted with it (absent: nothing missing).
+ * (default 1: no gate effect for callers without one); `known` = the decision's further inputs (coverage,
+ * twin margin), read only by a calibrator fitted with them (absent: neutral).
  */
-export function aggregateColumbia(pairs: EntailmentProbs[], cfg: AggregateConfig = DEFAULT_AGGREGATE, relevance = 1, coverage?: number): { label: Label; probs: LabelProbs } {
+export function aggregateColumbia(pairs: EntailmentProbs[], cfg: AggregateConfig = DEFAULT_AGGREGATE, relevance = 1, known: DecisionInputs = {}): { label: Label; probs: LabelProbs } {
   if (pairs.length === 0) return { label: 'NOT ENOUGH INFO', probs: { SUPPORTS: 0, REFUTES: 0, 'NOT ENOUGH INFO': 1 } };
   const support = Math.max(...pairs.map((p) => p.entailment));
   const refute = Math.max(...pairs.map((p) => p.contradiction));
   const raw: LabelProbs = { SUPPORTS: support, REFUTES: refute, 'NOT ENOUGH INFO': Math.max(1e-6, 1 - Math.max(support, refute)) };
-  return decide(raw, cfg, relevance, coverage);
+  return decide(raw, cfg, relevance, known);
 }
 
-export function aggregateConcat(e: EntailmentProbs, cfg: AggregateConfig = DEFAULT_AGGREGATE, relevance = 1, coverage?: number): { label: Label; probs: LabelProbs } {
-  return decide({ SUPPORTS: e.entailment, REFUTES: e.contradiction, 'NOT ENOUGH INFO': e.neutral }, cfg, relevance, coverage);
+export function aggregateConcat(e: EntailmentProbs, cfg: AggregateConfig = DEFAULT_AGGREGATE, relevance = 1, known: DecisionInputs = {}): { label: Label; probs: LabelProbs } {
+  return decide({ SUPPORTS: e.entailment, REFUTES: e.contradiction, 'NOT ENOUGH INFO': e.neutral }, cfg, relevance, known);
 }
 
 /**

@@ -13,7 +13,8 @@ import type { Retriever } from '../retrieve/retriever.js';
 import type { Store } from '../store/types.js';
 import { coverageDetailOfDocument, coverageInWords, documentCoverage } from './coverage.js';
 import { capStatedConflict } from './stated-conflict.js';
-import { aggregateColumbia, aggregateConcat, decideAcrossDocuments, DEFAULT_AGGREGATE, type AcrossDocuments, type AggregateConfig, type VerdictRule } from './aggregate.js';
+import { aggregateColumbia, aggregateConcat, calibratorInputs, decideAcrossDocuments, DEFAULT_AGGREGATE, type AcrossDocuments, type AggregateConfig, type DecisionInputs, type VerdictRule } from './aggregate.js';
+import { counterClaims, twinMargin } from './counter-claims.js';
 import { DEFAULT_DOCUMENT_RETRIEVAL, retrieveDocuments, type DocumentRetrievalConfig } from './document-retrieval.js';
 import { DocumentLevelSelector } from './evidence-document-level.js';
 import { SentenceLevelSelector } from './evidence-sentence-level.js';
@@ -224,10 +225,17 @@ export class Verifier {
       const groups = documentGroups(evidence, cfg.across, order);
       // The verdict reads each group joined; each sentence is also read alone (same call, a few more pairs)
       // so that people still see which sentence supports or contradicts the claim.
-      const pairs = [...groups.map((g) => ({ premise: g.map((e) => e.text).join(' '), hypothesis: claim })), ...evidence.map((e) => ({ premise: e.text, hypothesis: claim }))];
+      // Each group is also read against the claim's counter-claims when the calibration reads the twin margin.
+      const counters = cfg.calibrator && calibratorInputs(cfg.calibrator).includes('twinMargin') ? counterClaims(claim) : [];
+      const premises = groups.map((g) => g.map((e) => e.text).join(' '));
+      const pairs = [...premises.map((premise) => ({ premise, hypothesis: claim })), ...evidence.map((e) => ({ premise: e.text, hypothesis: claim })), ...premises.flatMap((premise) => counters.map((hypothesis) => ({ premise, hypothesis })))];
       const probs = await this.readEntailment(pairs, signal);
       evidence.forEach((e, i) => (e.entailment = probs[groups.length + i]));
-      return withDecidingDocument(groups, groups.map((g, i) => aggregateConcat(probs[i]!, cfg, Math.max(...g.map((e) => e.score)), groupCoverage(g, coverage))));
+      const countersOf = (i: number) => probs.slice(groups.length + evidence.length + i * counters.length, groups.length + evidence.length + (i + 1) * counters.length);
+      return withDecidingDocument(
+        groups,
+        groups.map((g, i) => aggregateConcat(probs[i]!, cfg, Math.max(...g.map((e) => e.score)), { ...known(groupCoverage(g, coverage)), twinMargin: twinMargin(probs[i]!, countersOf(i)) ?? 0 })),
+      );
     }
     const pairs = evidence.map((e) => ({ premise: e.text, hypothesis: claim }));
     const probs = await this.readEntailment(pairs, signal);
@@ -235,6 +243,8 @@ export class Verifier {
     return columbiaVerdict(evidence, cfg, order, coverage);
   }
 }
+
+const known = (coverage: number | undefined): DecisionInputs => (coverage === undefined ? {} : { coverage });
 
 /** Coverage of what one decision reads: its document's, or the best of its documents' when pooled; undefined when not computed. */
 function groupCoverage(group: readonly EvidenceSentence[], coverage: ReadonlyMap<string, number>): number | undefined {
@@ -265,7 +275,7 @@ export function documentGroups(evidence: readonly EvidenceSentence[], across: Ac
 export function columbiaVerdict(evidence: readonly EvidenceSentence[], cfg: AggregateConfig & { across: AcrossDocuments }, order: readonly string[] = [], coverage: ReadonlyMap<string, number> = new Map()): Decision {
   if (evidence.length === 0) return aggregateColumbia([], cfg);
   const groups = documentGroups(evidence, cfg.across, order);
-  return withDecidingDocument(groups, groups.map((g) => aggregateColumbia(g.map((e) => e.entailment!), cfg, Math.max(...g.map((e) => e.score)), groupCoverage(g, coverage))));
+  return withDecidingDocument(groups, groups.map((g) => aggregateColumbia(g.map((e) => e.entailment!), cfg, Math.max(...g.map((e) => e.score)), known(groupCoverage(g, coverage)))));
 }
 
 /** A verdict, and (by-document, evidence from several documents) the document whose evidence decided it. */

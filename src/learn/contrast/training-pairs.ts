@@ -6,8 +6,8 @@
 import { CON, ENT, NEU, type LabelledPair, type SciFactClaim, type SciFactDoc } from '../heads/data.js';
 import { Rng, subSeed } from '../../util/rng.js';
 import { label } from '../heads/softmax-regression.js';
-import { countByRule, makeTwins, type ContrastTwin, type SupportedClaim } from './make-twins.js';
-import type { ContrastRule } from './rules.js';
+import { countByRule, makeTwins, type ContrastTwin, type SupportedClaim } from '../../models/align/twins.js';
+import type { ContrastRule } from '../../models/align/contrast-rules.js';
 
 /** SciFact claims with their rationale sentences of one label (one entry per claim text, premises pooled). */
 function sciFactWithLabel(claims: readonly SciFactClaim[], corpus: Map<number, SciFactDoc>, label: 'SUPPORT' | 'CONTRADICT'): SupportedClaim[] {

@@ -3,11 +3,14 @@
  * SciFact TRAIN (oracle setting; gold SUPPORT/CONTRADICT/NEI), plus each claim paired with another claim's
  * cited abstract (gold NOT ENOUGH INFO: the relevance gate must learn what "about something else" looks
  * like). For each pair: the ColumbiaNLP items (per-sentence entailment) and the concat item, with the
- * best evidence score as relevance and the abstract's claim coverage (src/verify/coverage.ts).
+ * best evidence score as relevance and the abstract's claim coverage (src/verify/coverage.ts); the concat
+ * item also with its twin margin (the joined evidence read against the claim's counter-claims,
+ * src/verify/counter-claims.ts).
  */
 import type { Verifier } from '../../verify/verifier.js';
 import type { LabelledPairs } from './fit-verdict.js';
 import type { Label } from '../../verify/types.js';
+import { counterClaims, twinMargin } from '../../verify/counter-claims.js';
 
 /** The fields of a SciFact claim this needs. */
 export interface GoldClaim {
@@ -87,8 +90,11 @@ export async function collectVerdictItems(
       columbia.push({ evidence: v.evidence.map((e) => e.entailment!).filter(Boolean), gold, relevance, coverage: v.coverage, scores: v.evidence.map((e) => e.score), ...kind });
       const premise = v.evidence.map((e) => e.text).join(' ');
       // Read as the verifier reads the joined sentences, so that the fit sees what verify decides on.
-      const joined = premise ? await verifier.readEntailment([{ premise, hypothesis: job.claim.claim }]) : [];
-      concat.push({ evidence: joined, gold, relevance, coverage: v.coverage, ...kind });
+      const counters = premise ? counterClaims(job.claim.claim) : [];
+      const read = premise ? await verifier.readEntailment([job.claim.claim, ...counters].map((hypothesis) => ({ premise, hypothesis }))) : [];
+      const joined = read.slice(0, 1);
+      const margin = joined[0] ? twinMargin(joined[0], read.slice(1)) : undefined;
+      concat.push({ evidence: joined, gold, relevance, coverage: v.coverage, twinMargin: margin ?? 0, ...kind });
     }
     opts.onProgress?.(i + 1, jobs.length);
   }

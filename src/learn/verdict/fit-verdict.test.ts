@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { aggregateConcat, applyCalibrator, calibratorFeatures, DEFAULT_AGGREGATE } from '../../verify/aggregate.js';
+import { aggregateConcat, applyCalibrator, calibrated, calibratorFeatures, calibratorInputs, DEFAULT_AGGREGATE } from '../../verify/aggregate.js';
 import { chooseRule, fitCalibrator, fitRule, fitVerdictCalibration, type LabelledPairs } from './fit-verdict.js';
 import { claimFolds, heldOutAccuracy } from './held-out.js';
 import { Rng } from '../../util/rng.js';
@@ -65,8 +65,9 @@ describe('claim coverage as a calibrator input', () => {
     assert.equal(r.calibrator!.weights[0]!.length, 5, 'ln pS, ln pR, ln pN, relevance, coverage');
     assert.ok(r.fittedOn.accuracy > 0.95, String(r.fittedOn.accuracy));
     const cfg = { ...DEFAULT_AGGREGATE, supportThreshold: r.supportThreshold, refuteThreshold: r.refuteThreshold, relevanceThreshold: r.relevanceThreshold, calibrator: r.calibrator };
-    assert.equal(aggregateConcat(ent(0.7, 0.2, 0.1), cfg, 0.7, 0.9).label, 'SUPPORTS');
-    assert.equal(aggregateConcat(ent(0.7, 0.2, 0.1), cfg, 0.7, 0.2).label, 'NOT ENOUGH INFO');
+    assert.deepEqual(r.calibrator!.inputs, ['coverage']);
+    assert.equal(aggregateConcat(ent(0.7, 0.2, 0.1), cfg, 0.7, { coverage: 0.9 }).label, 'SUPPORTS');
+    assert.equal(aggregateConcat(ent(0.7, 0.2, 0.1), cfg, 0.7, { coverage: 0.2 }).label, 'NOT ENOUGH INFO');
   });
   it("verify's rules are fitted without coverage, a lone document's with it", () => {
     const cal = fitVerdictCalibration({ concat: items }, 'synthetic', [], { heldOut: false });
@@ -79,7 +80,37 @@ describe('claim coverage as a calibrator input', () => {
   it('a calibrator fitted before coverage (four weights) ignores it', () => {
     const four = { weights: [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]], bias: [0, 0, 0] };
     const raw = { SUPPORTS: 0.7, REFUTES: 0.1, 'NOT ENOUGH INFO': 0.2 };
-    assert.deepEqual(applyCalibrator(four, calibratorFeatures(raw, 0.5, 0.1)), applyCalibrator(four, calibratorFeatures(raw, 0.5, 0.9)));
+    assert.deepEqual(calibrated(four, raw, 0.5, { coverage: 0.1 }), calibrated(four, raw, 0.5, { coverage: 0.9 }));
+    // A file written before `inputs` existed: five weights are ln pS, ln pR, ln pN, relevance, coverage.
+    const five = { weights: [[0, 0, 0, 0, 4], [0, 0, 0, 0, 0], [0, 0, 0, 0, -4]], bias: [0, 0, 0] };
+    assert.deepEqual(calibratorInputs(five), ['coverage']);
+    assert.ok(calibrated(five, raw, 0.5, { coverage: 0.9 }).SUPPORTS > calibrated(five, raw, 0.5, { coverage: 0.1 }).SUPPORTS);
+  });
+});
+
+describe('the twin margin as a calibrator input', () => {
+  // Refuted claims whose evidence reads as entailed as for supported ones: only the claim's counter-claims
+  // tell them apart (their opposite is read as more entailed).
+  const items: LabelledPairs[] = [];
+  for (let i = 0; i < 80; i++) {
+    const j = (i % 10) / 10;
+    items.push({ evidence: [ent(0.6 + 0.2 * j, 0.3, 0.1)], gold: 'SUPPORTS', relevance: 0.7, coverage: 1, twinMargin: 0.3 + 0.2 * j });
+    items.push({ evidence: [ent(0.6 + 0.2 * j, 0.3, 0.1)], gold: 'REFUTES', relevance: 0.7, coverage: 1, twinMargin: -0.3 - 0.2 * j });
+  }
+  it("is read by verify's rules and by a lone document's, after coverage", () => {
+    const cal = fitVerdictCalibration({ concat: items }, 'synthetic', [], { heldOut: false });
+    assert.deepEqual(cal.rules.concat!.calibrator!.inputs, ['twinMargin']);
+    assert.deepEqual(cal.documentRules!.concat!.calibrator!.inputs, ['coverage', 'twinMargin']);
+    assert.ok(cal.rules.concat!.fittedOn.accuracy > 0.95, String(cal.rules.concat!.fittedOn.accuracy));
+    const r = cal.rules.concat!;
+    const cfg = { ...DEFAULT_AGGREGATE, supportThreshold: r.supportThreshold, refuteThreshold: r.refuteThreshold, relevanceThreshold: r.relevanceThreshold, calibrator: r.calibrator };
+    assert.equal(aggregateConcat(ent(0.7, 0.2, 0.1), cfg, 0.7, { twinMargin: 0.4 }).label, 'SUPPORTS');
+    assert.equal(aggregateConcat(ent(0.7, 0.2, 0.1), cfg, 0.7, { twinMargin: -0.4 }).label, 'REFUTES');
+  });
+  it('counts as 0 (no counter-claim) when not computed', () => {
+    const c = fitCalibrator(items);
+    const raw = { SUPPORTS: 0.7, REFUTES: 0.2, 'NOT ENOUGH INFO': 0.1 };
+    assert.deepEqual(calibrated(c, raw, 0.7, { coverage: 1 }), calibrated(c, raw, 0.7, { coverage: 1, twinMargin: 0 }));
   });
 });
 

@@ -9,12 +9,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { EntailmentProbs, ModelInfo } from '../../models/types.js';
-import { aggregateColumbia, applyCalibrator, calibratorFeatures, DEFAULT_AGGREGATE, labelOf, type AggregateConfig, type VerdictCalibrator, type VerdictRule } from '../../verify/aggregate.js';
+import { aggregateColumbia, calibrated, calibratorFeatures, DEFAULT_AGGREGATE, labelOf, type AggregateConfig, type CalibratorInput, type VerdictCalibrator, type VerdictRule } from '../../verify/aggregate.js';
 import { reliability } from '../../verify/reliability.js';
 import { LABELS, type Label, type LabelProbs } from '../../verify/types.js';
 import { CALIBRATION_PATH, type RuleCalibration, type VerdictCalibration } from '../../verify/verdict-calibration.js';
 import { DEFAULT_HELD_OUT, heldOutAccuracy, type HeldOutOptions } from './held-out.js';
-import type { LabelledPairs } from './labelled-pairs.js';
+import { knownOf, type LabelledPairs } from './labelled-pairs.js';
 
 export { CALIBRATION_PATH };
 
@@ -22,7 +22,7 @@ export type { LabelledPairs };
 
 function accuracy(items: LabelledPairs[], cfg: AggregateConfig): number {
   let ok = 0;
-  for (const it of items) if (aggregateColumbia(it.evidence, cfg, it.relevance ?? 1, it.coverage).label === it.gold) ok++;
+  for (const it of items) if (aggregateColumbia(it.evidence, cfg, it.relevance ?? 1, knownOf(it)).label === it.gold) ok++;
   return items.length ? ok / items.length : 0;
 }
 
@@ -36,12 +36,13 @@ function rawOf(it: LabelledPairs): LabelProbs {
 
 /**
  * Multinomial logistic regression of the gold label on calibratorFeatures, full-batch gradient descent
- * from zero with a little L2: deterministic, 15 parameters (18 with coverage), so it cannot overfit ~1,000 pairs much.
+ * from zero with a little L2: deterministic, 15 parameters (3 more per further input), so it cannot overfit
+ * ~1,000 pairs much.
  */
 export function fitCalibrator(items: readonly LabelledPairs[], iterations = 3000, l2 = 1e-3, rate = 0.5): VerdictCalibrator {
-  // Coverage is an input when the pairs have it (one that lacks it counts as fully covered).
-  const withCoverage = items.some((it) => it.coverage !== undefined);
-  const xs = items.map((it) => calibratorFeatures(rawOf(it), it.relevance ?? 1, withCoverage ? (it.coverage ?? 1) : undefined));
+  // Coverage and the twin margin are inputs when the pairs have them (one that lacks it counts as neutral).
+  const inputs: CalibratorInput[] = [...(items.some((it) => it.coverage !== undefined) ? ['coverage' as const] : []), ...(items.some((it) => it.twinMargin !== undefined) ? ['twinMargin' as const] : [])];
+  const xs = items.map((it) => calibratorFeatures(rawOf(it), it.relevance ?? 1, knownOf(it), inputs));
   const ys = items.map((it) => LABELS.indexOf(it.gold));
   const d = xs[0]?.length ?? 4;
   // Standardise inside the fit for stable steps; the returned weights act on raw features.
@@ -74,7 +75,7 @@ export function fitCalibrator(items: readonly LabelledPairs[], iterations = 3000
   // Back to raw features: w.((x - mean)/std) + b = (w/std).x + (b - w.mean/std).
   const weights = w.map((wk) => wk.map((v, j) => +(v / std[j]!).toFixed(6)));
   const bias = b.map((bk, k) => +(bk - w[k]!.reduce((s, v, j) => s + (v * mean[j]!) / std[j]!, 0)).toFixed(6));
-  return { weights, bias };
+  return { weights, bias, ...(inputs.length ? { inputs } : {}) };
 }
 
 /**
@@ -85,7 +86,7 @@ export function fitCalibrator(items: readonly LabelledPairs[], iterations = 3000
  */
 export function fitRule(items: LabelledPairs[], source: string): RuleCalibration {
   const calibrator = fitCalibrator(items);
-  const probs = items.map((it) => applyCalibrator(calibrator, calibratorFeatures(rawOf(it), it.relevance ?? 1, it.coverage)));
+  const probs = items.map((it) => calibrated(calibrator, rawOf(it), it.relevance ?? 1, knownOf(it)));
   const rel = items.map((it) => it.relevance ?? 1);
   const grid: number[] = [];
   for (let t = 0.1; t <= 0.9001; t += 0.025) grid.push(+t.toFixed(3));
@@ -106,7 +107,7 @@ export function fitRule(items: LabelledPairs[], source: string): RuleCalibration
     }
   }
   const cfg: AggregateConfig = { ...DEFAULT_AGGREGATE, supportThreshold: best.s, refuteThreshold: best.r, relevanceThreshold: best.g, calibrator };
-  const decided = items.map((it) => aggregateColumbia(it.evidence, cfg, it.relevance ?? 1, it.coverage));
+  const decided = items.map((it) => aggregateColumbia(it.evidence, cfg, it.relevance ?? 1, knownOf(it)));
   const nllValue = decided.reduce((s, d, i) => s - Math.log(Math.max(1e-9, d.probs[items[i]!.gold])), 0) / Math.max(items.length, 1);
   const counts = new Map<Label, number>();
   for (const it of items) counts.set(it.gold, (counts.get(it.gold) ?? 0) + 1);

@@ -4,6 +4,7 @@
  */
 import type { EntailmentProbs } from '../../models/types.js';
 import type { Label } from '../../verify/types.js';
+import type { DecisionInputs } from '../../verify/aggregate.js';
 
 export interface LabelledPairs {
   /** Entailment probabilities of each evidence sentence of one (claim, document) pair. */
@@ -13,6 +14,11 @@ export interface LabelledPairs {
   relevance?: number;
   /** The document's claim coverage (src/verify/coverage.ts), a calibrator input; 1 when unknown. */
   coverage?: number;
+  /**
+   * Concat items: P(entailment | claim) - max P(entailment | counter-claim) on the same joined evidence
+   * (src/verify/counter-claims.ts), a calibrator input; 0 when the claim has no counter-claim.
+   */
+  twinMargin?: number;
   /** Evidence score of each sentence, in the order of `evidence` (columbia items; for analysis). */
   scores?: number[];
   /** A claim paired with another claim's cited abstract (gold NOT ENOUGH INFO by construction). */
@@ -21,4 +27,9 @@ export interface LabelledPairs {
   retrieved?: boolean;
   /** The claim's text: held-out folds keep a claim's pairs together (held-out.ts). */
   claim?: string;
+}
+
+/** What an item knows beyond its entailment probabilities (the calibrator's further inputs). */
+export function knownOf(it: LabelledPairs): DecisionInputs {
+  return { ...(it.coverage !== undefined ? { coverage: it.coverage } : {}), ...(it.twinMargin !== undefined ? { twinMargin: it.twinMargin } : {}) };
 }

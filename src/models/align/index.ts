@@ -8,3 +8,5 @@ export { changeOf, oppositeChange } from './lexicon.js';
 export { WordNet, wordNet } from './wordnet.js';
 export { WordVectors, wordVectors, wordVectorCachePath } from './word-vectors.js';
 export { alignedBySentence, bestWindowCoverage, bestWindowCoverageDetail, coverageOf, type CoverageDetail, type WordWeight } from './coverage.js';
+export { applyRule, CONTRAST_RULES, RULE_LABEL, namesIn, type ContrastRule } from './contrast-rules.js';
+export { countByRule, makeTwins, type ContrastTwin, type SupportedClaim, type TwinOptions } from './twins.js';

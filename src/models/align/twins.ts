@@ -1,12 +1,12 @@
 /**
  * Contrast twins: for each supported claim, rule-made twins the same premises no longer support
  * (rules.ts). Seeded and deterministic: the same claims, seed and options give the same twins in the
- * same order. Used on training claims by `veracite train` and on SciFact dev claims (another seed) by
- * `veracite eval contrast`.
+ * same order. Used on training claims by `veracite train`, on SciFact dev claims (another seed) by
+ * `veracite eval contrast`, and on the claim being verified for its counter-claims (verify/counter-claims.ts).
  */
-import { analyseForAlignment } from '../../models/align/analyse.js';
+import { analyseForAlignment } from './analyse.js';
 import { Rng, subSeed } from '../../util/rng.js';
-import { applyRule, CONTRAST_RULES, namesIn, RULE_LABEL, type ContrastRule } from './rules.js';
+import { applyRule, CONTRAST_RULES, namesIn, RULE_LABEL, type ContrastRule } from './contrast-rules.js';
 
 export interface SupportedClaim {
   claim: string;

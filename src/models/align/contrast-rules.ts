@@ -4,12 +4,13 @@
  * change a number, or swap a name. Each rule edits one place of the original text (its casing and
  * punctuation kept) and returns undefined when it does not apply.
  *
- * Training data only (src/learn/): the rules run on training claims for `veracite train` and, with another
- * seed, on SciFact dev claims for `veracite eval contrast` (an in-distribution check: same rules).
+ * They run on training claims for `veracite train` (src/learn/contrast) and, with another seed, on SciFact
+ * dev claims for `veracite eval contrast` (an in-distribution check: same rules). At runtime the verdict
+ * reads the claim's own counter-claims (src/verify/counter-claims.ts: negation, direction, antonym).
  */
-import { analyseForAlignment, type AlignAnalysis } from '../../models/align/analyse.js';
-import { changeOf } from '../../models/align/lexicon.js';
-import { wordNet } from '../../models/align/wordnet.js';
+import { analyseForAlignment, type AlignAnalysis } from './analyse.js';
+import { changeOf } from './lexicon.js';
+import { wordNet } from './wordnet.js';
 import type { Rng } from '../../util/rng.js';
 
 export const CONTRAST_RULES = ['direction', 'negation', 'antonym', 'number', 'entity'] as const;
