@@ -18,7 +18,8 @@ import { LanceStore } from '../store/lancedb-store.js';
 import { LABELS } from './types.js';
 import { MODEL_INPUT_MAX_CHARS } from '../models/bounded-input.js';
 import { columbiaVerdict, documentGroups, Verifier } from './verifier.js';
-import { aggregateConcat, DEFAULT_AGGREGATE } from './aggregate.js';
+import { aggregateConcat, calibratorInputs, DEFAULT_AGGREGATE } from './aggregate.js';
+import { counterClaims, twinMargin } from './counter-claims.js';
 import type { EvidenceSentence } from './types.js';
 
 describe('Verifier on real samples with the offline models', () => {
@@ -78,9 +79,14 @@ describe('Verifier on real samples with the offline models', () => {
       assert.ok(c.entailment && k.entailment, 'every sentence carries its own entailment');
       assert.ok(Math.abs(c.entailment.entailment - k.entailment.entailment) < 1e-6, 'read alone, the same under both rules');
     }
-    // The concat verdict is the rule applied to the one reading of the joined sentences.
-    const joined = (await models.entailment.predict([{ premise: concat.evidence.map((e) => e.text).join(' '), hypothesis: claim }]))[0]!;
-    const expected = aggregateConcat(joined, concatVerifier.config.verdict, concat.evidence[0]!.score);
+    // The concat verdict is the rule applied to the one reading of the joined sentences, with the twin
+    // margin against the claim's counter-claims read on the same sentences when the calibration reads it.
+    const premise = concat.evidence.map((e) => e.text).join(' ');
+    const cfg = concatVerifier.config.verdict;
+    const counters = cfg.calibrator && calibratorInputs(cfg.calibrator).includes('twinMargin') ? counterClaims(claim) : [];
+    assert.ok(counters.includes('Alendronate increases the risk of fractures.'), `the shipped calibration reads the twin margin: ${JSON.stringify(counters)}`);
+    const read = await concatVerifier.readEntailment([claim, ...counters].map((hypothesis) => ({ premise, hypothesis })));
+    const expected = aggregateConcat(read[0]!, cfg, concat.evidence[0]!.score, { twinMargin: twinMargin(read[0]!, read.slice(1)) ?? 0 });
     assert.equal(concat.label, expected.label);
     for (const l of LABELS) assert.ok(Math.abs(concat.probs[l] - expected.probs[l]) < 1e-6, l);
   });
