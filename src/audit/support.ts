@@ -70,8 +70,10 @@ export function supportModel(scorer: ModelInfo, entailment: EntailmentModel): Su
 }
 
 /**
- * Judges several (claim, evidence sentences) at once: one entailment call for all of them. `coverage`: the
- * source's claim coverage (src/verify/coverage.ts), an input of the calibrated probability (1 when absent).
+ * Judges several (claim, evidence sentences) at once: one entailment call for all of them, the claim's
+ * counter-claims included (src/verify/counter-claims.ts: their twin margin is an input of the calibrated
+ * probability, as in `verify`). `coverage`: the source's claim coverage (src/verify/coverage.ts), another
+ * input (1 when absent).
  */
 export async function judgeSupport(model: SupportModel, items: readonly { claim: string; evidence: readonly { text: string; score: number }[]; coverage?: number }[]): Promise<(SupportJudgement | undefined)[]> {
   const withText = items.map((it, i) => ({ i, premise: it.evidence.map((e) => e.text).join(' '), claim: it.claim })).filter((x) => x.premise.trim());
