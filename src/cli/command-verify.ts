@@ -39,6 +39,10 @@ export function printVerdict(v: Verdict, opts: { color?: boolean } = {}): void {
     console.log(`  decided on: ${v.decidedBy.title} (${v.decidedBy.docId}); each document's evidence is judged alone, and the most relevant document that takes a side decides`);
     if (v.decidedBy.coverage) console.log(`  that document ${v.decidedBy.coverage.text}${v.decidedBy.coverage.missing.length ? ': read the verdict with care' : ''}`);
   }
+  if (v.opposite) {
+    const o = v.opposite;
+    console.log(`  read against its opposite: "${o.text}" entailment ${o.entailment.toFixed(2)}, the claim ${o.claimEntailment.toFixed(2)}${o.entailment > o.claimEntailment ? ' (the evidence favours the opposite)' : ''}`);
+  }
   console.log(`  documents: ${v.documents.map((d) => `${d.title} (${d.docId}; ${d.via.join('+')})`).slice(0, 5).join('; ')}`);
   console.log(`  provenance: ${snapshotText(v.provenance.snapshot)}, config ${v.provenance.configHash}, models ${v.provenance.models.map((m) => m.id).join(', ')}`);
   console.log(`  ${v.timings.totalMs!.toFixed(0)} ms`);

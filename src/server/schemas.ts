@@ -131,6 +131,14 @@ export const VerdictResponse = z
       })
       .optional()
       .describe('When the evidence spans several documents, each judged alone: the document whose evidence decided (the most relevant one that takes a side). Absent for NOT ENOUGH INFO: no document took a side.'),
+    opposite: z
+      .object({
+        text: z.string().describe("The claim's counter-claim: its negation, its change the other way, or an antonym."),
+        entailment: z.number().describe('P(entailment) of the counter-claim on the deciding evidence, 0-1.'),
+        claimEntailment: z.number().describe('P(entailment) of the claim on the same evidence, 0-1.'),
+      })
+      .optional()
+      .describe("The claim's most entailed counter-claim as the deciding evidence reads it: evidence that reads the opposite as more entailed than the claim leans to REFUTES. Absent for NOT ENOUGH INFO, or when the claim has no counter-claim."),
     evidence: z.array(
       z.object({
         docId: z.string(),

@@ -68,10 +68,25 @@ export interface Verdict {
       text: string;
     };
   };
+  /**
+   * The claim's most entailed counter-claim (counter-claims.ts: its negation, its change the other way, an
+   * antonym), as the deciding evidence reads it, beside the claim. Evidence that reads the opposite as
+   * more entailed than the claim leans to REFUTES (the calibration reads the difference). Present when the
+   * verdict takes a side, the calibration reads it, and the claim has a counter-claim.
+   */
+  opposite?: Opposite;
   evidence: EvidenceSentence[];
   documents: CandidateDocument[];
   provenance: Provenance;
   timings: Record<string, number>;
+}
+
+export interface Opposite {
+  text: string;
+  /** P(entailment) of the counter-claim on the deciding evidence (joined). */
+  entailment: number;
+  /** P(entailment) of the claim on the same evidence. */
+  claimEntailment: number;
 }
 
 export type { Document };

@@ -87,6 +87,12 @@ describe('Verifier on real samples with the offline models', () => {
     assert.ok(counters.includes('Alendronate increases the risk of fractures.'), `the shipped calibration reads the twin margin: ${JSON.stringify(counters)}`);
     const read = await concatVerifier.readEntailment([claim, ...counters].map((hypothesis) => ({ premise, hypothesis })));
     const expected = aggregateConcat(read[0]!, cfg, concat.evidence[0]!.score, { twinMargin: twinMargin(read[0]!, read.slice(1)) ?? 0 });
+    // The verdict says what that evidence makes of the claim's most entailed opposite.
+    if (concat.label !== 'NOT ENOUGH INFO') {
+      const best = read.slice(1).reduce((b, p, i, all) => (p.entailment > all[b]!.entailment ? i : b), 0);
+      assert.equal(concat.opposite?.text, counters[best]);
+      assert.ok(Math.abs(concat.opposite!.entailment - read[best + 1]!.entailment) < 1e-6 && Math.abs(concat.opposite!.claimEntailment - read[0]!.entailment) < 1e-6, JSON.stringify(concat.opposite));
+    } else assert.equal(concat.opposite, undefined);
     assert.equal(concat.label, expected.label);
     for (const l of LABELS) assert.ok(Math.abs(concat.probs[l] - expected.probs[l]) < 1e-6, l);
   });

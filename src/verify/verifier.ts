@@ -20,7 +20,7 @@ import { DocumentLevelSelector } from './evidence-document-level.js';
 import { SentenceLevelSelector } from './evidence-sentence-level.js';
 import { hopEvidence, type HopConfig } from './hop.js';
 import { aggregateConfigOf, loadVerdictCalibration } from './verdict-calibration.js';
-import type { CandidateDocument, EvidenceSelector, EvidenceSentence, Label, LabelProbs, Verdict } from './types.js';
+import type { CandidateDocument, EvidenceSelector, EvidenceSentence, Label, LabelProbs, Opposite, Verdict } from './types.js';
 
 export interface DocumentVerdict {
   docId: string;
@@ -181,7 +181,7 @@ export class Verifier {
     if (this.config.hop.enabled) evidence = await hopEvidence(this.store, this.selector, claim, evidence, docs, this.config.hop, select);
     signal?.throwIfAborted();
     const t2 = performance.now();
-    const { label, probs, decidedBy } = await this.decide(claim, evidence, this.config.verdict, new Map(), documents.map((d) => d.docId), signal);
+    const { label, probs, decidedBy, opposite } = await this.decide(claim, evidence, this.config.verdict, new Map(), documents.map((d) => d.docId), signal);
     signal?.throwIfAborted();
     // What the deciding document names of the claim, for people to judge the verdict by (one document: ms).
     const deciding = decidedBy && docs.find((d) => d.id === decidedBy.docId);
@@ -194,6 +194,8 @@ export class Verifier {
       confidence: probs[label],
       probs,
       ...(decided ? { decidedBy: decided } : {}),
+      // Said when the verdict takes a side: what the deciding evidence makes of the claim's opposite.
+      ...(opposite && label !== 'NOT ENOUGH INFO' ? { opposite } : {}),
       evidence,
       documents,
       provenance: await this.provenance(),
@@ -234,7 +236,10 @@ export class Verifier {
       const countersOf = (i: number) => probs.slice(groups.length + evidence.length + i * counters.length, groups.length + evidence.length + (i + 1) * counters.length);
       return withDecidingDocument(
         groups,
-        groups.map((g, i) => aggregateConcat(probs[i]!, cfg, Math.max(...g.map((e) => e.score)), { ...known(groupCoverage(g, coverage)), twinMargin: twinMargin(probs[i]!, countersOf(i)) ?? 0 })),
+        groups.map((g, i) => ({
+          ...aggregateConcat(probs[i]!, cfg, Math.max(...g.map((e) => e.score)), { ...coverageInput(groupCoverage(g, coverage)), twinMargin: twinMargin(probs[i]!, countersOf(i)) ?? 0 }),
+          ...oppositeOf(probs[i]!, counters, countersOf(i)),
+        })),
       );
     }
     const pairs = evidence.map((e) => ({ premise: e.text, hypothesis: claim }));
@@ -244,7 +249,15 @@ export class Verifier {
   }
 }
 
-const known = (coverage: number | undefined): DecisionInputs => (coverage === undefined ? {} : { coverage });
+/** The most entailed counter-claim of a decision, beside the claim's own entailment (none without counter-claims). */
+function oppositeOf(claim: EntailmentProbs, counters: readonly string[], read: readonly EntailmentProbs[]): { opposite?: Opposite } {
+  if (!counters.length) return {};
+  const best = read.reduce((b, p, i) => (p.entailment > read[b]!.entailment ? i : b), 0);
+  return { opposite: { text: counters[best]!, entailment: read[best]!.entailment, claimEntailment: claim.entailment } };
+}
+
+/** A decision's coverage input, when computed. */
+const coverageInput = (coverage: number | undefined): DecisionInputs => (coverage === undefined ? {} : { coverage });
 
 /** Coverage of what one decision reads: its document's, or the best of its documents' when pooled; undefined when not computed. */
 function groupCoverage(group: readonly EvidenceSentence[], coverage: ReadonlyMap<string, number>): number | undefined {
@@ -275,7 +288,7 @@ export function documentGroups(evidence: readonly EvidenceSentence[], across: Ac
 export function columbiaVerdict(evidence: readonly EvidenceSentence[], cfg: AggregateConfig & { across: AcrossDocuments }, order: readonly string[] = [], coverage: ReadonlyMap<string, number> = new Map()): Decision {
   if (evidence.length === 0) return aggregateColumbia([], cfg);
   const groups = documentGroups(evidence, cfg.across, order);
-  return withDecidingDocument(groups, groups.map((g) => aggregateColumbia(g.map((e) => e.entailment!), cfg, Math.max(...g.map((e) => e.score)), known(groupCoverage(g, coverage)))));
+  return withDecidingDocument(groups, groups.map((g) => aggregateColumbia(g.map((e) => e.entailment!), cfg, Math.max(...g.map((e) => e.score)), coverageInput(groupCoverage(g, coverage)))));
 }
 
 /** A verdict, and (by-document, evidence from several documents) the document whose evidence decided it. */
@@ -283,9 +296,11 @@ export interface Decision {
   label: Label;
   probs: LabelProbs;
   decidedBy?: { docId: string; title: string };
+  /** The claim's most entailed counter-claim on the deciding evidence (Verdict.opposite). */
+  opposite?: Opposite;
 }
 
-function withDecidingDocument(groups: readonly (readonly EvidenceSentence[])[], decisions: { label: Label; probs: LabelProbs }[]): Decision {
+function withDecidingDocument(groups: readonly (readonly EvidenceSentence[])[], decisions: { label: Label; probs: LabelProbs; opposite?: Opposite }[]): Decision {
   const chosen = decideAcrossDocuments(decisions)!;
   // Said only when it tells the reader something: which of several documents the verdict rests on. When no
   // document takes a side there is none to name.

@@ -65,6 +65,14 @@ function renderVerdict(v) {
       h('span', { class: 'confidence' }, ` confidence ${fmtScore(v.confidence)}`),
       h('meter', { min: 0, max: 1, value: v.confidence, title: `${pct}%` }),
     ),
+    // What the deciding evidence makes of the claim's opposite (its negation, its change the other way).
+    v.opposite
+      ? h(
+          'p',
+          { class: 'hint opposite' },
+          `Read against its opposite, “${v.opposite.text}”: entailment ${fmtScore(v.opposite.entailment)}, the claim ${fmtScore(v.opposite.claimEntailment)}${v.opposite.entailment > v.opposite.claimEntailment ? ' (the evidence favours the opposite).' : '.'}`,
+        )
+      : null,
     h('h3', {}, v.evidence.length ? 'Evidence' : 'No evidence found'),
     roleLegend(roles, relevance),
     h('div', { class: 'evidence-docs' }, docs),

@@ -89,6 +89,11 @@ export function defineWebTests(setup: E2eSetup): void {
       const decided = await page.locator('#claim-result .decided').count();
       assert.equal(await page.locator('#claim-result .coverage').count(), decided);
       if (decided) assert.match((await page.textContent('#claim-result .coverage')) ?? '', /^This document names (all \d+|\d+ of the claim's \d+) /);
+      // A verdict that takes a side says what the evidence makes of the claim's opposite; NOT ENOUGH INFO does not.
+      const opposite = await page.locator('#claim-result .opposite').count();
+      if (/NOT ENOUGH INFO/.test((await label.textContent()) ?? '')) assert.equal(opposite, 0);
+      else assert.ok(opposite <= 1, `${opposite} opposite lines`);
+      if (opposite) assert.match((await page.textContent('#claim-result .opposite')) ?? '', /^Read against its opposite, “.+”: entailment \d\.\d\d, the claim \d\.\d\d/);
     });
 
     it('audits an article with a live progress bar and a table sorted least verifiable first', async () => {
