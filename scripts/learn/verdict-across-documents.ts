@@ -22,7 +22,7 @@ import { readSciFactClaims } from '../../src/eval/run-scifact.js';
 import { documentGroups } from '../../src/verify/verifier.js';
 import { documentCoverage } from '../../src/verify/coverage.js';
 import { aggregateColumbia, aggregateConcat, calibratorInputs, decideAcrossDocuments, type VerdictRule } from '../../src/verify/aggregate.js';
-import { counterClaims, twinMargin } from '../../src/verify/counter-claims.js';
+import { counterClaims, counterPairs, splitCounterReads } from '../../src/verify/counter-claims.js';
 import { LABELS, type EvidenceSentence, type Label } from '../../src/verify/types.js';
 
 const { values } = parseArgs({ options: { index: { type: 'string', default: 'tmp/scifact' }, claims: { type: 'string', multiple: true }, limit: { type: 'string' }, rule: { type: 'string' }, out: { type: 'string', default: 'eval-results/verdict-across-documents.json' } } });
@@ -73,9 +73,8 @@ async function decideGroups(claim: string, groups: EvidenceSentence[][]): Promis
     // And against the claim's counter-claims, when the calibration reads the twin margin (as verify does).
     const counters = cfg.calibrator && calibratorInputs(cfg.calibrator).includes('twinMargin') ? counterClaims(claim) : [];
     const premises = groups.map((g) => g.map((e) => e.text).join(' '));
-    const probs = await verifier.readEntailment(premises.flatMap((premise) => [claim, ...counters].map((hypothesis) => ({ premise, hypothesis }))));
-    const n = 1 + counters.length;
-    return groups.map((g, i) => aggregateConcat(probs[i * n]!, cfg, relevance(g), { twinMargin: twinMargin(probs[i * n]!, probs.slice(i * n + 1, (i + 1) * n)) ?? 0 }).label);
+    const readings = splitCounterReads(await verifier.readEntailment(counterPairs(claim, premises, counters)), premises.length, counters);
+    return groups.map((g, i) => aggregateConcat(readings[i]!.claim, cfg, relevance(g), { twinMargin: readings[i]!.margin }).label);
   }
   return groups.map((g) => aggregateColumbia(g.map((e) => e.entailment!), cfg, relevance(g)).label);
 }

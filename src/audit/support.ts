@@ -13,7 +13,7 @@
  */
 import type { EntailmentModel, ModelInfo } from '../models/types.js';
 import { aggregateConcat, calibratorInputs, passesGate, type AggregateConfig } from '../verify/aggregate.js';
-import { counterClaims, twinMargin } from '../verify/counter-claims.js';
+import { counterClaims, counterPairs, splitCounterReads } from '../verify/counter-claims.js';
 import { aggregateConfigOf, loadVerdictCalibration } from '../verify/verdict-calibration.js';
 import type { Label, LabelProbs } from '../verify/types.js';
 import { explicitConflict, type ConflictKind } from '../verify/explicit-conflict.js';
@@ -80,21 +80,21 @@ export async function judgeSupport(model: SupportModel, items: readonly { claim:
   // The claim's counter-claims, read on the same evidence, when the calibration reads the twin margin.
   const readsMargin = !!model.verdict.calibrator && calibratorInputs(model.verdict.calibrator).includes('twinMargin');
   const counters = new Map<string, string[]>();
-  for (const x of withText) if (readsMargin && !counters.has(x.claim)) counters.set(x.claim, counterClaims(x.claim));
-  const pairs = withText.flatMap((x) => [x.claim, ...(counters.get(x.claim) ?? [])].map((hypothesis) => ({ premise: x.premise, hypothesis })));
+  for (const x of withText) if (!counters.has(x.claim)) counters.set(x.claim, readsMargin ? counterClaims(x.claim) : []);
+  const pairsOf = withText.map((x) => counterPairs(x.claim, [x.premise], counters.get(x.claim)!));
+  const pairs = pairsOf.flat();
   const raw = pairs.length ? await model.entailment.predict(pairs) : [];
   // Read as verify reads the joined sentences: a stated opposite change is not support (stated-conflict.ts).
   const read = raw.map((p, j) => capStatedConflict(pairs[j]!.hypothesis, pairs[j]!.premise, p));
   const out: (SupportJudgement | undefined)[] = items.map(() => undefined);
   let at = 0;
-  withText.forEach((x) => {
-    const n = 1 + (counters.get(x.claim)?.length ?? 0);
-    const own = read[at]!;
+  withText.forEach((x, k) => {
+    const n = pairsOf[k]!.length;
+    const [reading] = splitCounterReads(read.slice(at, at + n), 1, counters.get(x.claim)!);
     const rawOwn = raw[at]!;
-    const margin = readsMargin ? (twinMargin(own, read.slice(at + 1, at + n)) ?? 0) : undefined;
     at += n;
     const relevance = Math.max(...items[x.i]!.evidence.map((e) => e.score));
-    const v = aggregateConcat(own, model.verdict, relevance, { ...(items[x.i]!.coverage !== undefined ? { coverage: items[x.i]!.coverage } : {}), ...(margin !== undefined ? { twinMargin: margin } : {}) });
+    const v = aggregateConcat(reading!.claim, model.verdict, relevance, { ...(items[x.i]!.coverage !== undefined ? { coverage: items[x.i]!.coverage } : {}), ...(readsMargin ? { twinMargin: reading!.margin } : {}) });
     const relevant = passesGate(relevance, model.verdict);
     const conflict = relevant && rawOwn.contradiction >= CONTRADICTED_MIN && v.label !== 'SUPPORTS' ? explicitConflict(x.claim, x.premise) : undefined;
     const contradicted = conflict !== undefined;

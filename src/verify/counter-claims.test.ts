@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { counterClaims, twinMargin } from './counter-claims.js';
+import { counterClaims, counterPairs, splitCounterReads, twinMargin } from './counter-claims.js';
 
 const probs = (entailment: number, contradiction: number) => ({ entailment, contradiction, neutral: 1 - entailment - contradiction });
 
@@ -26,5 +26,20 @@ describe('counter-claims', () => {
     assert.ok(Math.abs(twinMargin(probs(0.8, 0.1), [probs(0.2, 0.7), probs(0.3, 0.5)])! - 0.5) < 1e-12);
     assert.ok(twinMargin(probs(0.4, 0.3), [probs(0.6, 0.2)])! < 0, 'the evidence reads the opposite as more entailed');
     assert.equal(twinMargin(probs(0.8, 0.1), []), undefined, 'no counter-claim, no margin');
+  });
+
+  it('reads each premise against the claim then its counter-claims, and splits the readings back per premise', () => {
+    const counters = ['A does not rise.', 'A falls.'];
+    const pairs = counterPairs('A rises.', ['p1', 'p2'], counters);
+    assert.deepEqual(pairs.map((p) => `${p.premise}|${p.hypothesis}`), ['p1|A rises.', 'p1|A does not rise.', 'p1|A falls.', 'p2|A rises.', 'p2|A does not rise.', 'p2|A falls.']);
+    const reads = [probs(0.8, 0.1), probs(0.1, 0.8), probs(0.2, 0.6), probs(0.3, 0.4), probs(0.2, 0.5), probs(0.6, 0.2)];
+    const [first, second] = splitCounterReads(reads, 2, counters);
+    assert.equal(first!.claim, reads[0]);
+    assert.ok(Math.abs(first!.margin - 0.6) < 1e-12);
+    assert.deepEqual(first!.opposite, { text: 'A falls.', entailment: 0.2, claimEntailment: 0.8 });
+    assert.ok(second!.margin < 0, 'the second premise favours the opposite');
+    assert.equal(second!.opposite!.text, 'A falls.');
+    assert.deepEqual(splitCounterReads([probs(0.7, 0.1)], 1, []), [{ claim: probs(0.7, 0.1), margin: 0 }], 'no counter-claim: margin 0, no opposite');
+    assert.throws(() => splitCounterReads(reads.slice(1), 2, counters), /expected 6 readings/);
   });
 });

@@ -18,6 +18,7 @@
  */
 import type { EntailmentProbs } from '../models/types.js';
 import { makeTwins, type ContrastRule } from '../models/align/index.js';
+import type { Opposite } from './types.js';
 
 /** The rules that make a claim's opposite (not 'number' or 'entity': another value or name is not the opposite). */
 export const COUNTER_RULES: readonly ContrastRule[] = ['negation', 'direction', 'antonym'];
@@ -33,4 +34,31 @@ export function counterClaims(claim: string): string[] {
 /** P(entailment | claim) - max P(entailment | counter-claim), read on the same evidence; undefined without counter-claims. */
 export function twinMargin(claim: EntailmentProbs, counters: readonly EntailmentProbs[]): number | undefined {
   return counters.length ? claim.entailment - Math.max(...counters.map((c) => c.entailment)) : undefined;
+}
+
+/** Each premise read against the claim and then against each counter-claim: the layout splitCounterReads reads back. */
+export function counterPairs(claim: string, premises: readonly string[], counters: readonly string[]): { premise: string; hypothesis: string }[] {
+  return premises.flatMap((premise) => [claim, ...counters].map((hypothesis) => ({ premise, hypothesis })));
+}
+
+/** How one premise reads the claim and its counter-claims. */
+export interface CounterReading {
+  claim: EntailmentProbs;
+  /** twinMargin; 0 without counter-claims (the calibrator's neutral value). */
+  margin: number;
+  /** The most entailed counter-claim, when there are any. */
+  opposite?: Opposite;
+}
+
+/** The readings of counterPairs(claim, premises, counters), one per premise. */
+export function splitCounterReads(reads: readonly EntailmentProbs[], premises: number, counters: readonly string[]): CounterReading[] {
+  const n = 1 + counters.length;
+  if (reads.length !== premises * n) throw new Error(`expected ${premises * n} readings (${premises} premises x ${n} hypotheses), got ${reads.length}`);
+  return Array.from({ length: premises }, (_, i) => {
+    const claim = reads[i * n]!;
+    const others = reads.slice(i * n + 1, (i + 1) * n);
+    if (!others.length) return { claim, margin: 0 };
+    const best = others.reduce((b, p, j) => (p.entailment > others[b]!.entailment ? j : b), 0);
+    return { claim, margin: twinMargin(claim, others)!, opposite: { text: counters[best]!, entailment: others[best]!.entailment, claimEntailment: claim.entailment } };
+  });
 }

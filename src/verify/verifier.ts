@@ -14,7 +14,7 @@ import type { Store } from '../store/types.js';
 import { coverageDetailOfDocument, coverageInWords, documentCoverage } from './coverage.js';
 import { capStatedConflict } from './stated-conflict.js';
 import { aggregateColumbia, aggregateConcat, calibratorInputs, decideAcrossDocuments, DEFAULT_AGGREGATE, type AcrossDocuments, type AggregateConfig, type DecisionInputs, type VerdictRule } from './aggregate.js';
-import { counterClaims, twinMargin } from './counter-claims.js';
+import { counterClaims, counterPairs, splitCounterReads } from './counter-claims.js';
 import { DEFAULT_DOCUMENT_RETRIEVAL, retrieveDocuments, type DocumentRetrievalConfig } from './document-retrieval.js';
 import { DocumentLevelSelector } from './evidence-document-level.js';
 import { SentenceLevelSelector } from './evidence-sentence-level.js';
@@ -230,15 +230,15 @@ export class Verifier {
       // Each group is also read against the claim's counter-claims when the calibration reads the twin margin.
       const counters = cfg.calibrator && calibratorInputs(cfg.calibrator).includes('twinMargin') ? counterClaims(claim) : [];
       const premises = groups.map((g) => g.map((e) => e.text).join(' '));
-      const pairs = [...premises.map((premise) => ({ premise, hypothesis: claim })), ...evidence.map((e) => ({ premise: e.text, hypothesis: claim })), ...premises.flatMap((premise) => counters.map((hypothesis) => ({ premise, hypothesis })))];
-      const probs = await this.readEntailment(pairs, signal);
-      evidence.forEach((e, i) => (e.entailment = probs[groups.length + i]));
-      const countersOf = (i: number) => probs.slice(groups.length + evidence.length + i * counters.length, groups.length + evidence.length + (i + 1) * counters.length);
+      const joined = counterPairs(claim, premises, counters);
+      const probs = await this.readEntailment([...joined, ...evidence.map((e) => ({ premise: e.text, hypothesis: claim }))], signal);
+      evidence.forEach((e, i) => (e.entailment = probs[joined.length + i]));
+      const readings = splitCounterReads(probs.slice(0, joined.length), premises.length, counters);
       return withDecidingDocument(
         groups,
         groups.map((g, i) => ({
-          ...aggregateConcat(probs[i]!, cfg, Math.max(...g.map((e) => e.score)), { ...coverageInput(groupCoverage(g, coverage)), twinMargin: twinMargin(probs[i]!, countersOf(i)) ?? 0 }),
-          ...oppositeOf(probs[i]!, counters, countersOf(i)),
+          ...aggregateConcat(readings[i]!.claim, cfg, Math.max(...g.map((e) => e.score)), { ...coverageInput(groupCoverage(g, coverage)), twinMargin: readings[i]!.margin }),
+          ...(readings[i]!.opposite ? { opposite: readings[i]!.opposite } : {}),
         })),
       );
     }
@@ -247,13 +247,6 @@ export class Verifier {
     probs.forEach((p, i) => (evidence[i]!.entailment = p));
     return columbiaVerdict(evidence, cfg, order, coverage);
   }
-}
-
-/** The most entailed counter-claim of a decision, beside the claim's own entailment (none without counter-claims). */
-function oppositeOf(claim: EntailmentProbs, counters: readonly string[], read: readonly EntailmentProbs[]): { opposite?: Opposite } {
-  if (!counters.length) return {};
-  const best = read.reduce((b, p, i) => (p.entailment > read[b]!.entailment ? i : b), 0);
-  return { opposite: { text: counters[best]!, entailment: read[best]!.entailment, claimEntailment: claim.entailment } };
 }
 
 /** A decision's coverage input, when computed. */

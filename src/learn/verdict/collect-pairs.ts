@@ -10,7 +10,7 @@
 import type { Verifier } from '../../verify/verifier.js';
 import type { LabelledPairs } from './fit-verdict.js';
 import type { Label } from '../../verify/types.js';
-import { counterClaims, twinMargin } from '../../verify/counter-claims.js';
+import { counterClaims, counterPairs, splitCounterReads } from '../../verify/counter-claims.js';
 
 /** The fields of a SciFact claim this needs. */
 export interface GoldClaim {
@@ -91,10 +91,8 @@ export async function collectVerdictItems(
       const premise = v.evidence.map((e) => e.text).join(' ');
       // Read as the verifier reads the joined sentences, so that the fit sees what verify decides on.
       const counters = premise ? counterClaims(job.claim.claim) : [];
-      const read = premise ? await verifier.readEntailment([job.claim.claim, ...counters].map((hypothesis) => ({ premise, hypothesis }))) : [];
-      const joined = read.slice(0, 1);
-      const margin = joined[0] ? twinMargin(joined[0], read.slice(1)) : undefined;
-      concat.push({ evidence: joined, gold, relevance, coverage: v.coverage, twinMargin: margin ?? 0, ...kind });
+      const [reading] = premise ? splitCounterReads(await verifier.readEntailment(counterPairs(job.claim.claim, [premise], counters)), 1, counters) : [];
+      concat.push({ evidence: reading ? [reading.claim] : [], gold, relevance, coverage: v.coverage, twinMargin: reading?.margin ?? 0, ...kind });
     }
     opts.onProgress?.(i + 1, jobs.length);
   }
