@@ -84,6 +84,8 @@ export class Verifier {
   /** The verdict settings for one document judged on its own (verifyEachDocument): its fitted calibration reads claim coverage. */
   readonly documentVerdict: VerifierConfig['verdict'];
   private readonly selector: EvidenceSelector;
+  /** The last claim's counter-claims: verifyEachDocument decides once per document on the same claim. */
+  private lastCounters: { claim: string; counters: string[] } = { claim: '', counters: [] };
   constructor(
     readonly store: Store,
     readonly retriever: Retriever,
@@ -214,6 +216,11 @@ export class Verifier {
     return probs.map((p, i) => capStatedConflict(pairs[i]!.hypothesis, pairs[i]!.premise, p));
   }
 
+  private counterClaimsOf(claim: string): string[] {
+    if (this.lastCounters.claim !== claim) this.lastCounters = { claim, counters: counterClaims(claim) };
+    return this.lastCounters.counters;
+  }
+
   /**
    * `cfg`: the verdict settings (verify's, or a lone document's); `coverage`: each document's claim
    * coverage, read only by a calibration fitted with it; `order`: the documents' ids in retrieval order
@@ -228,7 +235,7 @@ export class Verifier {
       // The verdict reads each group joined; each sentence is also read alone (same call, a few more pairs)
       // so that people still see which sentence supports or contradicts the claim.
       // Each group is also read against the claim's counter-claims when the calibration reads the twin margin.
-      const counters = cfg.calibrator && calibratorInputs(cfg.calibrator).includes('twinMargin') ? counterClaims(claim) : [];
+      const counters = cfg.calibrator && calibratorInputs(cfg.calibrator).includes('twinMargin') ? this.counterClaimsOf(claim) : [];
       const premises = groups.map((g) => g.map((e) => e.text).join(' '));
       const joined = counterPairs(claim, premises, counters);
       const probs = await this.readEntailment([...joined, ...evidence.map((e) => ({ premise: e.text, hypothesis: claim }))], signal);
