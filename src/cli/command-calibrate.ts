@@ -199,7 +199,6 @@ export function registerCitationEvals(evalCmd: Command): void {
       .requiredOption('--data <file>', 'WiCE-shaped claims with the cited page\'s sentences and labels (e.g. claim_dev.jsonl)')
       .option('--name <name>', 'name of the data in the result (default: the file name)')
       .option('--variants <list>', 'comma-separated granularity/context/preselect specs', (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean), DEFAULT_DETECTION_VARIANTS)
-      .option('--support-alone', 'with --signal support: threshold P(supports) alone (default: P(supports) and the page\'s similarity to the claim, combined by weights fitted here; out-of-fold figures by article are printed and saved)')
       .option('--limit <n>', 'first n claims only', positiveInt('--limit'))
       .option('--out <file>', 'result JSON', 'eval-results/citation-detection.json')
       .option('--json', 'print the result JSON on stdout (the summary goes to stderr)')

@@ -10,7 +10,7 @@
  * detection figures the calibration file records (`outOfFold`); the shipped weights are fitted on all of it.
  */
 import { averagePrecision, precisionAtRecall, prCurve, rocAuc } from './detection-metrics.js';
-import { logit, type OutOfFold, type SupportSignalFit, type SupportSignalWeights } from '../audit/support-signal.js';
+import { logit, supportSignal, type OutOfFold, type SupportSignalFit, type SupportSignalWeights } from '../audit/support-signal.js';
 import { Rng, subSeed } from '../util/rng.js';
 
 export interface SupportSignalRow {
@@ -55,8 +55,6 @@ export function fitSupportSignalWeights(rows: readonly SupportSignalRow[], itera
   return { bias: +bias.toPrecision(8), support: +support.toPrecision(8), similarity: +similarity.toPrecision(8) };
 }
 
-const score = (r: SupportSignalRow, w: SupportSignalWeights): number => w.bias + w.support * logit(r.probability) + w.similarity * r.similarity;
-
 function detection(scores: readonly number[], rows: readonly SupportSignalRow[]) {
   const flagged = scores.map((s) => -s);
   const pos = rows.map((r) => r.fails);
@@ -75,7 +73,7 @@ export function outOfFold(rows: readonly SupportSignalRow[], folds = 5, seeds: r
     for (let k = 0; k < folds; k++) {
       const w = fitSupportSignalWeights(rows.filter((r) => fold.get(r.group) !== k));
       rows.forEach((r, i) => {
-        if (fold.get(r.group) === k) scores[i] = score(r, w);
+        if (fold.get(r.group) === k) scores[i] = supportSignal(r.probability, r.similarity, w);
       });
     }
     return detection(scores, rows);
