@@ -16,6 +16,7 @@ export { Veracite, resolveMode, type OpenOptions } from './app/veracite.js';
 export { parseSettings, DEFAULT_INDEX_DIR, RETRIEVAL_MODES, FUSION_METHODS, type Settings, type SettingsInput, type RetrievalMode } from './app/settings.js';
 export type { InjectedModels, Engine } from './app/models.js';
 export type { AuditPipeline } from './app/audit.js';
+export type { SourceCheck, SourceCheckInput } from './app/check-source.js';
 export { SettingsError } from './util/settings-error.js';
 
 // Corpora and the index.

@@ -159,6 +159,15 @@ describe('newcomer: a fresh clone, the README set-up and its offline examples', 
     assert.match(html, /NLI support 0\.\d{3} · page similarity 0\.\d{3}/);
   });
 
+  it('check one citation: the wrong page is flagged and the abstract that says it suggested, as in the audit', async () => {
+    const run = await sh(example('npx veracite check '));
+    assert.equal(run.code, 0, run.out);
+    assert.match(run.out, /^likely fails verification: Loss of Scribble cooperates/m);
+    assert.match(run.out, /probability that the source supports the claim: 0\.\d{3} \(0-1/);
+    assert.match(run.out, /better sources in the index \(probability of support\):\n\s+0\.\d{3} Deregulation of Scribble .*\(8774475\)/);
+    assert.match(run.out, /provenance: snapshot \w+/);
+  });
+
   it('the audit page shows the score distribution with the flag threshold', async () => {
     const html = await readFile(join(clone, 'audit.html'), 'utf8');
     assert.match(html, /<figure class="chart"><svg /);

@@ -134,6 +134,13 @@ describe('issue 11 cases: support is told from contradiction and from irrelevanc
       const right = await auditor.auditCitation(citation('Statins reduce the risk of hip fracture.'), { status: 'found', document, attempts: [] });
       assert.ok(right.verification!.support! > wrong.verification!.support!, `${right.verification!.support} vs ${wrong.verification!.support}`);
       assert.equal(right.verification?.flagged, false, JSON.stringify(right.verification));
+      // `veracite check` (Veracite.check) is this same audit of one citation: same probability, same flag.
+      const checked = await vc.check({ claim: 'Statins double the risk of hip fracture in women under 40.', source: { text }, title: 'Statin' });
+      assert.equal(checked.status.status, 'fails-verification', checked.status.reason);
+      assert.equal(checked.audit.verification?.probability, wrong.verification?.probability);
+      assert.equal(checked.view.verifiability, wrong.verification?.probability);
+      assert.equal(checked.view.scoreSignal, 'probability');
+      assert.equal(checked.provenance.flagging.signal, 'support');
     } finally {
       await vc.close();
     }

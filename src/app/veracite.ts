@@ -23,6 +23,7 @@ import { Verifier } from '../verify/verifier.js';
 import type { Verdict } from '../verify/types.js';
 import { SettingsError } from '../util/settings-error.js';
 import { buildAuditPipeline, candidateRetriever, type AuditPipeline } from './audit.js';
+import { checkSource, type SourceCheck, type SourceCheckInput } from './check-source.js';
 import { ModelHub, type InjectedModels } from './models.js';
 import { parseSettings, type RetrievalMode, type Settings, type SettingsInput } from './settings.js';
 
@@ -157,6 +158,15 @@ export class Veracite {
 
   async audit(input: AuditInput, onProgress?: (p: AuditProgress) => void): Promise<AuditReport> {
     return (await this.auditPipeline()).auditor.auditArticle(input, onProgress);
+  }
+
+  /**
+   * One claim against one source, as the audit judges a citation (check-source.ts): the probability that the
+   * source supports the claim, supported or likely fails verification, its evidence, and better sources
+   * from the index (`suggestions`, default the settings' audit.suggestions; none without an index).
+   */
+  async check(input: Omit<SourceCheckInput, 'suggestions'> & { suggestions?: number }, opts: { signal?: AbortSignal } = {}): Promise<SourceCheck> {
+    return checkSource(await this.auditPipeline(), { ...input, suggestions: input.suggestions ?? this.settings.audit.suggestions }, opts.signal);
   }
 
   /**

@@ -24,6 +24,11 @@ export const EXAMPLES: Record<string, string[]> = {
     'veracite audit article.wikitext --no-index --sources saved-pages/ --out audit.json',
     'veracite audit https://en.wikipedia.org/wiki/Bodmin --fetch --index .veracite/mine   # live fetch, SSRF-guarded',
   ],
+  check: [
+    'veracite check "Loss of Scribble cooperates with the c-myc oncogene to transform epithelial cells by blocking apoptosis." --source data/samples/audit/sources/scifact-45638119.txt --index .veracite/demo',
+    'veracite check "Grey seal pup production rose between 2016 and 2021." --source data/samples/documents/sources/pdf/seal-survey-2021.pdf --no-index',
+    'veracite check "The tower is 26 metres tall." --source https://example.org/tower --fetch --index .veracite/mine --json',
+  ],
   serve: ['veracite serve --index .veracite/demo --port 8080', 'veracite serve --index .veracite/scifact --fetch --sources saved-pages/'],
   demo: ['veracite demo', 'veracite demo --index /tmp/veracite-demo --quiet'],
   train: ['veracite train --data ../shared/data --seed 13', 'veracite train --data ../shared/data --only nli --annotations annotations.jsonl'],

@@ -14,6 +14,7 @@ import { registerDemoCommand } from './command-demo.js';
 import { registerVerifyCommand } from './command-verify.js';
 import { registerServeCommand } from './command-serve.js';
 import { registerAuditCommand } from './command-audit.js';
+import { registerCheckCommand } from './command-check.js';
 import { registerCalibrateCommand } from './command-calibrate.js';
 import { registerTrainCommand } from './command-train.js';
 import { registerTuneVerdictCommand } from './command-tune-verdict.js';
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   registerVerifyCommand(program);
   registerEvalCommand(program);
   registerAuditCommand(program);
+  registerCheckCommand(program);
   registerCalibrateCommand(program);
   registerTrainCommand(program);
   registerTuneVerdictCommand(program);

@@ -4,6 +4,7 @@
  * which the API returns and the web page draws. audit-side.ts implements it on the citation audit module;
  * tests may inject their own.
  */
+import type { SourceCheckInput } from '../app/check-source.js';
 import type { CitationView } from '../audit/citation-view.js';
 import type { AuditInput, AuditProvenance } from '../audit/types.js';
 
@@ -15,16 +16,8 @@ export interface AuditRunOptions {
   onCitation: (result: CitationView) => void;
 }
 
-export interface CitationCheckInput {
-  claim: string;
-  context?: string[];
-  title?: string;
-  sectionPath?: string[];
-  /** The cited source: a URL (looked up in the index; fetched with --fetch) or its text. */
-  source: { url: string; title?: string } | { text: string; title?: string };
-  /** Suggestions wanted (0 = none). */
-  suggestions: number;
-}
+/** One claim and its source (src/app/check-source.ts; the API gives the source as a URL or its text). */
+export type CitationCheckInput = SourceCheckInput;
 
 export interface AuditService {
   /** For /v1/health: which implementation runs. */

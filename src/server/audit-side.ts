@@ -11,16 +11,12 @@
  * many times) and wrong for a server that runs for weeks.
  */
 import type { AuditPipeline } from '../app/audit.js';
-import { citationView, type CitationView } from '../audit/citation-view.js';
-import { CitationAuditor } from '../audit/audit.js';
+import type { CitationView } from '../audit/citation-view.js';
+import type { CitationAuditor } from '../audit/audit.js';
+import { checkSource, citationViewOf } from '../app/check-source.js';
 import type { AuditCitation, AuditInput, AuditProvenance, CitationAudit } from '../audit/types.js';
-import type { Document } from '../corpus/types.js';
-import { pageToDocument } from '../sources/page-text.js';
 import type { ResolvedSource } from '../sources/types.js';
-import type { CitationTags } from '../wiki/types.js';
 import type { AuditRunOptions, AuditService, CitationCheckInput } from './audit-service.js';
-
-const NO_TAGS: CitationTags = { failedVerification: false, citationNeeded: false, deadLink: false };
 
 export class SideAuditService implements AuditService {
   readonly name: string;
@@ -53,38 +49,10 @@ export class SideAuditService implements AuditService {
   }
 
   async checkCitation(input: CitationCheckInput, signal?: AbortSignal): Promise<CitationView> {
-    const src = input.source;
-    let resolved: ResolvedSource;
-    let source: AuditCitation['source'];
-    if ('text' in src) {
-      const document = pageToDocument(src.text, 'text', 'source:text', src.title ?? 'Source text');
-      resolved = document.sentences.length ? { status: 'found', document, attempts: [] } : { status: 'unsupported', reason: 'no sentences in the source text', attempts: [] };
-      source = { raw: src.text.length > 200 ? `${src.text.slice(0, 200)}…` : src.text, ...(src.title ? { title: src.title } : {}) };
-    } else {
-      source = { raw: src.url, url: src.url, ...(src.title ? { title: src.title } : {}) };
-      resolved = await this.pipeline.resolver().resolve(source);
-    }
-    signal?.throwIfAborted();
-    const c: AuditCitation = {
-      id: 'check',
-      index: 0,
-      claim: input.claim,
-      context: input.context ?? [],
-      sectionPath: input.sectionPath ?? [],
-      articleTitle: input.title ?? '',
-      source,
-      tags: NO_TAGS,
-    };
-    // The suggestion count is per request: a throw-away auditor with that setting (construction is free).
-    const { recommend } = this.auditor.config;
-    const auditor = new CitationAuditor(this.pipeline.deps, { ...this.auditor.config, recommend: { ...recommend, enabled: recommend.enabled && input.suggestions > 0, suggestions: Math.max(1, input.suggestions) } });
-    return this.toView(source, resolved, await auditor.auditCitation(c, resolved, signal));
+    return (await checkSource(this.pipeline, input, signal)).view;
   }
 
-  private async toView(source: AuditCitation['source'], resolved: ResolvedSource, r: CitationAudit): Promise<CitationView> {
-    const ids = (r.recommendations?.suggestions ?? []).map((s) => s.docId);
-    const store = this.pipeline.deps.store;
-    const docs = new Map<string, Document>(store && ids.length ? (await store.getDocuments(ids)).map((d) => [d.id, d]) : []);
-    return citationView(source, resolved, r, this.auditor.flagSignal, docs);
+  private toView(source: AuditCitation['source'], resolved: ResolvedSource, r: CitationAudit): Promise<CitationView> {
+    return citationViewOf(this.pipeline, source, resolved, r);
   }
 }

@@ -1,0 +1,46 @@
+import { strict as assert } from 'node:assert';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { readSourceArgument } from './command-check.js';
+import { SettingsError } from '../util/settings-error.js';
+
+describe('veracite check: reading --source', () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'vc-check-'));
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it('a URL stays a URL (resolved as an audit resolves it), with the title given', async () => {
+    assert.deepEqual(await readSourceArgument('https://example.org/a', 'A page'), { url: 'https://example.org/a', title: 'A page' });
+  });
+
+  it('a saved page is read by its extension: HTML and Markdown as such, anything else as plain text', async () => {
+    const html = join(dir, 'page.html');
+    await writeFile(html, '<html><body><p>The tower is 26 metres tall.</p></body></html>');
+    assert.deepEqual(await readSourceArgument(html), { text: '<html><body><p>The tower is 26 metres tall.</p></body></html>', title: 'page.html', kind: 'html' });
+    const md = join(dir, 'notes.MD');
+    await writeFile(md, '# Notes\n\nIt rained.');
+    assert.equal(((await readSourceArgument(md)) as { kind: string }).kind, 'markdown');
+    const txt = join(dir, 'abstract.txt');
+    await writeFile(txt, 'It rained.');
+    assert.deepEqual(await readSourceArgument(txt, 'Weather'), { text: 'It rained.', title: 'Weather', kind: 'text' });
+  });
+
+  it('a PDF is read page by page into a document (the shipped seal survey)', async () => {
+    const source = await readSourceArgument('data/samples/documents/sources/pdf/seal-survey-2021.pdf');
+    assert.ok('document' in source);
+    assert.equal(source.document.title, 'Grey seal survey 2021');
+    assert.ok(source.document.sentences.length > 5, `${source.document.sentences.length} sentences`);
+    assert.ok(source.document.sentences.some((s) => /pups/.test(s)));
+  });
+
+  it('a missing file or a broken PDF is an error that names the file and what to give instead', async () => {
+    await assert.rejects(readSourceArgument(join(dir, 'nope.txt')), (e: unknown) => e instanceof SettingsError && /nope\.txt: no such file\. Give a saved page/.test(e.message));
+    const bad = join(dir, 'broken.pdf');
+    await writeFile(bad, 'not a pdf at all');
+    await assert.rejects(readSourceArgument(bad), (e: unknown) => e instanceof SettingsError && /broken\.pdf as a PDF: /.test(e.message));
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * `veracite check "<claim>" --source <file | URL | ->`: does this source support this claim? One citation
+ * judged as `veracite audit` judges each of an article's (src/app/check-source.ts): the probability that the
+ * source supports the claim, supported or likely fails verification and why, the source's evidence
+ * sentences, and better sources from the index. For a fact-checker with one page in hand; the HTTP API's
+ * POST /v1/citations/check answers the same question.
+ */
+import { readFile } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
+import type { Command } from 'commander';
+import type { SourceCheck, SourceCheckInput } from '../app/check-source.js';
+import { splitSentences } from '../corpus/sentences.js';
+import { coverageInWords } from '../verify/coverage.js';
+import { pdfToDocument, type PageKind } from '../sources/page-text.js';
+import { SettingsError } from '../util/settings-error.js';
+import { AUDIT_OPTIONS } from './command-audit.js';
+import { readStdin } from './command-verify.js';
+import { snapshotText } from './format.js';
+import { withApp } from './open-app.js';
+import { addOptions } from './options.js';
+
+interface CheckFlags extends Record<string, unknown> {
+  source: string;
+  sourceTitle?: string;
+  context?: string;
+  title?: string;
+  section?: string;
+  json?: boolean;
+}
+
+const KIND_OF_EXTENSION: Record<string, PageKind> = { '.html': 'html', '.htm': 'html', '.md': 'markdown', '.markdown': 'markdown' };
+
+/** `--source` as the check reads it: a URL, stdin, or a saved file (HTML, Markdown, PDF, else plain text). */
+export async function readSourceArgument(where: string, title?: string): Promise<SourceCheckInput['source']> {
+  const named = title ? { title } : {};
+  if (/^https?:\/\//i.test(where)) return { url: where, ...named };
+  if (where === '-') return { text: await readStdin(), ...named };
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(where);
+  } catch (e) {
+    const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
+    throw new SettingsError('--source', `cannot read ${where}: ${why}. Give a saved page (.txt, .md, .html, .pdf), '-' for stdin, or an http(s) URL`);
+  }
+  const ext = extname(where).toLowerCase();
+  if (ext === '.pdf') {
+    const pdf = await pdfToDocument(new Uint8Array(bytes), `file://${where}`, title ?? basename(where));
+    if (!pdf.ok) throw new SettingsError('--source', `cannot read ${where} as a PDF: ${pdf.reason}`);
+    return { document: title ? { ...pdf.document, title } : pdf.document };
+  }
+  return { text: bytes.toString('utf8'), title: title ?? basename(where), kind: KIND_OF_EXTENSION[ext] ?? 'text' };
+}
+
+export function registerCheckCommand(program: Command): void {
+  addOptions(
+    program
+      .command('check')
+      .description('does this source support this claim? one citation judged as the audit judges each: probability of support, supported or likely fails verification, evidence, better sources from the index')
+      .argument('<claim>', 'the statement the source is cited for')
+      .requiredOption('--source <where>', "the cited source: a saved page (.txt, .md, .html, .pdf), '-' for stdin, or an http(s) URL (looked up in --sources / the index; fetched with --fetch)")
+      .option('--source-title <title>', 'title of the source (default: the file name, or the PDF\'s own)')
+      .option('--context <text>', 'text before the claim in the article (its sentences join the query for suggestions)')
+      .option('--title <title>', 'title of the article that cites the source')
+      .option('--section <path>', 'section path in the article, e.g. "History > Early years"')
+      .option('--json', 'print the whole check as JSON (the audit record, the status, the API\'s view)'),
+    AUDIT_OPTIONS,
+  ).action(async (claim: string, flags: CheckFlags) => {
+    const source = await readSourceArgument(flags.source, flags.sourceTitle);
+    const result = await withApp(flags, AUDIT_OPTIONS, async (vc) => {
+      const pipeline = await vc.auditPipeline();
+      for (const note of pipeline.notes) console.error(`note: ${note}`);
+      return vc.check({
+        claim,
+        source,
+        ...(flags.context ? { context: splitSentences(flags.context) } : {}),
+        ...(flags.title ? { title: flags.title } : {}),
+        ...(flags.section ? { sectionPath: flags.section.split('>').map((s) => s.trim()).filter(Boolean) } : {}),
+      });
+    });
+    if (flags.json) console.log(JSON.stringify(result, null, 2));
+    else printCheck(result);
+  });
+}
+
+const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 3)}...` : s);
+
+export function printCheck({ audit, status, view, provenance }: SourceCheck): void {
+  console.log(`${status.label}: ${audit.claim}`);
+  console.log(`  why: ${status.reason}`);
+  const v = audit.verification;
+  if (v?.probability !== undefined) {
+    console.log(`  probability that the source supports the claim: ${v.probability.toFixed(3)} (0-1, calibrated on labelled Wikipedia citations)`);
+  }
+  if (v?.supportLabel) console.log(`  the NLI verdict on the source's evidence: ${v.supportLabel}${v.support !== undefined ? ` (P(supports) ${v.support.toFixed(3)})` : ''}`);
+  // The reason of a flagged citation already says what the source leaves out.
+  if (view.coverage && !(v?.coverage && status.reason.includes(coverageInWords(v.coverage)))) console.log(`  ${view.coverage.text}`);
+  if (view.existing) {
+    console.log(`  evidence in the source (${view.existing.title}; score: how likely the sentence is evidence for the claim, 0-1):`);
+    const evidence = view.existing.sentences.filter((s) => s.evidence).sort((a, b) => (b.score ?? 0) - (a.score ?? 0));
+    for (const s of evidence.slice(0, 5)) console.log(`   ${(s.score ?? 0).toFixed(3)} s${s.index}: ${clip(s.text, 200)}`);
+  }
+  if (view.suggestions.length) {
+    const scale = view.scoreSignal === 'probability' ? 'probability of support' : `${view.scoreSignal} score`;
+    console.log(`  better sources in the index (${scale}):`);
+    for (const s of view.suggestions) {
+      const best = s.sentences.filter((x) => x.evidence).sort((a, b) => (b.score ?? 0) - (a.score ?? 0))[0];
+      console.log(`   ${s.score.toFixed(3)} ${s.title}${s.docId ? ` (${s.docId})` : ''}${best ? `: ${clip(best.text, 160)}` : ''}`);
+    }
+  } else if (audit.verification) {
+    console.log(`  better sources: ${!provenance.snapshot ? 'none looked for (no index)' : provenance.config.recommend.enabled ? 'none in the index scores above the cited source' : 'none looked for (--no-recommend)'}`);
+  }
+  const flagging = provenance.flagging;
+  if (flagging.probabilityThreshold !== undefined) console.log(`  flagged as likely failing verification at a probability of support <= ${flagging.probabilityThreshold.toFixed(3)}${flagging.source ? ` (${flagging.source})` : ''}`);
+  else if (flagging.disabledReason) console.log(`  no flag threshold: ${flagging.disabledReason}`);
+  const t = audit.timingsMs;
+  console.log(`  provenance: ${provenance.snapshot ? snapshotText(provenance.snapshot) : 'no index'}, config ${provenance.configHash}, models ${provenance.models.map((m) => m.id).join(', ')}; ${Math.round(t.source + t.retrieve + t.score + t.rank)} ms`);
+}
