@@ -5,22 +5,23 @@
  * sentences, and better sources from the index. For a fact-checker with one page in hand; the HTTP API's
  * POST /v1/citations/check answers the same question.
  */
-import { readFile } from 'node:fs/promises';
-import { basename, extname } from 'node:path';
 import type { Command } from 'commander';
-import type { SourceCheck, SourceCheckInput } from '../app/check-source.js';
+import type { SourceCheck } from '../app/check-source.js';
 import { splitSentences } from '../corpus/sentences.js';
 import { coverageInWords } from '../verify/coverage.js';
-import { pdfToDocument, type PageKind } from '../sources/page-text.js';
 import { SettingsError } from '../util/settings-error.js';
 import { AUDIT_OPTIONS } from './command-audit.js';
-import { readStdin } from './command-verify.js';
 import { snapshotText } from './format.js';
 import { withApp } from './open-app.js';
+import { checkPairs } from './check-pairs.js';
+import { readSourceArgument } from './source-argument.js';
 import { addOptions } from './options.js';
 
 interface CheckFlags extends Record<string, unknown> {
-  source: string;
+  source?: string;
+  pairs?: string;
+  out: string;
+  quiet?: boolean;
   sourceTitle?: string;
   context?: string;
   title?: string;
@@ -28,43 +29,29 @@ interface CheckFlags extends Record<string, unknown> {
   json?: boolean;
 }
 
-const KIND_OF_EXTENSION: Record<string, PageKind> = { '.html': 'html', '.htm': 'html', '.md': 'markdown', '.markdown': 'markdown' };
-
-/** `--source` as the check reads it: a URL, stdin, or a saved file (HTML, Markdown, PDF, else plain text). */
-export async function readSourceArgument(where: string, title?: string): Promise<SourceCheckInput['source']> {
-  const named = title ? { title } : {};
-  if (/^https?:\/\//i.test(where)) return { url: where, ...named };
-  if (where === '-') return { text: await readStdin(), ...named };
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(where);
-  } catch (e) {
-    const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
-    throw new SettingsError('--source', `cannot read ${where}: ${why}. Give a saved page (.txt, .md, .html, .pdf), '-' for stdin, or an http(s) URL`);
-  }
-  const ext = extname(where).toLowerCase();
-  if (ext === '.pdf') {
-    const pdf = await pdfToDocument(new Uint8Array(bytes), `file://${where}`, title ?? basename(where));
-    if (!pdf.ok) throw new SettingsError('--source', `cannot read ${where} as a PDF: ${pdf.reason}`);
-    return { document: title ? { ...pdf.document, title } : pdf.document };
-  }
-  return { text: bytes.toString('utf8'), title: title ?? basename(where), kind: KIND_OF_EXTENSION[ext] ?? 'text' };
-}
-
 export function registerCheckCommand(program: Command): void {
   addOptions(
     program
       .command('check')
       .description('does this source support this claim? one citation judged as the audit judges each: probability of support, supported or likely fails verification, evidence, better sources from the index')
-      .argument('<claim>', 'the statement the source is cited for')
-      .requiredOption('--source <where>', "the cited source: a saved page (.txt, .md, .html, .pdf), '-' for stdin, or an http(s) URL (looked up in --sources / the index; fetched with --fetch)")
-      .option('--source-title <title>', 'title of the source (default: the file name, or the PDF\'s own)')
+      .argument('[claim]', 'the statement the source is cited for')
+      .option('--source <where>', "the cited source: a saved page (.txt, .md, .html, .pdf), '-' for stdin, or an http(s) URL (looked up in --sources / the index; fetched with --fetch)")
+      .option('--pairs <file>', 'batch mode: JSONL of {"id", "claim", "source" (a path, relative to the file, or a URL) or "text", and optional "context", "title", "section", "source_title"}')
+      .option('--out <file>', 'batch mode: JSONL output, one line per pair, resumed if it exists', 'checks.jsonl')
+      .option('--quiet', 'batch mode: no progress output')
+      .option('--source-title <title>', 'title of the source, read with its text (default: an HTML page\'s or PDF\'s own; not the file name)')
       .option('--context <text>', 'text before the claim in the article (its sentences join the query for suggestions)')
       .option('--title <title>', 'title of the article that cites the source')
       .option('--section <path>', 'section path in the article, e.g. "History > Early years"')
       .option('--json', 'print the whole check as JSON (the audit record, the status, the API\'s view)'),
     AUDIT_OPTIONS,
-  ).action(async (claim: string, flags: CheckFlags) => {
+  ).action(async (claim: string | undefined, flags: CheckFlags) => {
+    if (flags.pairs) {
+      if (claim !== undefined || flags.source) throw new SettingsError('--pairs', 'give either a claim with --source, or --pairs, not both');
+      await checkPairs(flags);
+      return;
+    }
+    if (claim === undefined || !flags.source) throw new SettingsError('--source', 'give a claim and --source <file | URL | ->, or --pairs <file> for a batch');
     const source = await readSourceArgument(flags.source, flags.sourceTitle);
     const result = await withApp(flags, AUDIT_OPTIONS, async (vc) => {
       const pipeline = await vc.auditPipeline();

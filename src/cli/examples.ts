@@ -28,6 +28,7 @@ export const EXAMPLES: Record<string, string[]> = {
     'veracite check "Loss of Scribble cooperates with the c-myc oncogene to transform epithelial cells by blocking apoptosis." --source data/samples/audit/sources/scifact-45638119.txt --index .veracite/demo',
     'veracite check "Grey seal pup production rose between 2016 and 2021." --source data/samples/documents/sources/pdf/seal-survey-2021.pdf --no-index',
     'veracite check "The tower is 26 metres tall." --source https://example.org/tower --fetch --index .veracite/mine --json',
+    'veracite check --pairs pairs.jsonl --out checks.jsonl --index .veracite/mine          # {"id", "claim", "source" | "text"} per line; resumable',
   ],
   serve: ['veracite serve --index .veracite/demo --port 8080', 'veracite serve --index .veracite/scifact --fetch --sources saved-pages/'],
   demo: ['veracite demo', 'veracite demo --index /tmp/veracite-demo --quiet'],

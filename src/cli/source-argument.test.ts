@@ -3,10 +3,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { readSourceArgument } from './command-check.js';
+import { readSourceArgument } from './source-argument.js';
 import { SettingsError } from '../util/settings-error.js';
 
-describe('veracite check: reading --source', () => {
+describe('veracite check: reading a source (--source, a pairs file)', () => {
   let dir: string;
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'vc-check-'));
@@ -20,7 +20,8 @@ describe('veracite check: reading --source', () => {
   it('a saved page is read by its extension: HTML and Markdown as such, anything else as plain text', async () => {
     const html = join(dir, 'page.html');
     await writeFile(html, '<html><body><p>The tower is 26 metres tall.</p></body></html>');
-    assert.deepEqual(await readSourceArgument(html), { text: '<html><body><p>The tower is 26 metres tall.</p></body></html>', title: 'page.html', kind: 'html' });
+    // No title from the file name: it would be read as the page's words.
+    assert.deepEqual(await readSourceArgument(html), { text: '<html><body><p>The tower is 26 metres tall.</p></body></html>', kind: 'html' });
     const md = join(dir, 'notes.MD');
     await writeFile(md, '# Notes\n\nIt rained.');
     assert.equal(((await readSourceArgument(md)) as { kind: string }).kind, 'markdown');

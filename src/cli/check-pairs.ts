@@ -1,0 +1,140 @@
+/**
+ * `veracite check --pairs pairs.jsonl --out checks.jsonl`: many (claim, source) pairs, each checked as the
+ * audit checks a citation. For a fact-checker's list of statements and the pages cited for them, or a
+ * researcher's own labelled pairs. One output line per pair, appended as it is done; an interrupted run
+ * resumes (pairs whose id is in --out are skipped, a half-written last line is dropped). A bad record stops
+ * the run with its file, line and field, and everything checked before it stays in --out.
+ */
+import { appendFile, mkdir } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { dirname, isAbsolute, join } from 'node:path';
+import type { SourceCheck, SourceCheckInput } from '../app/check-source.js';
+import { splitSentences } from '../corpus/sentences.js';
+import { SettingsError } from '../util/settings-error.js';
+import { AUDIT_OPTIONS } from './command-audit.js';
+import { completedIds } from './command-verify.js';
+import { countRecords } from './count-records.js';
+import { withApp } from './open-app.js';
+import { createProgress } from './progress.js';
+import { readSourceArgument } from './source-argument.js';
+
+interface PairLine {
+  id: string;
+  line: number;
+  input: Omit<SourceCheckInput, 'suggestions'>;
+}
+
+type Fields = Record<string, unknown>;
+
+function optionalText(v: Fields, field: string, where: string): string | undefined {
+  const x = v[field];
+  if (x === undefined || x === null) return undefined;
+  if (typeof x !== 'string') throw new Error(`${where} field "${field}": expected a string, got ${Array.isArray(x) ? 'an array' : typeof x}`);
+  return x;
+}
+
+/** One record of a pairs file -> the check's input; paths are relative to the pairs file. */
+async function pairOf(v: Fields, file: string, line: number): Promise<PairLine> {
+  const where = `${file}:${line}`;
+  const claim = optionalText(v, 'claim', where);
+  if (!claim?.trim()) throw new Error(`${where} field "claim": missing or empty`);
+  const source = optionalText(v, 'source', where);
+  const text = optionalText(v, 'text', where);
+  if ((source === undefined) === (text === undefined)) throw new Error(`${where}: give exactly one of "source" (a saved page's path or a URL) and "text" (the source's text)`);
+  const title = optionalText(v, 'source_title', where);
+  let read: SourceCheckInput['source'];
+  if (text !== undefined) read = { text, ...(title ? { title } : {}) };
+  else {
+    const path = /^https?:\/\//i.test(source!) || isAbsolute(source!) ? source! : join(dirname(file), source!);
+    try {
+      read = await readSourceArgument(path, title);
+    } catch (e) {
+      throw new Error(`${where} field "source": ${e instanceof SettingsError ? e.message.replace(/^[^:]*: /, '') : (e as Error).message}`);
+    }
+  }
+  const context = v.context;
+  if (context !== undefined && typeof context !== 'string' && !(Array.isArray(context) && context.every((c) => typeof c === 'string'))) {
+    throw new Error(`${where} field "context": expected the text before the claim, or its sentences`);
+  }
+  const section = optionalText(v, 'section', where);
+  const articleTitle = optionalText(v, 'title', where);
+  return {
+    id: String(v.id ?? line),
+    line,
+    input: {
+      claim,
+      source: read,
+      ...(context !== undefined ? { context: typeof context === 'string' ? splitSentences(context) : (context as string[]) } : {}),
+      ...(articleTitle ? { title: articleTitle } : {}),
+      ...(section ? { sectionPath: section.split('>').map((s) => s.trim()).filter(Boolean) } : {}),
+    },
+  };
+}
+
+async function* readPairs(file: string): AsyncGenerator<{ id: string; line: number; fields: Fields }> {
+  const rl = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+  let line = 0;
+  for await (const raw of rl) {
+    line++;
+    if (!raw.trim()) continue;
+    let v: unknown;
+    try {
+      v = JSON.parse(raw);
+    } catch (e) {
+      throw new Error(`${file}:${line}: invalid JSON (${(e as Error).message})`);
+    }
+    if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error(`${file}:${line}: expected a JSON object`);
+    const fields = v as Fields;
+    yield { id: String(fields.id ?? line), line, fields };
+  }
+}
+
+/** What one output line records: the answer people read, and what produced it. */
+export function checkRecord(id: string, r: SourceCheck): Record<string, unknown> {
+  const v = r.audit.verification;
+  return {
+    id,
+    claim: r.audit.claim,
+    status: r.status.status,
+    statusLabel: r.status.label,
+    reason: r.status.reason,
+    probability: v?.probability ?? null,
+    flagged: v?.flagged ?? false,
+    supportLabel: v?.supportLabel ?? null,
+    support: v?.support ?? null,
+    sourceStatus: r.audit.source.status,
+    evidence: (v?.evidence ?? []).map((e) => ({ sentenceIndex: e.sentenceIndex, score: e.score, text: e.text })),
+    suggestions: r.view.suggestions.map((s) => ({ docId: s.docId, title: s.title, score: s.score })),
+    provenance: { snapshot: r.provenance.snapshot ?? null, configHash: r.provenance.configHash, models: r.provenance.models.map((m) => m.id), flagging: r.provenance.flagging },
+  };
+}
+
+export async function checkPairs(flags: Record<string, unknown> & { pairs?: string; out: string; quiet?: boolean }): Promise<void> {
+  const file = flags.pairs!;
+  await mkdir(dirname(flags.out), { recursive: true });
+  const done = await completedIds(flags.out);
+  const total = await countRecords(file, 'jsonl');
+  await withApp(flags, AUDIT_OPTIONS, async (vc) => {
+    const pipeline = await vc.auditPipeline();
+    if (!flags.quiet) for (const note of pipeline.notes) console.error(`note: ${note}`);
+    const bar = createProgress('check', total, 'pairs', { quiet: flags.quiet });
+    let n = 0;
+    let written = 0;
+    try {
+      for await (const rec of readPairs(file)) {
+        n++;
+        if (!done.has(rec.id)) {
+          const pair = await pairOf(rec.fields, file, rec.line);
+          await appendFile(flags.out, `${JSON.stringify(checkRecord(pair.id, await vc.check(pair.input)))}\n`);
+          done.add(pair.id);
+          written++;
+        }
+        bar.update(n);
+      }
+    } finally {
+      bar.stop();
+    }
+    console.error(`checked ${written} pairs (${n - written} already in ${flags.out}) -> ${flags.out}`);
+  });
+}

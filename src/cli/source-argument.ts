@@ -1,0 +1,36 @@
+/**
+ * The source of a claim check as a person names it on the command line or in a pairs file: an http(s) URL
+ * (resolved as the audit resolves a citation's URL), '-' for standard input, or a saved file read by its
+ * extension (HTML, Markdown, PDF page by page, anything else as plain text).
+ */
+import { readFile } from 'node:fs/promises';
+import { basename, extname } from 'node:path';
+import type { SourceCheckInput } from '../app/check-source.js';
+import { pdfToDocument, type PageKind } from '../sources/page-text.js';
+import { SettingsError } from '../util/settings-error.js';
+import { readStdin } from './command-verify.js';
+
+const KIND_OF_EXTENSION: Record<string, PageKind> = { '.html': 'html', '.htm': 'html', '.md': 'markdown', '.markdown': 'markdown' };
+
+/** `--source` as the check reads it. `option` names the flag or field in errors. */
+export async function readSourceArgument(where: string, title?: string, option = '--source'): Promise<SourceCheckInput['source']> {
+  const named = title ? { title } : {};
+  if (/^https?:\/\//i.test(where)) return { url: where, ...named };
+  if (where === '-') return { text: await readStdin(), ...named };
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(where);
+  } catch (e) {
+    const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
+    throw new SettingsError(option, `cannot read ${where}: ${why}. Give a saved page (.txt, .md, .html, .pdf), '-' for stdin, or an http(s) URL`);
+  }
+  const ext = extname(where).toLowerCase();
+  if (ext === '.pdf') {
+    const pdf = await pdfToDocument(new Uint8Array(bytes), `file://${where}`, title ?? basename(where));
+    if (!pdf.ok) throw new SettingsError(option, `cannot read ${where} as a PDF: ${pdf.reason}`);
+    return { document: title ? { ...pdf.document, title } : pdf.document };
+  }
+  // No title from the file name: the title is read with the page's text (its words count as the page's),
+  // and "scifact-9394119.txt" is not the source's title. An HTML page's own <title> is used.
+  return { text: bytes.toString('utf8'), ...named, kind: KIND_OF_EXTENSION[ext] ?? 'text' };
+}
