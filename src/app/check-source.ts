@@ -11,6 +11,7 @@ import { citationStatus } from '../audit/citation-status.js';
 import { citationView, type CitationView } from '../audit/citation-view.js';
 import type { AuditCitation, AuditProvenance, CitationAudit, CitationStatusInfo } from '../audit/types.js';
 import type { Document } from '../corpus/types.js';
+import { splitSentences } from '../corpus/sentences.js';
 import { pageToDocument, type PageKind } from '../sources/page-text.js';
 import type { ResolvedSource } from '../sources/types.js';
 import type { CitationTags } from '../wiki/types.js';
@@ -41,6 +42,16 @@ export interface SourceCheck {
   view: CitationView;
   /** What produced it (index snapshot, models, configuration hash, the flag threshold), as an audit report records. */
   provenance: AuditProvenance;
+}
+
+/** The text before the claim as people give it (one string, or its sentences oldest first) -> its sentences. */
+export function contextSentences(context: string | readonly string[] | undefined): string[] {
+  return typeof context === 'string' ? splitSentences(context) : [...(context ?? [])];
+}
+
+/** "History > Early years" -> ['History', 'Early years']. */
+export function sectionPathOf(section: string | undefined): string[] {
+  return section ? section.split('>').map((s) => s.trim()).filter(Boolean) : [];
 }
 
 const NO_TAGS: CitationTags = { failedVerification: false, citationNeeded: false, deadLink: false };

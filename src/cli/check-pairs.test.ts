@@ -48,9 +48,12 @@ describe('veracite check --pairs (batch, resumable, bad records named)', () => {
     assert.ok(all[2]!.probability > all[1]!.probability);
   });
 
-  it('a record with neither or both of "source" and "text" is refused with its line', async () => {
+  it('a record with neither or both of "source" and "text", or a line that is not an object, is refused with its line', async () => {
     const file = join(dir, 'both.jsonl');
     await writeFile(file, JSON.stringify({ claim: 'x', source: 'a.txt', text: 'y' }) + '\n');
     await assert.rejects(runCli(['check', '--pairs', file, '--out', join(dir, 'o.jsonl'), '--no-index', '--quiet']), /both\.jsonl:1: give exactly one of "source"/);
+    const notObject = join(dir, 'array.jsonl');
+    await writeFile(notObject, '\n[1, 2]\n');
+    await assert.rejects(runCli(['check', '--pairs', notObject, '--out', join(dir, 'o.jsonl'), '--no-index', '--quiet']), /array\.jsonl:2: expected a JSON object/);
   });
 });

@@ -6,24 +6,16 @@
  * the run with its file, line and field, and everything checked before it stays in --out.
  */
 import { appendFile, mkdir } from 'node:fs/promises';
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { dirname, isAbsolute, join } from 'node:path';
-import type { SourceCheck, SourceCheckInput } from '../app/check-source.js';
-import { splitSentences } from '../corpus/sentences.js';
+import { contextSentences, sectionPathOf, type SourceCheck, type SourceCheckInput } from '../app/check-source.js';
 import { SettingsError } from '../util/settings-error.js';
 import { AUDIT_OPTIONS } from './command-audit.js';
 import { completedIds } from './command-verify.js';
 import { countRecords } from './count-records.js';
 import { withApp } from './open-app.js';
 import { createProgress } from './progress.js';
+import { readJsonlObjects } from './jsonl-objects.js';
 import { readSourceArgument } from './source-argument.js';
-
-interface PairLine {
-  id: string;
-  line: number;
-  input: Omit<SourceCheckInput, 'suggestions'>;
-}
 
 type Fields = Record<string, unknown>;
 
@@ -35,7 +27,7 @@ function optionalText(v: Fields, field: string, where: string): string | undefin
 }
 
 /** One record of a pairs file -> the check's input; paths are relative to the pairs file. */
-async function pairOf(v: Fields, file: string, line: number): Promise<PairLine> {
+async function pairOf(v: Fields, file: string, line: number): Promise<Omit<SourceCheckInput, 'suggestions'>> {
   const where = `${file}:${line}`;
   const claim = optionalText(v, 'claim', where);
   if (!claim?.trim()) throw new Error(`${where} field "claim": missing or empty`);
@@ -57,37 +49,14 @@ async function pairOf(v: Fields, file: string, line: number): Promise<PairLine> 
   if (context !== undefined && typeof context !== 'string' && !(Array.isArray(context) && context.every((c) => typeof c === 'string'))) {
     throw new Error(`${where} field "context": expected the text before the claim, or its sentences`);
   }
-  const section = optionalText(v, 'section', where);
   const articleTitle = optionalText(v, 'title', where);
   return {
-    id: String(v.id ?? line),
-    line,
-    input: {
-      claim,
-      source: read,
-      ...(context !== undefined ? { context: typeof context === 'string' ? splitSentences(context) : (context as string[]) } : {}),
-      ...(articleTitle ? { title: articleTitle } : {}),
-      ...(section ? { sectionPath: section.split('>').map((s) => s.trim()).filter(Boolean) } : {}),
-    },
+    claim,
+    source: read,
+    context: contextSentences(context as string | string[] | undefined),
+    ...(articleTitle ? { title: articleTitle } : {}),
+    sectionPath: sectionPathOf(optionalText(v, 'section', where)),
   };
-}
-
-async function* readPairs(file: string): AsyncGenerator<{ id: string; line: number; fields: Fields }> {
-  const rl = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
-  let line = 0;
-  for await (const raw of rl) {
-    line++;
-    if (!raw.trim()) continue;
-    let v: unknown;
-    try {
-      v = JSON.parse(raw);
-    } catch (e) {
-      throw new Error(`${file}:${line}: invalid JSON (${(e as Error).message})`);
-    }
-    if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error(`${file}:${line}: expected a JSON object`);
-    const fields = v as Fields;
-    yield { id: String(fields.id ?? line), line, fields };
-  }
 }
 
 /** What one output line records: the answer people read, and what produced it. */
@@ -122,12 +91,13 @@ export async function checkPairs(flags: Record<string, unknown> & { pairs?: stri
     let n = 0;
     let written = 0;
     try {
-      for await (const rec of readPairs(file)) {
+      for await (const rec of readJsonlObjects(file)) {
         n++;
-        if (!done.has(rec.id)) {
-          const pair = await pairOf(rec.fields, file, rec.line);
-          await appendFile(flags.out, `${JSON.stringify(checkRecord(pair.id, await vc.check(pair.input)))}\n`);
-          done.add(pair.id);
+        const id = String(rec.fields.id ?? rec.line);
+        if (!done.has(id)) {
+          const input = await pairOf(rec.fields, file, rec.line);
+          await appendFile(flags.out, `${JSON.stringify(checkRecord(id, await vc.check(input)))}\n`);
+          done.add(id);
           written++;
         }
         bar.update(n);

@@ -6,8 +6,8 @@
  * POST /v1/citations/check answers the same question.
  */
 import type { Command } from 'commander';
-import type { SourceCheck } from '../app/check-source.js';
-import { splitSentences } from '../corpus/sentences.js';
+import { contextSentences, sectionPathOf, type SourceCheck } from '../app/check-source.js';
+import type { SourceSentence, SourceView } from '../audit/citation-view.js';
 import { coverageInWords } from '../verify/coverage.js';
 import { SettingsError } from '../util/settings-error.js';
 import { AUDIT_OPTIONS } from './command-audit.js';
@@ -59,9 +59,9 @@ export function registerCheckCommand(program: Command): void {
       return vc.check({
         claim,
         source,
-        ...(flags.context ? { context: splitSentences(flags.context) } : {}),
+        context: contextSentences(flags.context),
         ...(flags.title ? { title: flags.title } : {}),
-        ...(flags.section ? { sectionPath: flags.section.split('>').map((s) => s.trim()).filter(Boolean) } : {}),
+        sectionPath: sectionPathOf(flags.section),
       });
     });
     if (flags.json) console.log(JSON.stringify(result, null, 2));
@@ -70,6 +70,9 @@ export function registerCheckCommand(program: Command): void {
 }
 
 const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 3)}...` : s);
+
+/** A source's evidence sentences, the most likely evidence first. */
+const evidenceOf = (view: SourceView): SourceSentence[] => view.sentences.filter((s) => s.evidence).sort((a, b) => (b.score ?? 0) - (a.score ?? 0));
 
 export function printCheck({ audit, status, view, provenance }: SourceCheck): void {
   console.log(`${status.label}: ${audit.claim}`);
@@ -83,14 +86,13 @@ export function printCheck({ audit, status, view, provenance }: SourceCheck): vo
   if (view.coverage && !(v?.coverage && status.reason.includes(coverageInWords(v.coverage)))) console.log(`  ${view.coverage.text}`);
   if (view.existing) {
     console.log(`  evidence in the source (${view.existing.title}; score: how likely the sentence is evidence for the claim, 0-1):`);
-    const evidence = view.existing.sentences.filter((s) => s.evidence).sort((a, b) => (b.score ?? 0) - (a.score ?? 0));
-    for (const s of evidence.slice(0, 5)) console.log(`   ${(s.score ?? 0).toFixed(3)} s${s.index}: ${clip(s.text, 200)}`);
+    for (const s of evidenceOf(view.existing).slice(0, 5)) console.log(`   ${(s.score ?? 0).toFixed(3)} s${s.index}: ${clip(s.text, 200)}`);
   }
   if (view.suggestions.length) {
     const scale = view.scoreSignal === 'probability' ? 'probability of support' : `${view.scoreSignal} score`;
     console.log(`  better sources in the index (${scale}):`);
     for (const s of view.suggestions) {
-      const best = s.sentences.filter((x) => x.evidence).sort((a, b) => (b.score ?? 0) - (a.score ?? 0))[0];
+      const best = evidenceOf(s)[0];
       console.log(`   ${s.score.toFixed(3)} ${s.title}${s.docId ? ` (${s.docId})` : ''}${best ? `: ${clip(best.text, 160)}` : ''}`);
     }
   } else if (audit.verification) {

@@ -4,15 +4,14 @@
  * line per claim and resumes where an interrupted run stopped (claims already in --out are skipped;
  * a half-written last line is dropped).
  */
-import { createReadStream } from 'node:fs';
 import { appendFile, mkdir, readFile, truncate } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import type { Verdict } from '../verify/types.js';
 import { claimTerms, verifyEvidenceRoles, verifyRelevanceThreshold, type VerdictDisplayConfig } from '../highlight/evidence-role.js';
 import { evidenceSentenceText, roleLegendText, useColor } from '../highlight/render.js';
 import { countRecords } from './count-records.js';
+import { readJsonlObjects } from './jsonl-objects.js';
 import { snapshotText } from './format.js';
 import { withApp } from './open-app.js';
 import { addOptions, type OptionPick } from './options.js';
@@ -62,18 +61,8 @@ export async function readStdin(): Promise<string> {
 
 /** `path` '-' reads the claims from standard input. */
 async function* readClaims(path: string): AsyncGenerator<ClaimLine> {
-  const rl = createInterface({ input: path === '-' ? process.stdin : createReadStream(path), crlfDelay: Infinity });
   const where = path === '-' ? 'stdin' : path;
-  let line = 0;
-  for await (const raw of rl) {
-    line++;
-    if (!raw.trim()) continue;
-    let v: Record<string, unknown>;
-    try {
-      v = JSON.parse(raw) as Record<string, unknown>;
-    } catch (e) {
-      throw new Error(`${where}:${line}: invalid JSON (${(e as Error).message})`);
-    }
+  for await (const { line, fields: v } of readJsonlObjects(path)) {
     const claim = v.claim ?? v.text ?? v.input;
     if (typeof claim !== 'string' || !claim.trim()) throw new Error(`${where}:${line} field "claim": missing or empty`);
     yield { id: String(v.id ?? v._id ?? line), claim };

@@ -14,8 +14,7 @@ import type { AuditPipeline } from '../app/audit.js';
 import type { CitationView } from '../audit/citation-view.js';
 import type { CitationAuditor } from '../audit/audit.js';
 import { checkSource, citationViewOf } from '../app/check-source.js';
-import type { AuditCitation, AuditInput, AuditProvenance, CitationAudit } from '../audit/types.js';
-import type { ResolvedSource } from '../sources/types.js';
+import type { AuditInput, AuditProvenance } from '../audit/types.js';
 import type { AuditRunOptions, AuditService, CitationCheckInput } from './audit-service.js';
 
 export class SideAuditService implements AuditService {
@@ -38,7 +37,7 @@ export class SideAuditService implements AuditService {
         run.signal.throwIfAborted();
         const c = todo[next++]!;
         const resolved = await resolver.resolve(c.source);
-        run.onCitation(await this.toView(c.source, resolved, await this.auditor.auditCitation(c, resolved, run.signal)));
+        run.onCitation(await citationViewOf(this.pipeline, c.source, resolved, await this.auditor.auditCitation(c, resolved, run.signal)));
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, Math.min(this.auditor.config.concurrency, todo.length)) }, worker));
@@ -50,9 +49,5 @@ export class SideAuditService implements AuditService {
 
   async checkCitation(input: CitationCheckInput, signal?: AbortSignal): Promise<CitationView> {
     return (await checkSource(this.pipeline, input, signal)).view;
-  }
-
-  private toView(source: AuditCitation['source'], resolved: ResolvedSource, r: CitationAudit): Promise<CitationView> {
-    return citationViewOf(this.pipeline, source, resolved, r);
   }
 }

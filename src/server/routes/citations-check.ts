@@ -8,7 +8,7 @@ import { runLimited } from '../deadline.js';
 import { defineRoute, errorResponses } from '../route.js';
 import { CitationViewSchema } from '../../audit/citation-view.js';
 import { CitationCheckRequest } from '../schemas.js';
-import { splitSentences } from '../../corpus/sentences.js';
+import { contextSentences, sectionPathOf } from '../../app/check-source.js';
 
 export const citationsCheckRoute = defineRoute(
   {
@@ -22,8 +22,8 @@ export const citationsCheckRoute = defineRoute(
   async (ctx, { body }, _req, reply) => {
     const input: CitationCheckInput = {
       claim: body.claim,
-      context: typeof body.context === 'string' ? splitSentences(body.context) : (body.context ?? []),
-      sectionPath: body.section ? body.section.split('>').map((s) => s.trim()).filter(Boolean) : [],
+      context: contextSentences(body.context),
+      sectionPath: sectionPathOf(body.section),
       source: body.source,
       suggestions: body.suggestions,
     };
