@@ -8,7 +8,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildProgram } from '../cli/main.js';
-import { checkExposure, ExposureError, hostOfHeader, HostAllowlist, isLoopbackAddress, tokenCookieName } from './exposure.js';
+import { checkExposure, ExposureError, hostOfHeader, HostAllowlist, isLoopbackAddress, parseHostHeader, tokenCookieName } from './exposure.js';
 import { ErrorResponse, HealthResponse } from './schemas.js';
 import type { RunningServer } from './start.js';
 import { FakeAuditService } from './testing/fake-audit.js';
@@ -77,8 +77,24 @@ describe('Host allowlist (DNS rebinding guard)', () => {
     assert.equal((await raw(server.url, '/v1/health', { headers: { host: 'evilcorp.example' } })).status, 403);
   });
 
+  it('refuses a malformed Host with 400, whatever name it starts with', async () => {
+    for (const host of [`127.0.0.1:${port}@evil.example.com`, 'localhost:evil', `localhost:${port}/x`, 'localhost:99999', 'local host', `[::1]x:${port}`, 'veracite.internal:80:80']) {
+      const e = errorOf(await raw(server.url, '/v1/health', { headers: { host } }), 400);
+      assert.ok(e.error === 'invalid_host' || e.error === 'invalid_request', `${JSON.stringify(host)}: ${e.error}`);
+    }
+  });
+
+  it('refuses an absolute-form request line naming another host, even with a good Host header', async () => {
+    for (const path of ['http://evil.example.com/v1/health', `http://127.0.0.1:${port}/v1/health`, '*']) {
+      const e = errorOf(await raw(server.url, path, { headers: { host: `127.0.0.1:${port}` } }), 400);
+      assert.match(e.message, /request target must be a path/, path);
+    }
+  });
+
   it('parses Host headers and classifies addresses', () => {
     assert.deepEqual(['example.org:8080', '[::1]:80', 'Example.ORG.', '127.0.0.1'].map(hostOfHeader), ['example.org', '::1', 'example.org', '127.0.0.1']);
+    assert.deepEqual(['127.0.0.1:1@evil.example', 'localhost:evil', 'a b', 'x:65536', '[::1'].map(parseHostHeader), [undefined, undefined, undefined, undefined, undefined]);
+    assert.equal(new HostAllowlist('127.0.0.1', []).allows('127.0.0.1:80@evil.example'), false);
     assert.deepEqual(['127.0.0.1', '127.3.2.1', '::1', 'localhost', '0.0.0.0', '192.168.1.4', 'example.org'].map(isLoopbackAddress), [true, true, true, true, false, false, false]);
     const wildcard = new HostAllowlist('0.0.0.0', []);
     assert.ok(wildcard.allows('127.0.0.1:1') && !wildcard.allows('attacker.example'));

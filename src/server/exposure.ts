@@ -1,19 +1,28 @@
 /**
  * Who may talk to the server.
  *
- * - **Host allowlist** (always on): a request whose Host header is not a name this server answers to gets
- *   403. A web page on an attacker's domain can point that domain's DNS at 127.0.0.1 (DNS rebinding) and
- *   then read the API as same-origin; its requests still carry the attacker's Host, which is refused here.
- *   Allowed: localhost, 127.0.0.1, [::1], the listening address (every interface address and the machine's
- *   name when listening on 0.0.0.0 / ::), and the operator's `--allow-host` names.
- * - **Bearer token** (optional on loopback, required beyond it): every /v1 request carries
- *   `Authorization: Bearer <token>` or the token cookie. The web page gets the cookie by being opened
- *   once as `/?token=<token>`: the server sets it (HttpOnly, SameSite=Strict, for this browser session) and
- *   redirects to `/` so the token leaves the address bar. A cookie, rather than a header the page would
- *   add, because the page's EventSource (audit progress) and its export link cannot send headers, and an
- *   HttpOnly cookie is out of reach of scripts. SameSite=Strict keeps other sites' requests from carrying
- *   it, and every state-changing route takes only application/json, which a cross-origin page cannot send
- *   without a CORS preflight this server never grants.
+ * - **Request target** (always on): only origin-form targets ("/path?query"). An absolute-form line
+ *   (`GET http://evil.example/v1/health`) names a host of its own beside the Host header; nothing a
+ *   browser or a reverse proxy sends to an origin server looks like that, so it is refused (400).
+ * - **Host allowlist** (always on): the Host header must be a host name, an IPv4 address or a bracketed
+ *   IPv6 address with an optional numeric port, nothing else (`127.0.0.1:80@evil.example`, `localhost:evil`
+ *   get 400), and a name this server answers to (else 403). A web page on an attacker's domain can point
+ *   that domain's DNS at 127.0.0.1 (DNS rebinding) and then read the API as same-origin; its requests
+ *   still carry the attacker's Host, which is refused here. Allowed: localhost, 127.0.0.1, [::1], the
+ *   listening address (every interface address and the machine's name when listening on 0.0.0.0 / ::),
+ *   and the operator's `--allow-host` names.
+ * - **Bearer token** (optional on loopback, required beyond it): decided on the route the router matched,
+ *   never on the raw URL (which a client can spell as `/%761/verify`, `//v1/verify`...: the router decodes
+ *   and matches it, a prefix check on the raw text would not). Deny by default: with a token, every request
+ *   needs it except those the router sent to a route registered as public (`PUBLIC_ROUTE`: the web page's
+ *   own files, which hold no data); an unknown path needs it too. It is `Authorization: Bearer <token>` or
+ *   the token cookie. The web page gets the cookie by being opened once as `/?token=<token>`: the server
+ *   sets it (HttpOnly, SameSite=Strict, for this browser session) and redirects to `/` so the token leaves
+ *   the address bar. A cookie, rather than a header the page would add, because the page's EventSource
+ *   (audit progress) and its export link cannot send headers, and an HttpOnly cookie is out of reach of
+ *   scripts. SameSite=Strict keeps other sites' requests from carrying it, and every state-changing route
+ *   takes only application/json, which a cross-origin page cannot send without a CORS preflight this
+ *   server never grants.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { hostname, networkInterfaces } from 'node:os';
@@ -41,12 +50,24 @@ export function isLoopbackAddress(host: string): boolean {
   return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h) || /^::ffff:127\.\d+\.\d+\.\d+$/.test(h);
 }
 
-/** The name part of a Host header ("example.org:8080" -> "example.org", "[::1]:80" -> "::1"). */
+/**
+ * A Host header as RFC 9110 allows it: a registered name or IPv4 address (letters, digits, '-', '.', and
+ * '_' which some internal names carry) or a bracketed IPv6 address, then an optional numeric port. Anything
+ * else (userinfo "a@b", a port that is not a number, spaces, a path) is not a host.
+ */
+const HOST_HEADER = /^(?:(\[[0-9a-fA-F:.]+(?:%[\w.~-]+)?\])|([A-Za-z0-9._-]+))(?::(\d{1,5}))?$/;
+
+/** The normalised name of a well-formed Host header ("example.org:8080" -> "example.org", "[::1]:80" -> "::1"); undefined when malformed. */
+export function parseHostHeader(header: string): string | undefined {
+  const m = HOST_HEADER.exec(header.trim());
+  if (!m) return undefined;
+  if (m[3] !== undefined && Number(m[3]) > 65535) return undefined;
+  return normalise(m[1] ?? m[2]!);
+}
+
+/** The name part of a Host header, for messages (a malformed header is returned trimmed, as given). */
 export function hostOfHeader(header: string): string {
-  const h = header.trim();
-  if (h.startsWith('[')) return normalise(h.slice(0, h.indexOf(']') + 1 || undefined));
-  const colon = h.lastIndexOf(':');
-  return normalise(colon >= 0 && h.indexOf(':') === colon ? h.slice(0, colon) : h);
+  return parseHostHeader(header) ?? header.trim();
 }
 
 export class HostAllowlist {
@@ -68,10 +89,12 @@ export class HostAllowlist {
     }
   }
 
+  /** Whether a well-formed Host header names this server (check the form first: `parseHostHeader`). */
   allows(hostHeader: string | undefined): boolean {
     // No Host at all: HTTP/1.0 from a script, never a browser (browsers always send it), so no rebinding.
     if (this.any || hostHeader === undefined) return true;
-    const h = hostOfHeader(hostHeader);
+    const h = parseHostHeader(hostHeader);
+    if (h === undefined) return false;
     return this.names.has(h) || this.suffixes.some((s) => h.endsWith(s) || h === s.slice(1));
   }
 }
@@ -129,6 +152,35 @@ export class HostNotAllowedError extends HttpError {
   }
 }
 
+export class InvalidHostError extends HttpError {
+  constructor(host: string) {
+    super(400, 'invalid_host', `Host header ${JSON.stringify(host.slice(0, 200))} is not a host name or address with an optional numeric port`);
+  }
+}
+
+export class InvalidTargetError extends HttpError {
+  constructor() {
+    super(400, 'invalid_request', 'the request target must be a path ("/v1/..."), as clients send it to an origin server; absolute-form targets naming a host are refused');
+  }
+}
+
+/**
+ * Route config of a route served without the token: only routes that hold no data (the web page's
+ * files). Everything else, unknown paths included, needs the token when the server has one.
+ */
+export const PUBLIC_ROUTE = { public: true } as const;
+
+function isPublicRoute(req: FastifyRequest): boolean {
+  // routeOptions.url is undefined when no route matched (the not-found handler): never public.
+  return req.routeOptions.url !== undefined && (req.routeOptions.config as { public?: unknown } | undefined)?.public === true;
+}
+
+/** The `token` query parameter of the request, if any. */
+function queryToken(req: FastifyRequest): string | undefined {
+  const q = req.url.indexOf('?');
+  return q < 0 ? undefined : (new URLSearchParams(req.url.slice(q + 1)).get('token') ?? undefined);
+}
+
 export class UnauthorizedError extends HttpError {
   constructor(detail: string) {
     super(401, 'unauthorized', `${detail}: send "Authorization: Bearer <token>" (the token the server was started with, --token or VERACITE_TOKEN), or open this server's page once as /?token=<token>`, undefined, {
@@ -142,25 +194,30 @@ function bearer(req: FastifyRequest): string | undefined {
   return m?.[1];
 }
 
-/** The Host check on every request, the token on /v1 and the `/?token=` exchange for the cookie. */
+/**
+ * The request-target and Host checks on every request, the token on every non-public route and the
+ * `/?token=` exchange for the cookie. An onRequest hook runs after routing, so `req.routeOptions` is the
+ * route the router chose for the decoded, normalised path: that, not the raw URL, decides.
+ */
 export function registerExposureGuards(app: FastifyInstance, o: Pick<ResolvedServerOptions, 'host' | 'token' | 'allowedHosts'>): void {
   const hosts = new HostAllowlist(o.host, o.allowedHosts);
   const token = o.token;
   const cookie = token ? tokenCookieName(token) : '';
 
   app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
+    if (!(req.raw.url ?? '').startsWith('/')) throw new InvalidTargetError();
     const host = req.headers.host;
+    if (host !== undefined && parseHostHeader(host) === undefined) throw new InvalidHostError(host);
     if (!hosts.allows(host)) throw new HostNotAllowedError(host ?? '');
     if (!token) return;
-    const path = req.url.split('?')[0]!;
-    if (path === '/' && req.method === 'GET' && req.url.includes('token=')) {
-      const given = new URLSearchParams(req.url.slice(req.url.indexOf('?') + 1)).get('token') ?? undefined;
+    if (isPublicRoute(req)) {
+      const given = req.routeOptions.url === '/' && req.method === 'GET' ? queryToken(req) : undefined;
+      if (given === undefined) return;
       if (!sameToken(given, token)) throw new UnauthorizedError('the token in the address is not this server\'s');
       // A session cookie: the browser forgets it when it closes; the page is opened with the token again.
       reply.header('set-cookie', stringifySetCookie(cookie, token, { path: '/', httpOnly: true, sameSite: 'strict', secure: req.protocol === 'https' }));
       return reply.code(303).header('location', '/').header('cache-control', 'no-store').send();
     }
-    if (path !== '/v1' && !path.startsWith('/v1/')) return;
     const given = bearer(req) ?? (req.headers.cookie ? parseCookie(req.headers.cookie)[cookie] : undefined);
     if (given === undefined) throw new UnauthorizedError('this server needs a token');
     if (!sameToken(given, token)) throw new UnauthorizedError('wrong token');

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { packageRoot } from '../util/package-root.js';
+import { PUBLIC_ROUTE } from './exposure.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -37,6 +38,7 @@ export function registerStatic(app: FastifyInstance, dir = webDir()): void {
     if (f.type.startsWith('text/html')) reply.header('content-security-policy', CSP);
     return reply.send(f.body);
   };
-  if (files.has('index.html')) app.get('/', serve('index.html'));
-  for (const name of files.keys()) app.get(`/${name}`, serve(name));
+  // The page's files hold no data: served without the token (every other route needs it, see exposure.ts).
+  if (files.has('index.html')) app.get('/', { config: PUBLIC_ROUTE }, serve('index.html'));
+  for (const name of files.keys()) app.get(`/${name}`, { config: PUBLIC_ROUTE }, serve(name));
 }
