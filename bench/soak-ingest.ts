@@ -142,6 +142,13 @@ async function main(): Promise<void> {
     killsByPhase: {} as Record<string, number>,
     /** Kills that left a table folder with data but no committed version (the defect-1 state). */
     halfWrittenTablesSeen: 0,
+    /**
+     * Kills during a --no-resume re-index of a complete index (issue 27): how many, how many left fewer
+     * document ids than the complete index had (none was removed from the source), and the ids missing in all.
+     */
+    reindexKills: 0,
+    reindexKillsLosingDocuments: 0,
+    documentsMissingAfterReindexKills: 0,
     /** Kills after which the child had already finished (not counted as kills). */
     missedKills: 0,
     /** Read opens right after a kill: answered, or refused as not built yet (nothing committed), or failed. */
@@ -177,6 +184,12 @@ async function main(): Promise<void> {
       const phase = lastPhase(c).replace(/^batch \d+$/, 'batch');
       tally.killsByPhase[phase] = (tally.killsByPhase[phase] ?? 0) + 1;
       if (await hasHalfWrittenTable(dir)) tally.halfWrittenTablesSeen++;
+      if (!fresh) {
+        const missing = expected.docs.size - (await committedDocumentIds(dir)).size;
+        tally.reindexKills++;
+        if (missing > 0) tally.reindexKillsLosingDocuments++;
+        tally.documentsMissingAfterReindexKills += Math.max(0, missing);
+      }
       const read = await readAfterKill(dir);
       tally.readsAfterKill[read.outcome]++;
       if (read.outcome === 'failed') tally.failures.push(`run ${run} kill ${k + 1} (${mode}, ${phase}): read after kill: ${read.message}`);
@@ -236,6 +249,7 @@ async function main(): Promise<void> {
   console.log(JSON.stringify(result, null, 2));
   console.log(
     `\n${tally.kills} kills in ${tally.runs} runs (${tally.halfWrittenTablesSeen} left a half-written table): ${tally.unusableIndexes} unusable indexes, ${tally.lostRecords} lost, ${tally.duplicatedRecords} duplicated records; ` +
+      `${tally.reindexKills} kills during a re-index: ${tally.reindexKillsLosingDocuments} left documents missing (${tally.documentsMissingAfterReindexKills} in all); ` +
       `${writers.rounds} concurrent-writer rounds: ${writers.corruptOrWrong} corrupt, ${writers.duplicatedRecords} duplicated, ${writers.clearMessage}/${writers.oneRefused} refusals with the holder named`,
   );
   saveBenchResult('soak-ingest', result);
@@ -267,6 +281,16 @@ async function killSomewhere(c: Spawned, dir: string, mode: KillMode, fullMs: nu
   c.proc.kill('SIGKILL');
   await c.exited;
   return true;
+}
+
+/** Distinct document ids committed in `dir` (read straight from the table, as any reader would see them). */
+async function committedDocumentIds(dir: string): Promise<Set<string>> {
+  const db = await lancedb.connect(dir);
+  try {
+    return new Set((await (await db.openTable('documents')).query().select(['id']).toArray()).map((r: { id: string }) => r.id));
+  } finally {
+    db.close();
+  }
 }
 
 async function hasHalfWrittenTable(dir: string): Promise<boolean> {

@@ -18,6 +18,8 @@ export type { InjectedModels, Engine } from './app/models.js';
 export type { AuditPipeline } from './app/audit.js';
 export type { SourceCheck, SourceCheckInput } from './app/check-source.js';
 export { SettingsError } from './util/settings-error.js';
+export { ClaimTextError, MAX_CLAIM_CHARS } from './verify/claim-text.js';
+export { NotTextError } from './util/not-text.js';
 
 // Corpora and the index.
 export type { RawDocument, Document, Passage, CorpusFormat } from './corpus/types.js';

@@ -12,6 +12,7 @@ import type { ModelInfo } from '../models/types.js';
 import { Retriever, type SearchMode } from '../retrieve/retriever.js';
 import { PageCache } from '../sources/page-cache.js';
 import { SourceResolver, type SourceResolverOptions } from '../sources/resolve-source.js';
+import type { WorkRecordOptions } from '../sources/work-records.js';
 import { SnapshotFolder } from '../sources/snapshot-folder.js';
 import type { Store } from '../store/types.js';
 import { storeEngineOf } from '../store/open-store.js';
@@ -55,6 +56,17 @@ export function localIndexDir(settings: Settings): string | undefined {
 }
 
 /** Where fetched pages are cached: beside a local index, else in .veracite/. */
+/** The metadata APIs' settings (src/sources/work-records.ts): mirrors, contact e-mail, OpenAlex, spacing. */
+export function workOptions(settings: Settings): WorkRecordOptions {
+  const s = settings.sources;
+  return {
+    ...(s.apis ? { bases: s.apis } : {}),
+    ...(s.contactEmail ? { email: s.contactEmail } : {}),
+    openAbstracts: s.openAbstracts,
+    ...(s.apiIntervalMs !== undefined ? { intervalMs: s.apiIntervalMs } : {}),
+  };
+}
+
 export function pageCacheDir(settings: Settings): string {
   const dir = localIndexDir(settings);
   return settings.sources.cache ?? (dir ? join(dir, 'page-cache') : join('.veracite', 'page-cache'));
@@ -77,10 +89,12 @@ export async function buildAuditPipeline(settings: Settings, models: ModelHub, s
   }
   const ranker = 'ranker' in ranked ? ranked.ranker.info : undefined;
   // The probability that a source supports the claim: the NLI model with the verdict's fitted calibration.
-  const judged = supportModel(engine.scorer.info, await models.engineEntailment());
+  const judged = supportModel(engine.scorer.info, await models.engineEntailment(), models.profile?.verdictCalibration);
   if ('reason' in judged) notes.push(judged.reason);
   const support = 'reason' in judged ? undefined : judged;
-  const calibration = await chooseCalibration(settings, engine.scorer.info, config, ranker, support?.info);
+  // A model profile's own audit calibration (veracite models calibrate) comes first, unless a file is named.
+  const profileCalibration = !settings.audit.calibration && models.profile?.auditCalibration ? await loadCalibration(models.profile.auditCalibration) : undefined;
+  const calibration = profileCalibration ?? (await chooseCalibration(settings, engine.scorer.info, config, ranker, support?.info));
   const flag = flagRule(
     {
       ...(settings.audit.threshold !== undefined ? { threshold: settings.audit.threshold } : {}),
@@ -98,6 +112,8 @@ export async function buildAuditPipeline(settings: Settings, models: ModelHub, s
   if (engine.embedder) infos.push(engine.embedder.info);
   if (embedder && !infos.some((m) => m.id === embedder.info.id)) infos.push(embedder.info);
   if (ranker) infos.push(ranker);
+  // The engine's profile, so that every report and provenance says which calibrated engine judged.
+  if (models.profile) infos.push({ id: `profile:${models.profile.name}`, version: `sha256:${models.profile.hash}`, backend: 'profile' });
   if (support && !infos.some((m) => m.id === support.info.id)) infos.push(support.info);
 
   const snapshots = settings.sources.folder ? await SnapshotFolder.open(settings.sources.folder) : undefined;
@@ -106,7 +122,7 @@ export async function buildAuditPipeline(settings: Settings, models: ModelHub, s
     const opts: SourceResolverOptions = {};
     if (store) opts.store = store;
     if (snapshots) opts.snapshots = snapshots;
-    if (settings.sources.fetch) opts.fetch = { policy: fetchPolicy, cache: new PageCache(pageCacheDir(settings)), wayback: settings.sources.wayback };
+    if (settings.sources.fetch) opts.fetch = { policy: fetchPolicy, cache: new PageCache(pageCacheDir(settings)), wayback: settings.sources.wayback, works: workOptions(settings) };
     return new SourceResolver(opts);
   };
   const deps: AuditDeps = {

@@ -15,6 +15,7 @@ import { splitSentences } from '../corpus/sentences.js';
 import { pageToDocument, type PageKind } from '../sources/page-text.js';
 import type { ResolvedSource } from '../sources/types.js';
 import type { CitationTags } from '../wiki/types.js';
+import { assertText } from '../util/not-text.js';
 
 export interface SourceCheckInput {
   /** The statement the source is cited for. */
@@ -60,6 +61,8 @@ const SHOWN_RAW = 200;
 function sourceOf(input: SourceCheckInput['source']): { source: AuditCitation['source']; resolved?: ResolvedSource } {
   const named = (title: string | undefined) => (title ? { title } : {});
   if ('url' in input) return { source: { raw: input.url, url: input.url, ...named(input.title) } };
+  // Binary data given as the source's text is refused, not read (it would be scored as sentences).
+  if ('text' in input) assertText(input.text, 'the source text');
   const document = 'document' in input ? input.document : pageToDocument(input.text, input.kind ?? 'text', 'source:text', input.title ?? 'Source text');
   const raw = 'text' in input ? input.text : document.sentences.join(' ');
   const resolved: ResolvedSource = document.sentences.length

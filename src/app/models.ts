@@ -3,11 +3,14 @@
  * the embedder, a server that never verifies never loads the entailment head. Tests and library users may
  * inject any role (fake models, their own ONNX instances); injected models are never disposed here.
  */
+import { loadAlignResources, type AlignResources } from '../models/align/index.js';
 import type { OnnxLoadOptions } from '../models/onnx/load.js';
 import { loadEmbedder, loadEntailment, loadPairScorer, loadUse, needsUse, parseModelSpec, type ModelSpec } from '../models/registry.js';
 import { MemoEmbedder } from '../models/memo-embedder.js';
 import type { Embedder, EntailmentModel, PairScorer } from '../models/types.js';
 import { EmbeddingCache } from '../store/embedding-cache.js';
+import type { LoadedProfile } from '../models/hub/profile.js';
+import { profileSpecs } from '../models/hub/profile.js';
 import type { Settings } from './settings.js';
 
 export interface InjectedModels {
@@ -36,10 +39,19 @@ export class ModelHub {
   constructor(
     private readonly settings: Settings['models'],
     private readonly injected: InjectedModels = {},
+    /** The calibrated model profile (veracite models) whose model fills its role; app/profile.ts picks it. */
+    readonly profile?: LoadedProfile,
   ) {
     // Parsed up front: a wrong spec fails before any index or model is opened.
-    this.specs = { embedder: parseModelSpec('embedder', settings.embedder), scorer: parseModelSpec('scorer', settings.scorer), nli: parseModelSpec('nli', settings.nli) };
+    const specs = profile ? profileSpecs(profile) : settings;
+    this.specs = { embedder: parseModelSpec('embedder', specs.embedder), scorer: parseModelSpec('scorer', specs.scorer), nli: parseModelSpec('nli', specs.nli) };
     this.onnx = { device: settings.device };
+  }
+
+  /** ONNX options of a role: the profile's file type and loader options for its own role. */
+  private onnxFor(role: 'embedder' | 'scorer' | 'nli'): OnnxLoadOptions {
+    const p = this.profile?.file;
+    return p && p.role === role ? ({ ...this.onnx, dtype: p.dtype, ...(p.options ?? {}) } as OnnxLoadOptions) : this.onnx;
   }
 
   private once<T>(key: string, load: () => Promise<T>): Promise<T> {
@@ -59,7 +71,7 @@ export class ModelHub {
   /** The retrieval embedder (dense queries, indexing with vectors). */
   embedder(): Promise<Embedder> {
     if (this.injected.embedder) return Promise.resolve(this.injected.embedder);
-    return this.once('embedder', async () => (this.specs.embedder.kind === 'use' ? loadUse() : this.own(await loadEmbedder(this.specs.embedder, this.onnx))));
+    return this.once('embedder', async () => (this.specs.embedder.kind === 'use' ? loadUse() : this.own(await loadEmbedder(this.specs.embedder, this.onnxFor('embedder')))));
   }
 
   /** The Universal Sentence Encoder under the trained heads (one instance per process). */
@@ -70,12 +82,12 @@ export class ModelHub {
   /** The verifier's evidence scorer (a trained head reads the plain USE, exactly as when its figures were measured). */
   scorer(): Promise<PairScorer> {
     if (this.injected.scorer) return Promise.resolve(this.injected.scorer);
-    return this.once('scorer', async () => this.own(await loadPairScorer(this.specs.scorer, { onnx: this.onnx })));
+    return this.once('scorer', async () => this.own(await loadPairScorer(this.specs.scorer, { onnx: this.onnxFor('scorer') })));
   }
 
   entailment(): Promise<EntailmentModel> {
     if (this.injected.entailment) return Promise.resolve(this.injected.entailment);
-    return this.once('entailment', async () => this.own(await loadEntailment(this.specs.nli, { onnx: this.onnx })));
+    return this.once('entailment', async () => this.own(await loadEntailment(this.specs.nli, { onnx: this.onnxFor('nli') })));
   }
 
   /**
@@ -85,7 +97,7 @@ export class ModelHub {
   engine(): Promise<Engine> {
     if (this.injected.scorer) return Promise.resolve({ scorer: this.injected.scorer });
     return this.once('engine', async (): Promise<Engine> => {
-      if (!needsUse(this.specs.scorer)) return { scorer: this.own(await loadPairScorer(this.specs.scorer, { onnx: this.onnx })) };
+      if (!needsUse(this.specs.scorer)) return { scorer: this.own(await loadPairScorer(this.specs.scorer, { onnx: this.onnxFor('scorer') })) };
       const use = await loadUse();
       this.embeddingCache = this.settings.cache ? await EmbeddingCache.open(this.settings.cache, use) : undefined;
       const embedder = this.own(new MemoEmbedder(use, { capacity: ENGINE_MEMO_CAPACITY, ...(this.embeddingCache ? { persist: this.embeddingCache } : {}) }));
@@ -102,8 +114,17 @@ export class ModelHub {
     return this.once('engine-entailment', async () => {
       const engine = await this.engine();
       if (needsUse(this.specs.nli) && !engine.embedder) return this.entailment();
-      return this.own(await loadEntailment(this.specs.nli, { ...(engine.embedder ? { use: engine.embedder } : {}), onnx: this.onnx }));
+      return this.own(await loadEntailment(this.specs.nli, { ...(engine.embedder ? { use: engine.embedder } : {}), onnx: this.onnxFor('nli') }));
     });
+  }
+
+  /**
+   * WordNet and the word vectors the verifier's coverage and conflict checks and the trained heads' features
+   * read (process-wide): loaded without a long synchronous step (a missing word-vector cache is built in a
+   * worker thread), so that awaiting this keeps an event loop free and later uses return at once.
+   */
+  alignment(): Promise<AlignResources> {
+    return this.once('alignment', () => loadAlignResources());
   }
 
   /** Disposes the models this hub loaded (the shared USE instance stays: it is one per process). */

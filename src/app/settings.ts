@@ -8,6 +8,9 @@
  * (cli/options.ts maps each setting to its flag).
  */
 import { z } from 'zod';
+import { WORK_API_BASES } from '../sources/work-records.js';
+
+const WORK_API_NAMES = Object.keys(WORK_API_BASES) as [keyof typeof WORK_API_BASES, ...(keyof typeof WORK_API_BASES)[]];
 import { DEFAULT_AUDIT_CONFIG } from '../audit/audit.js';
 import { QUERY_CONTEXTS } from '../audit/query.js';
 import { DEFAULT_SCORING } from '../audit/score-document.js';
@@ -17,6 +20,8 @@ import { VERDICT_RULES } from '../verify/aggregate.js';
 import { SettingsError } from '../util/settings-error.js';
 
 export const DEFAULT_INDEX_DIR = '.veracite/index';
+/** audit.maxCitations' default. */
+export const DEFAULT_MAX_CITATIONS = 2000;
 
 export const RETRIEVAL_MODES = ['auto', 'bm25', 'dense', 'hybrid'] as const;
 export const FUSION_METHODS = ['union', 'rrf', 'weighted'] as const;
@@ -41,6 +46,8 @@ export const ModelSettings = z
     device: z.enum(DEVICES).default('cpu'),
     /** On-disk cache of the trained engine's sentence vectors (evaluations re-embed the same pages). */
     cache: z.string().min(1).optional(),
+    /** A calibrated model profile (`veracite models`); 'offline' = the offline heads; default: the active one. */
+    profile: z.string().min(1).optional(),
   })
   .strict();
 
@@ -110,6 +117,12 @@ export const AuditSettings = z
      * before the marker.
      */
     claimText: z.enum(['sentence', 'prefix']).default('sentence'),
+    /**
+     * Citations one audit checks, at most. An article with more is refused with a message naming this
+     * setting (the CLI's --limit n audits its first n instead); the parse stops one citation past it, so a
+     * huge article never has all its citations in memory (docs/RESULTS.md, "HTTP service", large audits).
+     */
+    maxCitations: z.number().int().positive().default(DEFAULT_MAX_CITATIONS),
   })
   .strict();
 
@@ -126,6 +139,18 @@ export const SourceSettings = z
     maxRedirects: z.number().int().min(0).default(5),
     /** Try the Wayback Machine for dead pages without an archive URL. */
     wayback: z.boolean().default(true),
+    /**
+     * Base URLs of the identifier resolvers and metadata APIs (src/sources/work-records.ts): doi, crossref,
+     * openalex, europepmc, arxiv, arxivPdf, arxivAbs, pubmed, pmc, openlibrary. A mirror named here is trusted by
+     * the SSRF guard (it may sit on an intranet address); cited URLs never are.
+     */
+    apis: z.partialRecord(z.enum(WORK_API_NAMES), z.url()).optional(),
+    /** Contact e-mail sent to the APIs' polite pools (Crossref / OpenAlex mailto, Europe PMC email, User-Agent). */
+    contactEmail: z.email().optional(),
+    /** Ask OpenAlex for a DOI's abstract when Crossref has none (a third party learns what is checked: off by default). */
+    openAbstracts: z.boolean().default(false),
+    /** Least ms between two requests to one API host; default each API's own polite interval. */
+    apiIntervalMs: z.number().int().min(0).optional(),
   })
   .strict();
 

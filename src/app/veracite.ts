@@ -20,11 +20,14 @@ import type { AcquireOptions } from '../store/writer-lock.js';
 import { Retriever, type RetrieverResult, type SearchMode } from '../retrieve/retriever.js';
 import type { ClaimInContext } from '../retrieve/query-building.js';
 import { Verifier } from '../verify/verifier.js';
+import { checkedClaim } from '../verify/claim-text.js';
 import type { Verdict } from '../verify/types.js';
+import type { ModelInfo } from '../models/types.js';
 import { SettingsError } from '../util/settings-error.js';
 import { buildAuditPipeline, candidateRetriever, type AuditPipeline } from './audit.js';
 import { checkSource, type SourceCheck, type SourceCheckInput } from './check-source.js';
 import { ModelHub, type InjectedModels } from './models.js';
+import { checkProfileModel, requireCalibrated, resolveProfile } from './profile.js';
 import { parseSettings, type RetrievalMode, type Settings, type SettingsInput } from './settings.js';
 
 export interface OpenOptions {
@@ -73,7 +76,8 @@ export class Veracite {
 
   static async open(input: SettingsInput = {}, opts: OpenOptions = {}): Promise<Veracite> {
     const requested = parseSettings(input);
-    const models = new ModelHub(requested.models, opts.models);
+    // The calibrated model profile (veracite models): the one named, else the active one, else none.
+    const models = new ModelHub(requested.models, opts.models, await resolveProfile(requested, opts.models));
     const dir = requested.index.dir;
     // A directory (LanceDB), opensearch://host:port/name or memory: (store/open-store.ts). Readers open
     // read-only and follow a writer in another process (new snapshots within a second).
@@ -124,14 +128,17 @@ export class Veracite {
   verifier(): Promise<Verifier> {
     this.verifierOf ??= (async () => {
       const v = this.settings.verify;
-      const [scorer, entailment] = await Promise.all([this.models.scorer(), this.models.entailment()]);
+      // The alignment resources too: verifying reads them, and loading them on the first claim would block
+      // the caller's event loop (a missing word-vector cache takes seconds to build).
+      const [scorer, entailment] = await Promise.all([this.models.scorer(), this.models.entailment(), this.models.alignment()]);
       const embedder = this.mode === 'bm25' ? undefined : await this.models.embedder();
+      const profile = this.checkedProfile({ scorer, entailment, ...(embedder ? { embedder } : {}) });
       return new Verifier(this.requireStore(), this.retriever(), { ...(embedder ? { embedder } : {}), scorer, entailment }, {
         documents: { mode: this.mode, maxDocs: v.candidates, titleMatch: v.titleMatch },
         evidence: { mode: v.evidence },
         hop: { enabled: v.hop },
         verdict: v.rule ? { rule: v.rule } : {},
-      });
+      }, profile ? { name: profile.name, hash: profile.hash, ...(profile.verdictCalibration ? { calibration: profile.verdictCalibration } : {}) } : undefined);
     })();
     return this.verifierOf;
   }
@@ -143,8 +150,27 @@ export class Veracite {
 
   /** The citation audit (works without an index: sources from a folder or the web, no suggestions). */
   auditPipeline(): Promise<AuditPipeline> {
-    this.auditOf ??= buildAuditPipeline(this.settings, this.models, this.store, this.mode);
+    this.auditOf ??= (async () => {
+      const pipeline = await buildAuditPipeline(this.settings, this.models, this.store, this.mode);
+      this.checkedProfile({ scorer: pipeline.engine.scorer, ...(pipeline.deps.support ? { entailment: pipeline.deps.support.entailment } : {}) });
+      return pipeline;
+    })();
     return this.auditOf;
+  }
+
+  /**
+   * Verdicts need calibrated models: an ONNX model without a profile is refused, and a profile's model must
+   * be the one it was calibrated with (its weights hash).
+   */
+  private checkedProfile(loaded: { scorer: { info: ModelInfo }; entailment?: { info: ModelInfo }; embedder?: { info: ModelInfo } }) {
+    const profile = this.models.profile;
+    requireCalibrated(this.models.specs, profile);
+    if (profile) {
+      const role = profile.file.role;
+      const model = role === 'nli' ? loaded.entailment : role === 'scorer' ? loaded.scorer : loaded.embedder;
+      if (model) checkProfileModel(profile, model.info);
+    }
+    return profile;
   }
 
   /** `signal` stops the work between stages (a deadline): the call then rejects with its reason. */
@@ -152,8 +178,10 @@ export class Veracite {
     return this.retriever().search(query, { k: opts.k ?? 10, ...(opts.mode ? { mode: opts.mode } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
   }
 
+  /** An empty or too long claim is a ClaimTextError (verify/claim-text.ts), before any model loads. */
   async verify(claim: string, opts: { signal?: AbortSignal } = {}): Promise<Verdict> {
-    return (await this.verifier()).verify(claim, opts.signal);
+    const text = checkedClaim(claim);
+    return (await this.verifier()).verify(text, opts.signal);
   }
 
   async audit(input: AuditInput, onProgress?: (p: AuditProgress) => void): Promise<AuditReport> {
@@ -166,7 +194,8 @@ export class Veracite {
    * from the index (`suggestions`, default the settings' audit.suggestions; none without an index).
    */
   async check(input: Omit<SourceCheckInput, 'suggestions'> & { suggestions?: number }, opts: { signal?: AbortSignal } = {}): Promise<SourceCheck> {
-    return checkSource(await this.auditPipeline(), { ...input, suggestions: input.suggestions ?? this.settings.audit.suggestions }, opts.signal);
+    const claim = checkedClaim(input.claim);
+    return checkSource(await this.auditPipeline(), { ...input, claim, suggestions: input.suggestions ?? this.settings.audit.suggestions }, opts.signal);
   }
 
   /**

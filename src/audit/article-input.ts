@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import { fetchPage, type FetchPolicy } from '../sources/http-fetch.js';
 import { SettingsError } from '../util/settings-error.js';
+import { assertText } from '../util/not-text.js';
 import { parseWikipediaHtml, parseWikitext, readKiltWafer, type Article } from '../wiki/index.js';
 import type { AuditCitation, AuditInput } from './types.js';
 
@@ -16,6 +17,8 @@ export interface ArticleInputOptions {
   fetch?: boolean;
   fetchPolicy?: FetchPolicy;
   contextSentences?: number;
+  /** Read at most this many citations (wikitext stops parsing there; ParseOptions.maxCitations). */
+  maxCitations?: number;
 }
 
 export function isUrl(s: string): boolean {
@@ -32,7 +35,7 @@ export function fromArticle(a: Article, origin: string, format: AuditInput['form
 }
 
 export async function loadArticleInput(input: string, opts: ArticleInputOptions = {}): Promise<AuditInput> {
-  const parseOpts = { ...(opts.contextSentences !== undefined ? { contextSentences: opts.contextSentences } : {}) };
+  const parseOpts = { ...(opts.contextSentences !== undefined ? { contextSentences: opts.contextSentences } : {}), ...(opts.maxCitations !== undefined ? { maxCitations: opts.maxCitations } : {}) };
   if (isUrl(input)) {
     if (!opts.fetch) throw new SettingsError('sources.fetch', `${input} is a URL and live fetching is off (the default): turn it on to read the article`);
     const res = await fetchPage(input, opts.fetchPolicy);
@@ -58,7 +61,9 @@ export async function loadArticleInput(input: string, opts: ArticleInputOptions 
     const titles = [...new Set(citations.map((c) => c.articleTitle).filter(Boolean))];
     return { title: opts.title ?? (titles.length === 1 ? titles[0]! : titles.length ? `${titles.length} articles` : basename(input)), origin: input, format: 'kilt', citations, skippedRefs: 0, uncitedClaims: 0 };
   }
-  const text = await readFile(input, 'utf8');
+  const bytes = await readFile(input);
+  assertText(bytes, input);
+  const text = bytes.toString('utf8');
   if (/\.x?html?$/.test(lower) || /^\s*(<!doctype html|<html)/i.test(text)) {
     const article = parseWikipediaHtml(text, { ...(opts.title ? { title: opts.title } : {}), ...parseOpts });
     return fromArticle(article, input, 'html');

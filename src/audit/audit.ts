@@ -29,9 +29,11 @@ import { judgeSupport, type SupportModel } from './support.js';
 import { pageSimilarity } from './page-similarity.js';
 import { supportSignal, type SupportSignalWeights } from './support-signal.js';
 import { coverageDetailOfDocument } from '../verify/coverage.js';
-import type { AuditCitation, AuditConfig, AuditInput, AuditProvenance, AuditReport, AuditSummary, CitationAudit, SourceReport, Verification } from './types.js';
+import { NO_BETTER_SOURCE, type AuditCitation, type AuditConfig, type AuditInput, type AuditProvenance, type AuditReport, type AuditSummary, type CitationAudit, type SourceReport, type Verification } from './types.js';
 import { urlDepth } from './url-depth.js';
 import { citationStatus, countByStatus } from './citation-status.js';
+import { BAND_THRESHOLDS, citationBand, countByBand } from './bands.js';
+import { standaloneClaim } from './standalone-claim.js';
 import { documentKindOf } from './document-kind.js';
 
 export const DEFAULT_AUDIT_CONFIG: AuditConfig = {
@@ -155,6 +157,7 @@ export class CitationAuditor {
         verification.relevant = existingJudged.relevant;
         if (existingJudged.contradicted) verification.contradicted = true;
         if (existingJudged.conflict) verification.conflict = existingJudged.conflict;
+        if (existingJudged.findings) verification.findings = existingJudged.findings;
         verification.coverage = coverage[0]!;
         if (weights) {
           verification.similarity = similarity[0]!;
@@ -177,6 +180,7 @@ export class CitationAuditor {
       index: c.index,
       claim: cited.claim,
       ...(cited.claimPrefix !== undefined && cited.claimPrefix !== cited.claim ? { claimPrefix: cited.claimPrefix } : {}),
+      ...(c.claim !== cited.claim && c.claim !== cited.claimPrefix ? { resolvedClaim: c.claim } : {}),
       context: c.context,
       sectionPath: c.sectionPath,
       tags: c.tags,
@@ -223,9 +227,20 @@ export class CitationAuditor {
           if (signal !== undefined) s.probability = probabilityOf(scale, signal);
         }
       }
+      // Relevance (verify's gate): a candidate whose best sentence fails the gate is offered only when its
+      // probability of support still reaches the partly-supported band; else the report says that no better
+      // source was found instead of showing an unrelated page with a bar.
+      if (this.deps.support) {
+        const relevant = new Map(candidates.candidates.map((c, i) => [c.doc.id, candidateJudged[i]?.relevant]));
+        const before = recs.suggestions.length;
+        recs.suggestions = recs.suggestions.filter((s) => relevant.get(s.docId) !== false || (s.probability ?? 0) >= BAND_THRESHOLDS.partlyFrom);
+        if (before && !recs.suggestions.length) recs.noBetterSource = NO_BETTER_SOURCE;
+      }
+      if (!recs.suggestions.length) recs.noBetterSource ??= NO_BETTER_SOURCE;
       out.recommendations = recs;
     }
     out.status = citationStatus(out);
+    out.band = citationBand(out);
     return out;
   }
 
@@ -249,6 +264,7 @@ export class CitationAuditor {
     };
     if (c.kind) out.kind = c.kind;
     out.status = citationStatus(out);
+    out.band = citationBand(out);
     return out;
   }
 
@@ -354,9 +370,14 @@ export class CitationAuditor {
   }
 }
 
-/** The citation with `claim` set to the text the audit verifies. */
+/**
+ * The citation with `claim` set to the text the audit verifies: the sentence or its prefix, read with its
+ * subject when it names it only by a pronoun or a bare surname (standalone-claim.ts).
+ */
 export function withClaimText(c: AuditCitation, mode: AuditConfig['claimText']): AuditCitation {
-  return mode === 'prefix' && c.claimPrefix && c.claimPrefix !== c.claim ? { ...c, claim: c.claimPrefix } : c;
+  const base = mode === 'prefix' && c.claimPrefix && c.claimPrefix !== c.claim ? { ...c, claim: c.claimPrefix } : c;
+  const alone = standaloneClaim(base.claim, base.context, base.articleTitle);
+  return alone.replaced ? { ...base, claim: alone.text } : base;
 }
 
 function sourceReport(c: AuditCitation, r: ResolvedSource): SourceReport {
@@ -388,6 +409,7 @@ export function summarise(results: readonly CitationAudit[], seconds: number): A
     withSuggestions: results.filter((r) => r.recommendations?.suggestions.length).length,
     taggedFailedVerification: results.filter((r) => r.tags.failedVerification).length,
     byCitationStatus: Object.fromEntries(Object.entries(countByStatus(results)).filter(([, n]) => n > 0)),
+    byBand: countByBand(results),
     seconds,
     citationsPerSecond: seconds > 0 ? results.length / seconds : 0,
   };

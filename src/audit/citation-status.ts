@@ -6,11 +6,12 @@
  *   fails-verification   read and scored at or below that threshold ("likely fails verification"), or
  *                        its relevant evidence contradicts the claim
  *   not-found            the DOI / arXiv / PubMed resolver says the cited work does not exist
- *   dead-link            the page is gone (HTTP 404/410, or its domain has no DNS record)
+ *   dead-link            the page is gone (HTTP 404/410, or its domain has no DNS record while the archive
+ *                        answered on the same run: offline, every name fails and nothing is dead)
  *   unreadable           the source was reached but has no text we can read: a scanned PDF, an encrypted
  *                        or damaged one, another content type, a page with no main text
  *   unverifiable         nothing to check against: no URL and no identifier, the page could not be
- *                        reached now (timeout, 5xx, refused by the SSRF guard), it was not available with
+ *                        reached now (no network or DNS answer, timeout, 5xx, refused by the SSRF guard), it was not available with
  *                        live fetching off, or it was scored without a calibrated threshold to decide on
  *
  * Only `supported` and `fails-verification` come from reading the source against the claim; every other
@@ -45,7 +46,9 @@ export function citationStatus(c: Pick<CitationAudit, 'source' | 'verification' 
     const score = `score ${v.score.toFixed(3)}${v.rankerScore !== undefined ? `, source-ranker score ${v.rankerScore.toFixed(3)}` : ''}`;
     if (v.flagged === true && v.contradicted) {
       const p = v.support !== undefined ? ` (probability of support ${v.support.toFixed(2)})` : '';
-      const why = v.conflict ? ` (${CONFLICT_WORDS[v.conflict]})` : '';
+      // The finding in words when there is one ("the source says 28 percent, the claim says 58 percent").
+      const stated = v.findings?.find((f) => f.decisive);
+      const why = stated ? ` (${stated.message})` : v.conflict ? ` (${CONFLICT_WORDS[v.conflict]})` : '';
       return out('fails-verification', `${score}: its best evidence contradicts the claim${why}${p}, whatever the score`);
     }
     // What the source leaves out of the claim often explains a low score: say so.
@@ -69,7 +72,8 @@ export function citationStatus(c: Pick<CitationAudit, 'source' | 'verification' 
     case 'no-url':
       return out('unverifiable', why);
     case 'unreachable':
-      return out('unverifiable', `could not be reached now: ${why}`);
+      // The fetcher says "could not reach <host>: ..." when no server answered (offline, DNS, timeout).
+      return out('unverifiable', /^could not reach /.test(why) ? why : `could not be reached now: ${why}`);
     case 'blocked':
       return out('unverifiable', `not fetched: ${why}`);
   }

@@ -9,6 +9,7 @@ import type { Document } from '../corpus/types.js';
 import type { ResolvedSource } from '../sources/types.js';
 import type { AuditCitation, CitationAudit } from './types.js';
 import { coverageInWords } from '../verify/coverage.js';
+import { CITATION_BANDS, citationBand } from './bands.js';
 
 const SourceSentenceSchema = z.object({
   /** Position of the sentence in its document. */
@@ -35,6 +36,7 @@ export const CitationViewSchema = z
     citationId: z.string(),
     index: z.number().int().describe('Position among the article\'s citations.'),
     claim: z.string(),
+    resolvedClaim: z.string().optional().describe("The claim as verified when its subject was a pronoun or a bare surname (\"She\", \"Gilbert\"): read with the article's subject or the context's last named entity."),
     context: z.array(z.string()),
     sectionPath: z.array(z.string()),
     source: z.object({ url: z.string().optional(), title: z.string().optional(), raw: z.string().optional() }).loose().describe('The reference as the article gives it.'),
@@ -49,10 +51,17 @@ export const CitationViewSchema = z
       ),
     scoreSignal: z.enum(['probability', 'engine', 'ranker', 'support']).optional().describe("What verifiability and the suggestions' scores are: 'probability' (of support, calibrated), or the raw signal the flags use."),
     failedVerification: z.boolean().describe('Score at or below the calibrated failed-verification threshold (false when no threshold applies).'),
+    band: z
+      .enum(CITATION_BANDS)
+      .optional()
+      .describe("The plain band (src/audit/bands.ts): supported (the only green badge: probability of support at or above the supported band's threshold), partly-supported, needs-review (too close to call, or conflicting signals), not-supported, could-not-check (the source was not read: see howToCheck)."),
+    bandReason: z.string().optional().describe('Why this band, in words.'),
+    howToCheck: z.string().optional().describe('For could-not-check: what to do to check it (--fetch, --sources FOLDER, upload the page in the web page, correct the identifier...).'),
     existing: SourceViewSchema.optional(),
     coverage: CoverageSchema.optional()
       .describe("How much of what the claim is about the cited source names: the share of the claim's subject words its best passage contains, those it does not, and the same in words. Absent without the NLI head."),
     suggestions: z.array(SourceViewSchema.extend({ score: z.number() })).describe('Indexed documents the audit scores above the cited source, best first.'),
+    noBetterSource: z.string().optional().describe('Said instead of suggestions when no indexed document is both better and relevant: "no better source found in this index".'),
     ms: z.number().optional(),
   })
   .meta({ id: 'CitationAudit' });
@@ -127,6 +136,12 @@ export function citationView(
     ms: Math.round(r.timingsMs.source + r.timingsMs.retrieve + r.timingsMs.score + r.timingsMs.rank),
   };
   if (r.source.reason && r.source.status !== 'found') out.sourceReason = r.source.reason;
+  if (r.resolvedClaim) out.resolvedClaim = r.resolvedClaim;
+  if (!suggestions.length && r.recommendations) out.noBetterSource = r.recommendations.noBetterSource ?? 'no better source found in this index';
+  const band = r.band ?? citationBand(r);
+  out.band = band.band;
+  out.bandReason = band.reason;
+  if (band.howToCheck) out.howToCheck = band.howToCheck;
   const cov = r.verification?.coverage;
   if (resolved.document && r.verification) out.existing = { ...sourceView(resolved.document, r.verification.evidence), ...(cov ? { names: namesText(cov) } : {}) };
   if (cov) out.coverage = { ...cov, text: `The source ${coverageInWords(cov)}.` };

@@ -10,7 +10,8 @@ import { auditEvidenceRole, claimTerms, type EvidenceRole } from '../highlight/e
 import { evidenceSentenceHtml, roleCss, roleLegendHtml } from '../highlight/render.js';
 import type { EvidenceSentence } from './score-document.js';
 import { coverageInWords } from '../verify/coverage.js';
-import type { AuditReport, CitationAudit, Suggestion } from './types.js';
+import type { AuditReport, CitationAudit, CitationBand, Suggestion } from './types.js';
+import { BAND_THRESHOLDS, citationBand } from './bands.js';
 import { orderForReport, reportScale, type FlagSignal, type ReportScale } from './report-scale.js';
 
 export function escapeHtml(s: string): string {
@@ -48,7 +49,7 @@ header>div{max-width:1000px;margin:0 auto}
 h1{font-size:1.5em;margin:.2em 0}h2{font-size:1.2em;margin:1.5em 0 .5em}
 .summary{display:flex;flex-wrap:wrap;gap:8px;margin:.6em 0}
 .pill{background:#eaecf0;border-radius:12px;padding:2px 10px;font-size:.9em}
-.pill.bad{background:#fee7e6;color:#b32424}.pill.warn{background:#fef6e7;color:#8a5a00}.pill.ok{background:#d5fdf4;color:#14866d}
+.todo{margin:.3em 0;color:#202122}.pill.bad{background:#fee7e6;color:#b32424}.pill.warn{background:#fef6e7;color:#8a5a00}.pill.ok{background:#d5fdf4;color:#14866d}
 .cit{background:#fff;border:1px solid #ddd;border-left:6px solid #a2a9b1;border-radius:4px;margin:12px 0;padding:10px 14px}
 .cit.flagged{border-left-color:#d33}.cit.low{border-left-color:#fc3}.cit.high{border-left-color:#00af89}.cit.unchecked{border-left-color:#72777d}
 .claim{font-size:1.05em;margin:.3em 0}.ctx{color:#54595d;font-size:.9em}
@@ -67,6 +68,9 @@ code{font-size:.85em;word-break:break-all}
 function scoreClass(c: CitationAudit, scale: ReportScale): string {
   if (!c.verification) return 'unchecked';
   if (c.verification.flagged) return 'flagged';
+  // Green only for the supported band (bands.ts): never below its threshold.
+  const band = (c.band ?? citationBand(c)).band;
+  if (band !== 'supported') return 'low';
   const x = scale.of(c);
   // "Low": not flagged, but more likely unsupported than supported (on the probability scale), or within
   // a margin above the threshold on a raw signal (a logit-like score for the ranker, 0..1 for the engine).
@@ -129,6 +133,8 @@ interface View {
   roles: (EvidenceRole | undefined)[];
 }
 
+const BAND_CLASS: Record<CitationBand, string> = { supported: 'ok', 'partly-supported': 'warn', 'needs-review': 'warn', 'not-supported': 'bad', 'could-not-check': '' };
+
 function statusPill(c: CitationAudit): string {
   const s = c.source.status;
   const cls = s === 'found' ? 'ok' : s === 'dead' || s === 'blocked' ? 'bad' : 'warn';
@@ -140,9 +146,13 @@ function citationHtml(c: CitationAudit, rank: number | undefined, view: View): s
   const { scale } = view;
   const words = claimTerms(c.claim);
   const v = c.verification;
-  const verdict = c.status ? `<span class="pill ${c.status.status === 'supported' ? 'ok' : c.status.status === 'unverifiable' ? '' : c.status.status === 'unreadable' ? 'warn' : 'bad'}" title="${escapeHtml(c.status.reason)}">${escapeHtml(c.status.label)}</span>` : '';
+  // The band is the badge (green only for supported); the flag status follows, never green.
+  const band = c.band ?? citationBand(c);
+  const bandPill = `<span class="pill band ${BAND_CLASS[band.band]}" data-band="${band.band}" title="${escapeHtml(band.reason)}">${escapeHtml(band.label)}</span>`;
+  const verdict = c.status && c.status.status !== 'supported' ? `<span class="pill ${c.status.status === 'unverifiable' ? '' : c.status.status === 'unreadable' ? 'warn' : 'bad'}" title="${escapeHtml(c.status.reason)}">${escapeHtml(c.status.label)}</span>` : '';
   const pills = [
     rank !== undefined ? `<span class="pill">#${rank}</span>` : '',
+    bandPill,
     verdict,
     statusPill(c),
     v?.flagged ? '<span class="pill bad">likely failed verification</span>' : '',
@@ -161,17 +171,18 @@ function citationHtml(c: CitationAudit, rank: number | undefined, view: View): s
     : '';
   const body = v
     ? `<div>${scoreLine} <span class="meta">(max over ${v.sentencesScored}/${v.sentencesTotal} sentences scored${src.pageTitle ? ` of “${escapeHtml(src.pageTitle)}”` : ''})</span></div>${v.coverage ? `<div class="meta">The source ${escapeHtml(coverageInWords(v.coverage))}.</div>` : ''}${evidenceList(v.evidence, words, view.probabilityScale, view.roles)}`
-    : `<div class="meta">Not scored: ${escapeHtml(src.reason ?? src.status)}</div>`;
+    : `<div class="meta">Not scored: ${escapeHtml(src.reason ?? src.status)}</div>${band.howToCheck ? `<div class="todo">To check it: ${escapeHtml(band.howToCheck)}</div>` : ''}`;
   const rec = c.recommendations;
   const recHtml = rec?.suggestions.length
     ? `<div><b>${rec.existingRank !== undefined ? `Existing source ranked ${rec.existingRank} of ${rec.candidates + 1} (by ${escapeHtml(rec.rankedBy)}); better-supporting sources` : 'Suggested sources'}:</b>${rec.suggestions.map((s) => suggestionHtml(s, words, { ...view, rankedByRanker: rec.rankedBy !== 'verification' })).join('')}</div>`
     : rec
-      ? `<div class="meta">Existing source ranked first among ${rec.candidates + 1} candidates${rec.existingRank === undefined ? ' (no candidate found)' : ''}.</div>`
+      ? `<div class="meta">${rec.noBetterSource ? `${escapeHtml(capitalize(rec.noBetterSource))}. ` : ''}Existing source ranked first among ${rec.candidates + 1} candidates${rec.existingRank === undefined ? ' (no candidate found)' : ''}.</div>`
       : '';
   return `<section class="cit ${scoreClass(c, scale)}" id="c${c.index}">
 <div>${pills}</div>
 <div class="meta">Citation ${c.index + 1} · ${section}</div>
 <p class="claim">${escapeHtml(c.claim)}</p>
+${c.resolvedClaim ? `<div class="meta">Read as: “${escapeHtml(c.resolvedClaim)}”</div>` : ''}
 ${c.context.length ? `<details><summary>context</summary><p class="ctx">${escapeHtml(c.context.join(' '))}</p></details>` : ''}
 <div class="meta">Cited source: ${srcLine}</div>
 ${body}
@@ -183,6 +194,12 @@ const SIGNAL_WORDS: Record<FlagSignal, string> = { engine: 'verification score',
 
 function capitalize(x: string): string {
   return x.charAt(0).toUpperCase() + x.slice(1);
+}
+
+/** Which engine judged (issue 29): the calibrated model profile among the models ("profile:<name>"), else the offline heads. */
+function judgedBy(models: readonly { id: string; version: string }[]): string {
+  const profile = models.find((m) => m.id.startsWith('profile:'));
+  return profile ? `model profile ${profile.id.slice('profile:'.length)} (${profile.version})` : 'the offline heads (no model profile)';
 }
 
 export interface AuditHtmlOptions {
@@ -211,6 +228,7 @@ export function renderAuditHtml(report: AuditReport, opts: AuditHtmlOptions = {}
   const provRows: [string, string][] = [
     ['index snapshot', p.snapshot ?? '(no index)'],
     ['models', p.models.map((m) => `${m.id} (${m.version})`).join(', ')],
+    ['judged by', judgedBy(p.models)],
     ['config hash', p.configHash],
     ['flagging', p.flagging.threshold !== undefined ? `${SIGNAL_WORDS[p.flagging.signal ?? 'engine']} ≤ ${fmt(p.flagging.threshold)}${p.flagging.probabilityThreshold !== undefined ? ` (= probability of support ${fmt(p.flagging.probabilityThreshold)})` : ''} — ${p.flagging.source ?? ''}` : (p.flagging.disabledReason ?? 'off')],
     ['scoring', `${p.config.scoring.granularity}-level, query context “${p.config.queryContext}”, ≤${p.config.scoring.preselect || 'all'} units per page`],
@@ -225,11 +243,12 @@ export function renderAuditHtml(report: AuditReport, opts: AuditHtmlOptions = {}
 <h1>Citation audit: ${escapeHtml(report.article.title)}</h1>
 <div class="meta">${escapeHtml(report.article.origin)} (${escapeHtml(report.article.kind ?? report.article.format)}) · ${s.citations} citations in ${s.seconds.toFixed(1)} s</div>
 <div class="summary"><span class="pill">scored: ${s.scored}</span><span class="pill bad">flagged: ${s.flagged}</span><span class="pill">with suggestions: ${s.withSuggestions}</span><span class="pill">tagged failed verification: ${s.taggedFailedVerification}</span>${statusPills}</div>
+${s.byBand ? `<div class="summary">${Object.entries(s.byBand).map(([k, n]) => `<span class="pill ${BAND_CLASS[k as CitationBand]}">${escapeHtml(k.replace(/-/g, ' '))}: ${n}</span>`).join('')}</div>` : ''}
 </div></header>
 <main>
 ${opts.scoreChartSvg ? `<figure class="chart">${opts.scoreChartSvg}<figcaption>Each scored citation's ${signalName}${th !== undefined ? `; the audit flags those at or below ${fmt(th)} (${escapeHtml(p.flagging.source ?? '')})` : ''}.</figcaption></figure>` : ''}
 <h2>Scored citations, least verifiable first (${scored.length})</h2>
-<p class="meta">Ordered by the ${signalName}${th !== undefined ? `; citations at or below ${fmt(th)} are flagged` : ''}.${scale.meaning ? ` ${escapeHtml(scale.meaning)}` : ''} Left border: <span style="color:#d33">red</span> flagged, <span style="color:#b08000">yellow</span> ${scale.kind === 'probability' ? 'not flagged but below 0.5' : 'close to the threshold'}, <span style="color:#00af89">green</span> the rest, grey not scored. Evidence sentences:</p>
+<p class="meta">Ordered by the ${signalName}${th !== undefined ? `; citations at or below ${fmt(th)} are flagged` : ''}.${scale.meaning ? ` ${escapeHtml(scale.meaning)}` : ''} Left border: <span style="color:#d33">red</span> flagged, <span style="color:#b08000">yellow</span> not flagged but not in the supported band (partly supported, needs review), <span style="color:#00af89">green</span> the supported band only (probability of support ≥ ${fmt(BAND_THRESHOLDS.supportedFrom)}), grey not scored (each says how to check it). Evidence sentences:</p>
 ${roleLegendHtml(view.roles)}
 ${scoredHtml || '<p class="meta">None.</p>'}
 <h2>Sources that could not be checked (${unscored.length})</h2>

@@ -18,6 +18,7 @@ import { aggregateConfigOf, loadVerdictCalibration } from '../verify/verdict-cal
 import type { Label, LabelProbs } from '../verify/types.js';
 import { explicitConflict, type ConflictKind } from '../verify/explicit-conflict.js';
 import { capStatedConflict } from '../verify/stated-conflict.js';
+import { findingsOf, readWithFindings, type Finding } from '../verify/findings/findings.js';
 
 export interface SupportModel {
   entailment: EntailmentModel;
@@ -43,11 +44,19 @@ export interface SupportJudgement {
   /** What states the conflict, when `contradicted`. */
   conflict?: ConflictKind;
   /**
+   * What the best evidence states against the claim, in words (src/verify/findings). A decisive one in
+   * relevant evidence makes the source `contradicted`, whatever the NLI head's contradiction.
+   */
+  findings?: Finding[];
+  /**
    * The verdict rule's own reading, as `veracite verify` would give it: not relevant, REFUTES, or
    * contradicted. Reported (scripts/learn/support-detection.ts); the audit flags on `contradicted` only.
    */
   fails: boolean;
 }
+
+/** The conflict a decisive finding states (explicit-conflict.ts kinds). */
+const CONFLICT_OF_FINDING: Record<Finding['kind'], ConflictKind> = { quantity: 'number', direction: 'direction', negation: 'negation' };
 
 /**
  * Raw contradiction probability (NLI head, concatenated best evidence) from which relevant evidence counts as
@@ -61,11 +70,12 @@ export const CONTRADICTED_MIN = 0.9;
  * encoder) with the verdict calibration fitted for exactly (scorer, NLI model). The reason instead when
  * there is none.
  */
-export function supportModel(scorer: ModelInfo, entailment: EntailmentModel): SupportModel | { reason: string } {
-  const cal = loadVerdictCalibration([scorer, entailment.info]);
+export function supportModel(scorer: ModelInfo, entailment: EntailmentModel, calibrationPath?: string): SupportModel | { reason: string } {
+  // A model profile (veracite models) brings its own verdict calibration; else the shipped one.
+  const cal = loadVerdictCalibration([scorer, entailment.info], ...(calibrationPath ? [calibrationPath] : []));
   // The cited source is one document judged on its own: the calibration that reads claim coverage.
   const fitted = cal?.documentRules?.concat ?? cal?.rules.concat;
-  if (!fitted?.calibrator) return { reason: `no support probability: models/verdict-calibration.json was not fitted for ${scorer.id} + ${entailment.info.id} (run veracite tune-verdict)` };
+  if (!fitted?.calibrator) return { reason: `no support probability: ${calibrationPath ?? 'models/verdict-calibration.json'} was not fitted for ${scorer.id} + ${entailment.info.id} (run veracite tune-verdict)` };
   return { entailment, verdict: aggregateConfigOf(fitted), info: entailment.info };
 }
 
@@ -84,8 +94,9 @@ export async function judgeSupport(model: SupportModel, items: readonly { claim:
   const pairsOf = withText.map((x) => counterPairs(x.claim, [x.premise], counters.get(x.claim)!));
   const pairs = pairsOf.flat();
   const raw = pairs.length ? await model.entailment.predict(pairs) : [];
-  // Read as verify reads the joined sentences: a stated opposite change is not support (stated-conflict.ts).
-  const read = raw.map((p, j) => capStatedConflict(pairs[j]!.hypothesis, pairs[j]!.premise, p));
+  // Read as verify reads the joined sentences: a stated opposite change is not support (stated-conflict.ts),
+  // nor is evidence with a finding (another figure, the opposite change, a negation: findings/findings.ts).
+  const read = raw.map((p, j) => readWithFindings(capStatedConflict(pairs[j]!.hypothesis, pairs[j]!.premise, p), findingsOf(pairs[j]!.hypothesis, pairs[j]!.premise)));
   const out: (SupportJudgement | undefined)[] = items.map(() => undefined);
   let at = 0;
   withText.forEach((x, k) => {
@@ -96,9 +107,12 @@ export async function judgeSupport(model: SupportModel, items: readonly { claim:
     const relevance = Math.max(...items[x.i]!.evidence.map((e) => e.score));
     const v = aggregateConcat(reading!.claim, model.verdict, relevance, { ...(items[x.i]!.coverage !== undefined ? { coverage: items[x.i]!.coverage } : {}), ...(readsMargin ? { twinMargin: reading!.margin } : {}) });
     const relevant = passesGate(relevance, model.verdict);
-    const conflict = relevant && rawOwn.contradiction >= CONTRADICTED_MIN && v.label !== 'SUPPORTS' ? explicitConflict(x.claim, x.premise) : undefined;
+    const findings = findingsOf(x.claim, x.premise);
+    // A decisive finding states the conflict in so many words, whatever the head's contradiction.
+    const decisive = relevant ? findings.find((f) => f.decisive) : undefined;
+    const conflict = decisive ? CONFLICT_OF_FINDING[decisive.kind] : relevant && rawOwn.contradiction >= CONTRADICTED_MIN && v.label !== 'SUPPORTS' ? explicitConflict(x.claim, x.premise) : undefined;
     const contradicted = conflict !== undefined;
-    out[x.i] = { probability: v.probs.SUPPORTS, label: v.label, probs: v.probs, relevant, contradicted, ...(conflict ? { conflict } : {}), fails: !relevant || v.label === 'REFUTES' || contradicted };
+    out[x.i] = { probability: v.probs.SUPPORTS, label: v.label, probs: v.probs, relevant, contradicted, ...(conflict ? { conflict } : {}), ...(findings.length ? { findings } : {}), fails: !relevant || v.label === 'REFUTES' || contradicted };
   });
   return out;
 }

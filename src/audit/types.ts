@@ -5,6 +5,7 @@
  * not ranked first.
  */
 import type { ConflictKind } from '../verify/explicit-conflict.js';
+import type { Finding } from '../verify/findings/findings.js';
 import type { CoverageDetail } from '../verify/coverage.js';
 import type { Citation, CitationKind, CitationSource, CitationTags } from '../wiki/types.js';
 import type { ModelInfo } from '../models/types.js';
@@ -91,6 +92,8 @@ export interface Verification {
   contradicted?: boolean;
   /** What states the contradiction (explicit-conflict.ts), with `contradicted`. */
   conflict?: ConflictKind;
+  /** What the source's best evidence states against the claim, in words (src/verify/findings; support.ts). */
+  findings?: Finding[];
   /**
    * How much of what the claim is about the source names (src/verify/coverage.ts): the share of the claim's
    * subject words its best ~250-token passage contains, and those it does not. An input of `support`; shown
@@ -151,7 +154,12 @@ export interface Recommendations {
   existingRank?: number;
   /** Up to 3 sources ranked above the existing one (or the best candidates when it could not be scored). */
   suggestions: Suggestion[];
+  /** Said when nothing relevant was found: "no better source found in this index". */
+  noBetterSource?: string;
 }
+
+/** What the report says when no candidate is both better and relevant. */
+export const NO_BETTER_SOURCE = 'no better source found in this index';
 
 export interface CitationAudit {
   id: string;
@@ -174,6 +182,10 @@ export interface CitationAudit {
   urlDepth?: number;
   /** The report's verdict for this citation (citation-status.ts). */
   status?: CitationStatusInfo;
+  /** The claim as verified when its subject was a pronoun or a bare surname, read with the article's subject (standalone-claim.ts). */
+  resolvedClaim?: string;
+  /** The plain band people read (bands.ts): supported, partly supported, needs review, not supported, could not check (with what to do). */
+  band?: BandInfo;
   recommendations?: Recommendations;
   /** Set when this citation could not be audited (a model, index or lookup failure); the others were. */
   error?: string;
@@ -241,6 +253,8 @@ export interface AuditSummary {
   taggedFailedVerification: number;
   /** Citations per report verdict (citation-status.ts). */
   byCitationStatus?: Partial<Record<CitationStatusInfo['status'], number>>;
+  /** Citations per plain band (bands.ts), bands with none left out. */
+  byBand?: Partial<Record<CitationBand, number>>;
   seconds: number;
   citationsPerSecond: number;
 }
@@ -255,6 +269,19 @@ export interface AuditReport {
 
 /** One verdict per citation for people reading a report (citation-status.ts decides it). */
 export type CitationStatus = 'supported' | 'fails-verification' | 'not-found' | 'dead-link' | 'unreadable' | 'unverifiable';
+
+/** The plain bands (bands.ts), best first. */
+export const CITATION_BANDS = ['supported', 'partly-supported', 'needs-review', 'not-supported', 'could-not-check'] as const;
+export type CitationBand = (typeof CITATION_BANDS)[number];
+
+export interface BandInfo {
+  band: CitationBand;
+  label: string;
+  /** Why, in words. */
+  reason: string;
+  /** For `could-not-check`: how to check it (the CLI's --fetch / --sources FOLDER, the web page's upload...). */
+  howToCheck?: string;
+}
 
 export interface CitationStatusInfo {
   status: CitationStatus;

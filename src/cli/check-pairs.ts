@@ -9,6 +9,8 @@ import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import { contextSentences, sectionPathOf, type SourceCheck, type SourceCheckInput } from '../app/check-source.js';
 import { SettingsError } from '../util/settings-error.js';
+import { assertText, NotTextError } from '../util/not-text.js';
+import { checkedClaim, ClaimTextError } from '../verify/claim-text.js';
 import { AUDIT_OPTIONS } from './command-audit.js';
 import { completedIds } from './command-verify.js';
 import { countRecords } from './count-records.js';
@@ -27,21 +29,25 @@ function optionalText(v: Fields, field: string, where: string): string | undefin
 }
 
 /** One record of a pairs file -> the check's input; paths are relative to the pairs file. */
-async function pairOf(v: Fields, file: string, line: number): Promise<Omit<SourceCheckInput, 'suggestions'>> {
+export async function pairOf(v: Fields, file: string, line: number): Promise<Omit<SourceCheckInput, 'suggestions'>> {
   const where = `${file}:${line}`;
-  const claim = optionalText(v, 'claim', where);
-  if (!claim?.trim()) throw new Error(`${where} field "claim": missing or empty`);
+  if (v.claim === undefined || v.claim === null) throw new ClaimTextError('missing: each line needs the claim to check', `${where} field "claim"`);
+  const claim = checkedClaim(v.claim, `${where} field "claim"`);
   const source = optionalText(v, 'source', where);
   const text = optionalText(v, 'text', where);
   if ((source === undefined) === (text === undefined)) throw new Error(`${where}: give exactly one of "source" (a saved page's path or a URL) and "text" (the source's text)`);
   const title = optionalText(v, 'source_title', where);
   let read: SourceCheckInput['source'];
-  if (text !== undefined) read = { text, ...(title ? { title } : {}) };
+  if (text !== undefined) {
+    assertText(text, `${where} field "text"`);
+    read = { text, ...(title ? { title } : {}) };
+  }
   else {
     const path = /^https?:\/\//i.test(source!) || isAbsolute(source!) ? source! : join(dirname(file), source!);
     try {
       read = await readSourceArgument(path, title);
     } catch (e) {
+      if (e instanceof NotTextError) throw new NotTextError(`${where} field "source": ${e.what}`, e.why);
       throw new Error(`${where} field "source": ${e instanceof SettingsError ? e.message.replace(/^[^:]*: /, '') : (e as Error).message}`);
     }
   }
@@ -72,6 +78,8 @@ export function checkRecord(id: string, r: SourceCheck): Record<string, unknown>
     flagged: v?.flagged ?? false,
     supportLabel: v?.supportLabel ?? null,
     support: v?.support ?? null,
+    // What the source states against the claim, in words (src/verify/findings).
+    findings: v?.findings ?? [],
     sourceStatus: r.audit.source.status,
     evidence: (v?.evidence ?? []).map((e) => ({ sentenceIndex: e.sentenceIndex, score: e.score, text: e.text })),
     suggestions: r.view.suggestions.map((s) => ({ docId: s.docId, title: s.title, score: s.score })),

@@ -8,6 +8,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
+import { checkCitationCap, citationsToRead } from '../audit/citation-cap.js';
+import { BAND_LABELS, citationBand, type CitationBand } from '../audit/bands.js';
 import { CITATION_STATUS_LABELS } from '../audit/citation-status.js';
 import { INPUT_FORMATS, loadDocumentInput, type InputFormat } from '../documents/index.js';
 import { count } from './format.js';
@@ -21,7 +23,7 @@ import { createProgress } from './progress.js';
 
 export const AUDIT_OPTIONS: OptionPick = {
   index: ['index', 'noIndex'],
-  models: ['embedder', 'scorer', 'device', 'cache'],
+  models: ['embedder', 'scorer', 'device', 'cache', 'profile'],
   retrieval: ['mode', 'depth'],
   scoring: true,
   audit: true,
@@ -73,8 +75,10 @@ async function runAudit(article: string, flags: AuditFlags): Promise<AuditReport
   try {
     const src = vc.settings.sources;
     const fetchPolicy = { timeoutMs: src.timeoutMs, maxBytes: src.maxBytes, maxRedirects: src.maxRedirects };
-    const input = await loadDocumentInput(article, { format: flags.format, ...(flags.title ? { title: flags.title } : {}), fetch: src.fetch, fetchPolicy });
-    if (flags.limit) input.citations = input.citations.slice(0, flags.limit);
+    // --limit (or one past audit.maxCitations) applies while reading: a wikitext parse stops there.
+    const cap = vc.settings.audit.maxCitations;
+    const input = await loadDocumentInput(article, { format: flags.format, ...(flags.title ? { title: flags.title } : {}), fetch: src.fetch, fetchPolicy, maxCitations: citationsToRead(cap, flags.limit) });
+    checkCitationCap(input, cap, flags.limit);
     if (flags.kilt) {
       const r = await writeKiltWafer(flags.kilt, input.citations.map((c) => ({ ...c, source: { raw: '', ...c.source } })));
       if (!flags.quiet) console.error(`wrote ${r.written} WAFER records to ${flags.kilt}${r.skipped.length ? ` (${r.skipped.length} citations without URL left out)` : ''}`);
@@ -97,6 +101,15 @@ function printSummary(report: AuditReport, flags: AuditFlags): void {
   const statuses = Object.entries(s.byStatus).map(([k, n]) => `${k} ${n}`).join(', ');
   console.log(`${report.article.title}: ${count(s.citations, 'citation')} in ${s.seconds.toFixed(1)} s; sources: ${statuses}; scored ${s.scored}, flagged ${s.flagged}, with suggestions ${s.withSuggestions}`);
   if (s.byCitationStatus) console.log(`  verdicts: ${Object.entries(s.byCitationStatus).map(([k, n]) => `${CITATION_STATUS_LABELS[k as keyof typeof CITATION_STATUS_LABELS]} ${n}`).join(', ')}`);
+  if (s.byBand) console.log(`  bands: ${Object.entries(s.byBand).map(([k, n]) => `${BAND_LABELS[k as CitationBand]} ${n}`).join(', ')}`);
+  // A citation that could not be checked says how to check it: one line per piece of advice, with the citations it applies to.
+  const advice = new Map<string, number[]>();
+  for (const c of report.citations) {
+    const b = c.band ?? citationBand(c);
+    if (b.band === 'could-not-check' && b.howToCheck) advice.set(b.howToCheck, [...(advice.get(b.howToCheck) ?? []), c.index + 1]);
+  }
+  if (advice.size) console.log('  could not check:');
+  for (const [todo, which] of advice) console.log(`    ${which.length > 6 ? `#${which.slice(0, 6).join(', #')} and ${which.length - 6} more` : `#${which.join(', #')}`}: ${todo}`);
   const signal = report.provenance.flagging.signal ?? 'engine';
   const { scored } = orderForReport(report.citations, signal);
   const scale = reportScale(report);

@@ -11,17 +11,15 @@ import { auditConfigOf } from '../app/audit.js';
 import { rankerWeights } from '../app/ranker.js';
 import type { SettingsInput } from '../app/settings.js';
 import { Veracite } from '../app/veracite.js';
-import { probabilityOf, scoringHash, DEFAULT_CALIBRATION, type CalibrationDefinition, type CalibrationFile } from '../audit/calibration.js';
+import { probabilityOf, DEFAULT_CALIBRATION } from '../audit/calibration.js';
 import { supportModel } from '../audit/support.js';
-import { supportSignal } from '../audit/support-signal.js';
-import { fitSupportSignal } from '../learn/support-signal.js';
 import { supportDetection } from '../eval/support-detection.js';
-import { fitProbability } from '../learn/probability.js';
+import { combineSupport, fitAuditCalibration } from '../eval/audit-calibration.js';
 import { SettingsError } from '../util/settings-error.js';
-import { chooseOperatingPoint, f1, parseCriterion, type ThresholdCriterion } from '../learn/detection-metrics.js';
+import { parseCriterion, type ThresholdCriterion } from '../learn/detection-metrics.js';
 import { QUERY_CONTEXTS, type QueryContext } from '../audit/query.js';
 import { DEFAULT_SCORING, type Granularity } from '../audit/score-document.js';
-import { POSITIVE_DEFINITIONS, detectionMetrics, rankerSupport, readWiceData, runCitationDetectionEval, scoreWiceClaims, type DetectionVariant, type PositiveDefinition } from '../eval/run-citation-detection.js';
+import { POSITIVE_DEFINITIONS, rankerSupport, readWiceData, runCitationDetectionEval, scoreWiceClaims, type DetectionVariant, type PositiveDefinition } from '../eval/run-citation-detection.js';
 import { configHash } from '../provenance/config-hash.js';
 import { VERACITE_VERSION } from '../provenance/version.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
@@ -99,59 +97,23 @@ export function registerCalibrateCommand(program: Command): void {
       const nli = judged && !('reason' in judged) ? judged : undefined;
       const detected = nli ? await supportDetection(loaded.scorer, nli, claims) : undefined;
       // The support signal: P(supports) and the page similarity, combined by weights fitted on these claims.
-      const combined = detected && !flags.supportAlone
-        ? fitSupportSignal(claims.map((c, i) => ({ probability: detected.support[i]!, similarity: detected.similarity[i]!, fails: c.label === 'not_supported', group: c.title || c.claim })), flags.data)
-        : undefined;
-      const support = ranked
-        ? await rankerSupport(claims, engine, ranked.ranker, ranked.embedder, cfg.scoring.maxWords)
-        : detected
-          ? combined
-            ? detected.support.map((p, i) => supportSignal(p, detected.similarity[i]!, combined))
-            : detected.support
-          : engine;
-      const labels = claims.map((c) => c.label);
-      const definitions: Record<string, CalibrationDefinition> = {};
-      for (const def of Object.keys(POSITIVE_DEFINITIONS) as PositiveDefinition[]) {
-        const { metrics, curve } = detectionMetrics(support, labels, def);
-        // The curve is in support units with "flag when score <= threshold"; pick on the detection view.
-        const criterion = def === 'not_supported' ? flags.criterion : flags.partialCriterion;
-        const { point, met } = chooseOperatingPoint(curve, criterion);
-        definitions[def] = {
-          positives: [...POSITIVE_DEFINITIONS[def]],
-          positivesCount: metrics.positives,
-          criterion: criterionName(criterion),
-          criterionMet: met,
-          threshold: point.threshold,
-          atThreshold: { precision: point.precision, recall: point.recall, f1: f1(point), flagged: point.flagged },
-          rocAuc: metrics.rocAuc,
-          averagePrecision: metrics.averagePrecision,
-          precisionAt15Recall: metrics.precisionAt15Recall,
-          curve: curve.map((p) => ({ threshold: p.threshold, precision: p.precision, recall: p.recall, flagged: p.flagged })),
-        };
-      }
-      const labelCounts: Record<string, number> = {};
-      for (const l of labels) labelCounts[l] = (labelCounts[l] ?? 0) + 1;
-      const file: CalibrationFile = {
-        format: 'veracite-calibration',
-        version: 1,
+      const { signal: supportSignals, combined } = detected ? combineSupport(detected, claims, flags.data, { alone: !!flags.supportAlone }) : { signal: undefined, combined: undefined };
+      const support = ranked ? await rankerSupport(claims, engine, ranked.ranker, ranked.embedder, cfg.scoring.maxWords) : supportSignals ?? engine;
+      const file = fitAuditCalibration({
+        signal: support,
+        claims,
+        data: flags.data,
         command: commandLine(cmd),
-        data: { path: flags.data, n: claims.length, labelCounts },
+        criteria: { not_supported: flags.criterion, not_or_partially_supported: flags.partialCriterion },
+        defaultDefinition: flags.defaultDefinition,
         scorer: loaded.scorer.info,
         ...(ranked ? { ranker: ranked.ranker.info } : {}),
         ...(nli ? { support: nli.info } : {}),
         scoring: cfg.scoring,
         queryContext: cfg.queryContext,
-        configHash: scoringHash(loaded.scorer.info, cfg.scoring, cfg.queryContext, ranked?.ranker.info, nli?.info),
-        defaultDefinition: flags.defaultDefinition,
-        definitions,
-        // The signal read as a probability of support, so every view shows one scale.
-        probability: fitProbability(
-          support.map((signal, i) => ({ signal: Number.isFinite(signal) ? signal : Math.min(...support.filter(Number.isFinite)), supported: labels[i] === 'supported' })),
-          flags.data,
-        ),
         ...(combined ? { supportSignal: combined } : {}),
-        createdAt: new Date().toISOString(),
-      };
+      });
+      const definitions = file.definitions;
       // Pretty-printed: the file is committed and read by people (its curve, its thresholds).
       await writeFileAtomic(flags.out, JSON.stringify(file, null, 2) + '\n');
       for (const [name, d] of Object.entries(definitions)) {
@@ -169,10 +131,6 @@ export function registerCalibrateCommand(program: Command): void {
       await vc.close();
     }
   }));
-}
-
-function criterionName(c: ThresholdCriterion): string {
-  return c.kind === 'max-f1' ? 'max-f1' : `${c.kind}>=${c.target}`;
 }
 
 /** "sentence/previous/48" -> a detection variant. */

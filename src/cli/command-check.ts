@@ -10,6 +10,7 @@ import { contextSentences, sectionPathOf, type SourceCheck } from '../app/check-
 import type { SourceSentence, SourceView } from '../audit/citation-view.js';
 import { coverageInWords } from '../verify/coverage.js';
 import { SettingsError } from '../util/settings-error.js';
+import { checkedClaim } from '../verify/claim-text.js';
 import { AUDIT_OPTIONS } from './command-audit.js';
 import { snapshotText } from './format.js';
 import { withApp } from './open-app.js';
@@ -52,12 +53,14 @@ export function registerCheckCommand(program: Command): void {
       return;
     }
     if (claim === undefined || !flags.source) throw new SettingsError('--source', 'give a claim and --source <file | URL | ->, or --pairs <file> for a batch');
+    // Checked before the source is read and any model loads.
+    const text = checkedClaim(claim);
     const source = await readSourceArgument(flags.source, flags.sourceTitle);
     const result = await withApp(flags, AUDIT_OPTIONS, async (vc) => {
       const pipeline = await vc.auditPipeline();
       for (const note of pipeline.notes) console.error(`note: ${note}`);
       return vc.check({
-        claim,
+        claim: text,
         source,
         context: contextSentences(flags.context),
         ...(flags.title ? { title: flags.title } : {}),
@@ -69,19 +72,46 @@ export function registerCheckCommand(program: Command): void {
   });
 }
 
+/**
+ * Why the status and the NLI verdict differ, when they take opposite sides: the status follows the flag
+ * signal, which the NLI reading overrides only when the source states the conflict in so many words (a
+ * decisive finding, or a contradiction of at least 0.9 with an explicit conflict: support.ts `contradicted`).
+ */
+export function readingsDisagree(status: string, supportLabel: string | undefined): ((signal: string | undefined, v: NonNullable<SourceCheck['audit']['verification']>) => string) | undefined {
+  if (status === 'supported' && supportLabel === 'REFUTES') {
+    return (signal, v) => {
+      const by =
+        signal === 'support'
+          ? `the probability of support with how closely the page words the claim${v.similarity !== undefined ? ` (similarity ${v.similarity.toFixed(3)})` : ''}`
+          : signal === 'ranker'
+            ? "the source ranker's score"
+            : "the engine's evidence score";
+      return `"supported": the status follows the flag signal (${by}), fitted on labelled Wikipedia citations, which is above the flag threshold. The NLI verdict (fitted on SciFact abstracts) overrides it only when the source states the conflict in so many words (another figure, the opposite change, a negation, or a contradiction of at least 0.9 with an explicit conflict); none was found here, so read this source with care.`;
+    };
+  }
+  if (status === 'fails-verification' && supportLabel === 'SUPPORTS') {
+    return (signal) => `"likely fails verification": the status follows the flag signal (${signal}), which is at or below the flag threshold, whatever the NLI verdict.`;
+  }
+  return undefined;
+}
+
 const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 3)}...` : s);
 
 /** A source's evidence sentences, the most likely evidence first. */
 const evidenceOf = (view: SourceView): SourceSentence[] => view.sentences.filter((s) => s.evidence).sort((a, b) => (b.score ?? 0) - (a.score ?? 0));
 
 export function printCheck({ audit, status, view, provenance }: SourceCheck): void {
-  console.log(`${status.label}: ${audit.claim}`);
-  console.log(`  why: ${status.reason}`);
   const v = audit.verification;
+  const disagreement = readingsDisagree(status.status, v?.supportLabel);
+  console.log(`${status.label}${disagreement ? ` (over an NLI reading of ${v!.supportLabel})` : ''}: ${audit.claim}`);
+  console.log(`  why: ${status.reason}`);
+  if (disagreement) console.log(`  which reading wins: ${disagreement(provenance.flagging.signal, v!)}`);
   if (v?.probability !== undefined) {
     console.log(`  probability that the source supports the claim: ${v.probability.toFixed(3)} (0-1, calibrated on labelled Wikipedia citations)`);
   }
   if (v?.supportLabel) console.log(`  the NLI verdict on the source's evidence: ${v.supportLabel}${v.support !== undefined ? ` (P(supports) ${v.support.toFixed(3)})` : ''}`);
+  // What the source states against the claim, in words (src/verify/findings).
+  for (const f of v?.findings ?? []) console.log(`  finding: ${f.message}${f.decisive ? '' : ' (not decisive)'}`);
   // The reason of a flagged citation already says what the source leaves out.
   if (view.coverage && !(v?.coverage && status.reason.includes(coverageInWords(v.coverage)))) console.log(`  ${view.coverage.text}`);
   if (view.existing) {

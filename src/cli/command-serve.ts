@@ -47,6 +47,7 @@ interface ServeFlags extends Record<string, unknown> {
   log?: boolean;
   token?: string;
   allowHost: string[];
+  allowOrigin: string[];
   keepJobs: number;
   jobMaxAge: number;
 }
@@ -84,6 +85,7 @@ export function registerServeCommand(program: Command): void {
           .env('VERACITE_TOKEN'),
       )
       .option('--allow-host <name>', 'a Host name to answer besides localhost and the listening address, e.g. the name a proxy forwards (repeatable; ".example.org" = its subdomains; "*" = any)', collect, [])
+      .option('--allow-origin <origin>', 'an origin whose pages may call the API from a browser (CORS), e.g. https://en.wikipedia.org for the wiki gadget (repeatable; exact origins, never "*"; requests still need the token)', collect, [])
       .option('--log', 'log every request (JSON lines on stdout)'),
     SERVE_OPTIONS,
   ).action(async (flags: ServeFlags) => {
@@ -101,6 +103,7 @@ export function registerServeCommand(program: Command): void {
       log: !!flags.log,
       ...(flags.token ? { token: flags.token } : {}),
       allowedHosts: flags.allowHost,
+      allowOrigins: flags.allowOrigin,
       keepJobs: flags.keepJobs,
       jobMaxAgeMs: flags.jobMaxAge,
     };

@@ -10,15 +10,18 @@ import type { Command } from 'commander';
 import type { Verdict } from '../verify/types.js';
 import { claimTerms, verifyEvidenceRoles, verifyRelevanceThreshold, type VerdictDisplayConfig } from '../highlight/evidence-role.js';
 import { evidenceSentenceText, roleLegendText, useColor } from '../highlight/render.js';
+import { findingLines } from '../verify/findings/findings.js';
 import { countRecords } from './count-records.js';
 import { readJsonlObjects } from './jsonl-objects.js';
 import { snapshotText } from './format.js';
 import { withApp } from './open-app.js';
 import { addOptions, type OptionPick } from './options.js';
 import { createProgress } from './progress.js';
+import { assertText } from '../util/not-text.js';
+import { checkedClaim, ClaimTextError } from '../verify/claim-text.js';
 
 /** The options of every command that verifies claims (verify, eval scifact / fever, tune-verdict, serve). */
-export const VERIFY_OPTIONS: OptionPick = { index: ['index'], models: ['embedder', 'scorer', 'nli', 'device'], retrieval: true, verify: true };
+export const VERIFY_OPTIONS: OptionPick = { index: ['index'], models: ['embedder', 'scorer', 'nli', 'device', 'profile'], retrieval: true, verify: true };
 
 export function printVerdict(v: Verdict, opts: { color?: boolean } = {}): void {
   const color = opts.color ?? useColor();
@@ -28,7 +31,11 @@ export function printVerdict(v: Verdict, opts: { color?: boolean } = {}): void {
   console.log(`${v.label} (confidence ${v.confidence.toFixed(2)}, the calibrated probability of this label): ${v.claim}`);
   console.log(`  evidence (score: how likely the sentence is evidence for the claim, 0-1):`);
   const roles = verifyEvidenceRoles(v.evidence, verdictConfig);
-  v.evidence.forEach((e, i) => console.log(`   ${e.score.toFixed(3)} ${e.title} (${e.docId}) s${e.sentenceIndex}: ${evidenceSentenceText(e.text, terms, roles[i], { color })}`));
+  v.evidence.forEach((e, i) => {
+    console.log(`   ${e.score.toFixed(3)} ${e.title} (${e.docId}) s${e.sentenceIndex}: ${evidenceSentenceText(e.text, terms, roles[i], { color })}`);
+    // What the sentence states against the claim, in words (src/verify/findings).
+    for (const line of findingLines(e.findings ?? [])) console.log(`         finding: ${line}`);
+  });
   if (v.evidence.length === 0) console.log('   (none found)');
   else {
     const legend = roleLegendText(roles, { color, relevance: verifyRelevanceThreshold(verdictConfig) });
@@ -37,6 +44,10 @@ export function printVerdict(v: Verdict, opts: { color?: boolean } = {}): void {
   if (v.decidedBy) {
     console.log(`  decided on: ${v.decidedBy.title} (${v.decidedBy.docId}); each document's evidence is judged alone, and the most relevant document that takes a side decides`);
     if (v.decidedBy.coverage) console.log(`  that document ${v.decidedBy.coverage.text}${v.decidedBy.coverage.missing.length ? ': read the verdict with care' : ''}`);
+  }
+  if (v.overruled) {
+    const o = v.overruled;
+    console.log(`  decided by a finding: ${o.finding.message} (${o.finding.docId} s${o.finding.sentenceIndex}); the model alone read ${o.label} (${o.probs[o.label].toFixed(2)}), but a source that states this, unambiguously, refutes the claim`);
   }
   if (v.opposite) {
     const o = v.opposite;
@@ -52,20 +63,27 @@ interface ClaimLine {
   claim: string;
 }
 
-/** Reads standard input to its end (a claim given as `veracite verify -`). */
-export async function readStdin(): Promise<string> {
+/** Reads standard input to its end, as bytes (a source given as `--source -` may be a PDF). */
+export async function readStdinBytes(): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const c of process.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
-/** `path` '-' reads the claims from standard input. */
-async function* readClaims(path: string): AsyncGenerator<ClaimLine> {
+/** Reads standard input to its end (a claim given as `veracite verify -`); binary data is a NotTextError. */
+export async function readStdin(): Promise<string> {
+  const bytes = await readStdinBytes();
+  assertText(bytes, 'stdin');
+  return bytes.toString('utf8');
+}
+
+/** `path` '-' reads the claims from standard input. A bad claim names its file, line and field. */
+export async function* readClaims(path: string): AsyncGenerator<ClaimLine> {
   const where = path === '-' ? 'stdin' : path;
   for await (const { line, fields: v } of readJsonlObjects(path)) {
-    const claim = v.claim ?? v.text ?? v.input;
-    if (typeof claim !== 'string' || !claim.trim()) throw new Error(`${where}:${line} field "claim": missing or empty`);
-    yield { id: String(v.id ?? v._id ?? line), claim };
+    const field = v.claim !== undefined ? 'claim' : v.text !== undefined ? 'text' : v.input !== undefined ? 'input' : 'claim';
+    if (v[field] === undefined) throw new ClaimTextError('missing: each line needs the claim to verify', `${where}:${line} field "claim"`);
+    yield { id: String(v.id ?? v._id ?? line), claim: checkedClaim(v[field], `${where}:${line} field "${field}"`) };
   }
 }
 
@@ -107,11 +125,10 @@ export function registerVerifyCommand(program: Command): void {
       .option('--quiet', 'no progress output'),
     VERIFY_OPTIONS,
   ).action(async (claim: string | undefined, flags: { claims?: string; out: string; json?: boolean; quiet?: boolean } & Record<string, unknown>) => {
-    if (!claim && !flags.claims) throw new Error('give a claim, or --claims <file.jsonl>');
+    if (claim === undefined && !flags.claims) throw new Error('give a claim, or --claims <file.jsonl>');
     if (claim === '-' && flags.claims === '-') throw new Error("stdin can carry the claim or the claims file, not both");
-    // Read before any model loads: a claim that is not there fails fast.
-    const text = claim === '-' ? (await readStdin()).trim() : claim;
-    if (claim === '-' && !text) throw new Error('stdin: no claim given');
+    // Read and checked before any model loads: a claim that is not there, or cannot be one, fails fast.
+    const text = claim === undefined ? undefined : checkedClaim(claim === '-' ? await readStdin() : claim, claim === '-' ? 'stdin' : undefined);
     await withApp(flags, VERIFY_OPTIONS, async (vc) => {
       const verifier = await vc.verifier();
       if (text) {

@@ -1,12 +1,15 @@
 /**
  * The `veracite` command. Each sub-command lives in its own file and registers itself here.
  */
-import { Command, CommanderError } from 'commander';
+import { Command } from 'commander';
 import { MissingIndexError } from '../store/lancedb-store.js';
 import { WriterLockError } from '../store/writer-lock.js';
 import { SettingsError } from '../util/settings-error.js';
+import { NotTextError } from '../util/not-text.js';
+import { ClaimTextError, MAX_CLAIM_CHARS } from '../verify/claim-text.js';
 import { flagOf } from './options.js';
 import { addExamples } from './examples.js';
+import { runProgram } from './run-program.js';
 import { registerIndexCommand } from './command-index.js';
 import { registerSearchCommand } from './command-search.js';
 import { registerEvalCommand } from './command-eval.js';
@@ -19,6 +22,7 @@ import { registerCalibrateCommand } from './command-calibrate.js';
 import { registerTrainCommand } from './command-train.js';
 import { registerTuneVerdictCommand } from './command-tune-verdict.js';
 import { registerTrainRankerCommand } from './command-ranker.js';
+import { registerModelsCommand } from './command-models.js';
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -33,6 +37,7 @@ export function buildProgram(): Command {
   registerTrainCommand(program);
   registerTuneVerdictCommand(program);
   registerTrainRankerCommand(program);
+  registerModelsCommand(program);
   registerServeCommand(program);
   registerDemoCommand(program);
   addExamples(program);
@@ -49,7 +54,7 @@ export const MAX_ARGUMENT_CHARS = 8192;
 export function tooLongArgument(argv: readonly string[]): string | undefined {
   const long = argv.slice(2).find((a) => a.length > MAX_ARGUMENT_CHARS);
   if (long === undefined) return undefined;
-  return `an argument of ${long.length} characters is longer than the command line allows (${MAX_ARGUMENT_CHARS}); give a long claim on stdin instead: veracite verify - < claim.txt (or --claims - for JSONL)`;
+  return `an argument of ${long.length} characters is longer than the command line allows (${MAX_ARGUMENT_CHARS}); a claim may have at most ${MAX_CLAIM_CHARS} characters, and a source or an article goes in a file (--source page.txt) or on stdin (--source -)`;
 }
 
 export async function main(argv: string[]): Promise<void> {
@@ -59,30 +64,16 @@ export async function main(argv: string[]): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  // `veracite ... | head` closes stdout early: that is the reader's choice, not an error.
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(0);
-    throw e;
-  });
-  const program = buildProgram();
-  program.exitOverride();
-  try {
-    await program.parseAsync(argv);
-  } catch (e) {
-    if (e instanceof CommanderError) {
-      process.exitCode = e.exitCode;
-      return;
-    }
-    console.error(`veracite: ${messageOf(e as Error)}`);
-    process.exitCode = exitCodeOf(e as Error);
-  }
+  await runProgram(buildProgram(), argv, () => ({ messageOf, exitCodeOf }));
 }
 
 /**
- * sysexits(3) codes where a script may want to tell the cases apart: no index there (66, EX_NOINPUT),
- * another process is writing the index (75, EX_TEMPFAIL: try again later); 1 otherwise.
+ * sysexits(3) codes where a script may want to tell the cases apart: the input data is wrong (65,
+ * EX_DATAERR: a binary file given as a page or an article, an empty or too long claim), no index there (66,
+ * EX_NOINPUT), another process is writing the index (75, EX_TEMPFAIL: try again later); 1 otherwise.
  */
 export function exitCodeOf(e: Error): number {
+  if (e instanceof NotTextError || e instanceof ClaimTextError) return 65;
   if (e instanceof MissingIndexError) return 66;
   if (e instanceof WriterLockError) return 75;
   return 1;

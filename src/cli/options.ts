@@ -10,6 +10,7 @@ import { DEVICES, FUSION_METHODS, RETRIEVAL_MODES, parseSettings, type SettingsI
 import { QUERY_CONTEXTS } from '../audit/query.js';
 import { MODEL_SPEC_HELP } from '../models/registry.js';
 import { VERDICT_RULES } from '../verify/aggregate.js';
+import { WORK_API_BASES } from '../sources/work-records.js';
 
 export function positiveInt(name: string) {
   return (value: string): number => {
@@ -50,6 +51,20 @@ export function unitInterval(name: string) {
   };
 }
 
+/** "crossref=https://m.example,doi=http://127.0.0.1:8080" -> {crossref: ..., doi: ...}; a name not known or a bad URL names the flag. */
+function apiBases(value: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of value.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const eq = part.indexOf('=');
+    const name = part.slice(0, eq).trim();
+    const url = part.slice(eq + 1).trim();
+    if (eq <= 0 || !(name in WORK_API_BASES)) throw new InvalidArgumentError(`--api-base: "${part}" must be name=url with name one of ${Object.keys(WORK_API_BASES).join(', ')}`);
+    if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new InvalidArgumentError(`--api-base: ${name}: "${url}" is not an http(s) URL`);
+    out[name] = url;
+  }
+  return out;
+}
+
 /** The settings' defaults, shown in help texts (never hard-coded twice). */
 const DEFAULTS = parseSettings({});
 export const DEFAULT_INDEX = DEFAULTS.index.dir!;
@@ -84,6 +99,7 @@ export const OPTION_GROUPS = {
     nli: def('--nli <spec>', 'models.nli', `entailment model: ${MODEL_SPEC_HELP.nli}`),
     device: def('--device <device>', 'models.device', `ONNX device: ${DEVICES.join('|')} (default ${DEFAULTS.models.device})`, oneOf('--device', DEVICES)),
     cache: def('--embedding-cache <dir>', 'models.cache', "on-disk cache of the trained engine's sentence vectors (re-runs skip embedding)"),
+    profile: def('--profile <name>', 'models.profile', "calibrated model profile (veracite models list); 'offline' = the offline heads (default: the active profile, else offline)"),
   },
   retrieval: {
     mode: def('--mode <mode>', 'retrieval.mode', `retrieval: ${RETRIEVAL_MODES.join('|')}; auto = hybrid when the index has vectors, else bm25 (default auto)`, oneOf('--mode', RETRIEVAL_MODES)),
@@ -113,6 +129,7 @@ export const OPTION_GROUPS = {
     definition: def('--definition <name>', 'audit.definition', 'which calibrated definition flags: not_supported | not_or_partially_supported (default: the calibration file\'s)'),
     threshold: def('--threshold <x>', 'audit.threshold', 'flag citations scoring at or below x (overrides the calibration)', finiteNumber('--threshold')),
     concurrency: def('--citation-concurrency <n>', 'audit.concurrency', `citations audited at once (default ${DEFAULTS.audit.concurrency})`, positiveInt('--citation-concurrency')),
+    maxCitations: def('--max-citations <n>', 'audit.maxCitations', `citations one audit checks at most; an article with more is refused (audit its first n with --limit n) (default ${DEFAULTS.audit.maxCitations})`, positiveInt('--max-citations')),
     claimText: def('--claim-text <t>', 'audit.claimText', 'what is verified for a mid-sentence citation: sentence (the whole sentence, default) | prefix (the text before the marker, as SIDE)', oneOf('--claim-text', ['sentence', 'prefix'] as const)),
   },
   sources: {
@@ -123,6 +140,10 @@ export const OPTION_GROUPS = {
     maxBytes: def('--max-bytes <n>', 'sources.maxBytes', `largest page read, bytes (default ${DEFAULTS.sources.maxBytes})`, positiveInt('--max-bytes')),
     maxRedirects: def('--max-redirects <n>', 'sources.maxRedirects', `redirect hops followed (default ${DEFAULTS.sources.maxRedirects})`, nonNegativeInt('--max-redirects')),
     wayback: def('--no-wayback', 'sources.wayback', 'do not try the Wayback Machine for dead pages without an archive URL', undefined, false),
+    apis: def('--api-base <name=url,...>', 'sources.apis', `identifier resolvers and metadata APIs at a mirror: ${Object.keys(WORK_API_BASES).join(', ')} (e.g. crossref=https://crossref.mirror.example)`, apiBases),
+    contactEmail: def('--contact-email <email>', 'sources.contactEmail', 'contact e-mail for the metadata APIs\' polite pools (Crossref/OpenAlex mailto, Europe PMC email)'),
+    openAbstracts: def('--open-abstracts', 'sources.openAbstracts', 'ask OpenAlex for a DOI\'s abstract when Crossref has none'),
+    apiIntervalMs: def('--api-interval <ms>', 'sources.apiIntervalMs', 'least ms between two requests to one metadata API (default: each API\'s polite interval)', nonNegativeInt('--api-interval')),
   },
 } as const satisfies Record<string, Record<string, OptionDef>>;
 

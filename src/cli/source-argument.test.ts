@@ -1,10 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { readSourceArgument } from './source-argument.js';
 import { SettingsError } from '../util/settings-error.js';
+import { NotTextError } from '../util/not-text.js';
 
 describe('veracite check: reading a source (--source, a pairs file)', () => {
   let dir: string;
@@ -43,5 +44,15 @@ describe('veracite check: reading a source (--source, a pairs file)', () => {
     const bad = join(dir, 'broken.pdf');
     await writeFile(bad, 'not a pdf at all');
     await assert.rejects(readSourceArgument(bad), (e: unknown) => e instanceof SettingsError && /broken\.pdf as a PDF: /.test(e.message));
+  });
+
+  it('a binary file is "unreadable: not text", never decoded into control characters; a PDF without its extension is still a PDF', async () => {
+    const bin = join(dir, 'image.txt');
+    await writeFile(bin, Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.from('IDAT\u0001\u0002 doi:10.1000/182')]));
+    await assert.rejects(readSourceArgument(bin), (e: unknown) => e instanceof NotTextError && /image\.txt: unreadable: not text \(NUL bytes/.test(e.message));
+    const pdf = join(dir, 'survey-download');
+    await copyFile('data/samples/documents/sources/pdf/seal-survey-2021.pdf', pdf);
+    const source = await readSourceArgument(pdf);
+    assert.ok('document' in source && source.document.sentences.some((s) => /pups/.test(s)));
   });
 });

@@ -1,14 +1,18 @@
 /**
  * The source of a claim check as a person names it on the command line or in a pairs file: an http(s) URL
  * (resolved as the audit resolves a citation's URL), '-' for standard input, or a saved file read by its
- * extension (HTML, Markdown, PDF page by page, anything else as plain text).
+ * extension (HTML, Markdown, PDF page by page, anything else as plain text). A PDF is known by its
+ * signature too (saved without its extension, or piped on stdin); any other binary file is refused with
+ * NotTextError ("unreadable: not text", exit 65), never decoded into control characters and scored.
  */
 import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { SourceCheckInput } from '../app/check-source.js';
+import { looksLikePdf } from '../corpus/pdf-text.js';
 import { pdfToDocument, type PageKind } from '../sources/page-text.js';
+import { assertText } from '../util/not-text.js';
 import { SettingsError } from '../util/settings-error.js';
-import { readStdin } from './command-verify.js';
+import { readStdinBytes } from './command-verify.js';
 
 const KIND_OF_EXTENSION: Record<string, PageKind> = { '.html': 'html', '.htm': 'html', '.md': 'markdown', '.markdown': 'markdown' };
 
@@ -16,21 +20,26 @@ const KIND_OF_EXTENSION: Record<string, PageKind> = { '.html': 'html', '.htm': '
 export async function readSourceArgument(where: string, title?: string, option = '--source'): Promise<SourceCheckInput['source']> {
   const named = title ? { title } : {};
   if (/^https?:\/\//i.test(where)) return { url: where, ...named };
-  if (where === '-') return { text: await readStdin(), ...named };
   let bytes: Buffer;
-  try {
-    bytes = await readFile(where);
-  } catch (e) {
-    const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
-    throw new SettingsError(option, `cannot read ${where}: ${why}. Give a saved page (.txt, .md, .html, .pdf), '-' for stdin, or an http(s) URL`);
+  if (where === '-') bytes = await readStdinBytes();
+  else {
+    try {
+      bytes = await readFile(where);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a folder, not a file' : (e as Error).message;
+      throw new SettingsError(option, `cannot read ${where}: ${why}. Give a saved page (.txt, .md, .html, .pdf), '-' for stdin, or an http(s) URL`);
+    }
   }
-  const ext = extname(where).toLowerCase();
-  if (ext === '.pdf') {
-    const pdf = await pdfToDocument(new Uint8Array(bytes), `file://${where}`, title ?? basename(where));
-    if (!pdf.ok) throw new SettingsError(option, `cannot read ${where} as a PDF: ${pdf.reason}`);
+  const name = where === '-' ? 'stdin' : where;
+  const ext = where === '-' ? '' : extname(where).toLowerCase();
+  if (ext === '.pdf' || looksLikePdf(bytes)) {
+    const pdf = await pdfToDocument(new Uint8Array(bytes), where === '-' ? 'source:stdin' : `file://${where}`, title ?? (where === '-' ? 'stdin' : basename(where)));
+    if (!pdf.ok) throw new SettingsError(option, `cannot read ${name} as a PDF: ${pdf.reason}`);
     return { document: title ? { ...pdf.document, title } : pdf.document };
   }
+  assertText(bytes, name);
   // No title from the file name: the title is read with the page's text (its words count as the page's),
   // and "scifact-9394119.txt" is not the source's title. An HTML page's own <title> is used.
-  return { text: bytes.toString('utf8'), ...named, kind: KIND_OF_EXTENSION[ext] ?? 'text' };
+  return { text: bytes.toString('utf8'), ...named, ...(where === '-' ? {} : { kind: KIND_OF_EXTENSION[ext] ?? 'text' }) };
 }

@@ -6,12 +6,14 @@
  *     otherwise a report or blog post;
  *   - .txt (and an extensionless file) is wikitext when it has refs, cite templates, [[links]] or
  *     == headings ==, otherwise plain text;
- *   - a PDF is read page by page; its text is then read like plain text.
+ *   - a PDF is read page by page; its text is then read like plain text;
+ *   - any other binary file is refused (NotTextError, "unreadable: not text"; util/not-text.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { fromArticle, loadArticleInput, titleFromFileName, wikiTitleFromUrl } from '../audit/article-input.js';
 import { SettingsError } from '../util/settings-error.js';
+import { assertText } from '../util/not-text.js';
 import { parseWikipediaHtml, parseWikitext } from '../wiki/index.js';
 import type { AuditInput, DocumentKind } from '../audit/types.js';
 import { readPdf, looksLikePdf } from '../corpus/pdf-text.js';
@@ -31,6 +33,11 @@ export interface DocumentInputOptions {
   /** Needed for a URL: live fetching is opt-in. */
   fetch?: boolean;
   fetchPolicy?: FetchPolicy;
+  /**
+   * Read at most this many citations, the first ones: a wikitext article stops parsing there (the rest is
+   * never materialised); other kinds are cut after reading.
+   */
+  maxCitations?: number;
 }
 
 /** Wikipedia's rendered HTML carries MediaWiki's classes. */
@@ -85,6 +92,13 @@ export function documentToAuditInput(doc: CitedDocument, origin: string): AuditI
  * Markdown, HTML reports, plain text and PDFs to src/documents.
  */
 export async function loadDocumentInput(input: string, opts: DocumentInputOptions = {}): Promise<AuditInput> {
+  const read = await loadAnyInput(input, opts);
+  if (opts.maxCitations !== undefined && read.citations.length > opts.maxCitations) read.citations = read.citations.slice(0, opts.maxCitations);
+  return read;
+}
+
+async function loadAnyInput(input: string, opts: DocumentInputOptions): Promise<AuditInput> {
+  const limit = opts.maxCitations !== undefined ? { maxCitations: opts.maxCitations } : {};
   const parseOpts: DocumentParseOptions = {};
   if (opts.contextSentences !== undefined) parseOpts.contextSentences = opts.contextSentences;
   if (/^https?:\/\//i.test(input)) {
@@ -96,7 +110,7 @@ export async function loadDocumentInput(input: string, opts: DocumentInputOption
     // A Wikipedia page is parsed from the response already in hand (one fetch per article).
     if ((kind === 'wikipedia-html' || kind === 'wikipedia-wikitext') && res.kind !== 'pdf') {
       const title = opts.title ?? wikiTitleFromUrl(res.finalUrl) ?? '';
-      const article = kind === 'wikipedia-html' ? parseWikipediaHtml(res.body, { title, ...parseOpts }) : parseWikitext(res.body, { title, ...parseOpts });
+      const article = kind === 'wikipedia-html' ? parseWikipediaHtml(res.body, { title, ...parseOpts }) : parseWikitext(res.body, { title, ...parseOpts, ...limit });
       return { ...fromArticle(article, input, kind === 'wikipedia-html' ? 'html' : 'wikitext'), kind };
     }
     if (kind === 'kilt' || kind === 'wikipedia-html' || kind === 'wikipedia-wikitext') return { ...(await loadArticleInput(input, { ...opts, fetch: true })), kind };
@@ -113,8 +127,10 @@ export async function loadDocumentInput(input: string, opts: DocumentInputOption
     throw new Error(`cannot read ${input}: ${(e as Error).message}`);
   }
   const kind = opts.format && opts.format !== 'auto' ? opts.format : detectFormat(input, bytes.subarray(0, 65536));
+  // A PDF is binary and read as one; any other binary file (an image, an archive) is refused, not parsed.
+  if (kind !== 'pdf') assertText(bytes, input);
   if (kind === 'wikipedia-html' || kind === 'wikipedia-wikitext' || kind === 'kilt') {
-    const a = await loadArticleInput(input, { ...(opts.title ? { title: opts.title } : {}), ...(opts.contextSentences !== undefined ? { contextSentences: opts.contextSentences } : {}) });
+    const a = await loadArticleInput(input, { ...(opts.title ? { title: opts.title } : {}), ...(opts.contextSentences !== undefined ? { contextSentences: opts.contextSentences } : {}), ...limit });
     return { ...a, kind };
   }
   const doc = await parseDocument(kind === 'pdf' ? bytes : bytes.toString('utf8'), kind, { ...parseOpts, ...(opts.title ? { title: opts.title } : {}) });

@@ -44,7 +44,8 @@ const MARKDOWN: [string, Status][] = [
   ['The Lizard Lighthouse marks the most southerly point of mainland Britain, according to its heritage centre.', S],
   ['Its twin towers were built in 1751 by Thomas Fonnereau.', 'not-found'],
   ['First-order Fresnel lenses were installed in most Cornish lighthouses between 1860 and 1900.', S],
-  ['Pendeen Lighthouse was the last in Cornwall to lose its keepers, in 1995.', 'dead-link'],
+  // A host without a DNS record: offline looks the same, so it is "could not reach", never a dead link (issue 27).
+  ['Pendeen Lighthouse was the last in Cornwall to lose its keepers, in 1995.', 'unverifiable'],
   ["The 1859 building committee's minutes record the cost of the Godrevy tower as £7,082.", 'unreadable'],
   ['Storm damage closed the Longships landing stage for two years after 2014.', 'dead-link'],
   ['Keepers on the Longships were relieved by boat every four weeks.', F],
@@ -71,7 +72,8 @@ const HTML: [string, Status][] = [
   ['The Lizard Lighthouse marks the most southerly point of mainland Britain.', S],
   ['Its twin towers were built in 1751 by Thomas Fonnereau.', 'not-found'],
   ['First-order Fresnel lenses were installed in most Cornish lighthouses between 1860 and 1900.', S],
-  ['Pendeen Lighthouse was the last in Cornwall to lose its keepers, in 1995.', 'dead-link'],
+  // A host without a DNS record: offline looks the same, so it is "could not reach", never a dead link (issue 27).
+  ['Pendeen Lighthouse was the last in Cornwall to lose its keepers, in 1995.', 'unverifiable'],
   ["The 1859 building committee's minutes record the cost of the Godrevy tower as £7,082.", 'unreadable'],
   ['Storm damage closed the Longships landing stage for two years after 2014.', 'dead-link'],
   ['Keepers on the Longships were relieved by boat every four weeks.', F],
@@ -128,6 +130,8 @@ describe('sample documents audited through replayed sources (lexical scorer, WiC
         assert.match(c.source.reason!, /^cited work not found: doi\.org has no DOI 10\.5555\/(fake\.2020\.001|nonexistent\.99)/);
         assert.equal(c.verification, undefined);
       }
+      const pendeen = r.citations.find((c) => c.claim.startsWith('Pendeen Lighthouse'))!;
+      assert.match(pendeen.status!.reason, /^could not reach oldsite\.example/, 'no DNS answer is reported as could not reach, not as a dead link');
       // The DOI whose publisher page is gone is a dead link, not a missing work.
       const moved = r.citations.find((c) => c.claim.startsWith('Most pups at Godrevy'))!;
       assert.equal(moved.source.status, 'dead');

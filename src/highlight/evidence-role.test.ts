@@ -65,6 +65,10 @@ for (const [name, rule] of [
       // A verdict without a gate (uncalibrated) sets nothing aside, however low the scores.
       assert.deepEqual(rule.verifyEvidenceRoles([{ docId: 'A', score: 0.1, entailment: ent(0.1, 0.8) }], { rule: 'concat', relevanceThreshold: 0 }), ['contradicts']);
       assert.deepEqual(rule.verifyEvidenceRoles([{ docId: 'A', score: 0.1, entailment: ent(0.1, 0.8) }]), ['contradicts']);
+      // A sentence with a finding (src/verify/findings) is never "supports": the Orai1 case of issue 28, whose
+      // best sentence says "decreased tumor metastasis" against the claim's "increases".
+      const finding = (decisive: boolean) => [{ decisive }];
+      assert.deepEqual(rule.verifyEvidenceRoles([{ docId: 'A', score: 0.95, entailment: ent(0.88, 0.05), findings: finding(true) }, { docId: 'A', score: 0.9, entailment: ent(0.88, 0.05), findings: finding(false) }, { docId: 'A', score: 0.9, entailment: ent(0.88, 0.05), findings: [] }], { rule: 'concat', relevanceThreshold: 0.24 }), ['contradicts', 'neutral', 'supports']);
       // Without entailment (an engine that gives none) the score is relevance, and no gate is needed.
       assert.deepEqual(rule.verifyEvidenceRoles([{ docId: 'A', score: 0.7 }, { docId: 'B', score: 0.1 }]), ['relevant', 'not-relevant']);
     });

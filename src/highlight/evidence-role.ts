@@ -13,6 +13,10 @@
  *     not whether it agrees): RELEVANT or NOT RELEVANT at 0.5. These two roles never claim agreement or
  *     disagreement, and they look different from the three above (see ROLE_LEGEND).
  *
+ * A sentence with a finding (src/verify/findings: another figure than the claim's, the same thing changing
+ * the other way, a negation of what the claim states) is never coloured "supports": with a decisive finding
+ * it contradicts the claim, with another it is at most neutral, whatever its probabilities.
+ *
  * src/web/evidence-role.js mirrors this file for the browser (the page has no build step); both are run
  * on the cases in cases.json by evidence-role.test.ts, so they cannot drift apart.
  */
@@ -27,6 +31,8 @@ export interface RoleProbabilities {
   support?: number;
   contradict?: number;
   relevance?: number;
+  /** What the sentence states against the claim (src/verify/findings): 'decisive', or 'stated' (a finding that decides nothing). */
+  finding?: 'decisive' | 'stated';
 }
 
 export interface RoleThresholds {
@@ -47,7 +53,8 @@ export function evidenceRole(p: RoleProbabilities, thresholds: Partial<RoleThres
   if (isProbability(p.support) || isProbability(p.contradict)) {
     const s = isProbability(p.support) ? p.support : 0;
     const c = isProbability(p.contradict) ? p.contradict : 0;
-    if (s >= t.support && s >= c) return 'supports';
+    if (p.finding === 'decisive') return 'contradicts';
+    if (s >= t.support && s >= c) return p.finding ? 'neutral' : 'supports';
     if (c >= t.contradict) return 'contradicts';
     return 'neutral';
   }
@@ -60,9 +67,22 @@ export function evidenceRole(p: RoleProbabilities, thresholds: Partial<RoleThres
  * verifier computed it (support = entailment, contradict = contradiction), else its evidence score as
  * relevance. Under the columbia rule pass its thresholds (AggregateConfig) so the colours agree with it.
  */
-export function verifyEvidenceRole(e: { score: number; entailment?: { entailment: number; contradiction: number } }, thresholds?: Partial<RoleThresholds>): EvidenceRole | undefined {
-  if (e.entailment) return evidenceRole({ support: e.entailment.entailment, contradict: e.entailment.contradiction }, thresholds);
+export function verifyEvidenceRole(e: VerifyEvidence, thresholds?: Partial<RoleThresholds>): EvidenceRole | undefined {
+  if (e.entailment) return evidenceRole({ support: e.entailment.entailment, contradict: e.entailment.contradiction, ...findingOf(e) }, thresholds);
   return evidenceRole({ relevance: e.score }, thresholds);
+}
+
+/** What the highlighting reads of a verify evidence sentence (src/verify/types.ts EvidenceSentence). */
+export interface VerifyEvidence {
+  score: number;
+  entailment?: { entailment: number; contradiction: number };
+  findings?: readonly { decisive: boolean }[];
+}
+
+/** A sentence's findings as the rule reads them. */
+export function findingOf(e: { findings?: readonly { decisive: boolean }[] }): Pick<RoleProbabilities, 'finding'> {
+  if (!e.findings?.length) return {};
+  return { finding: e.findings.some((f) => f.decisive) ? 'decisive' : 'stated' };
 }
 
 /** The verdict settings a verify result carries in its provenance (`provenance.config.verdict`). */
@@ -89,7 +109,7 @@ export interface VerdictDisplayConfig {
  *     SUPPORTS), and the concat rule's to the sentences joined: read against the raw sentence they would
  *     colour "contradicts" a sentence that decided a SUPPORTS verdict.
  */
-export function verifyEvidenceRoles(evidence: readonly { docId: string; score: number; entailment?: { entailment: number; contradiction: number } }[], verdict: VerdictDisplayConfig = {}): (EvidenceRole | undefined)[] {
+export function verifyEvidenceRoles(evidence: readonly (VerifyEvidence & { docId: string })[], verdict: VerdictDisplayConfig = {}): (EvidenceRole | undefined)[] {
   const own = verdict.rule !== 'concat' && !verdict.calibrator;
   const thresholds: Partial<RoleThresholds> = own
     ? { ...(verdict.supportThreshold !== undefined ? { support: verdict.supportThreshold } : {}), ...(verdict.refuteThreshold !== undefined ? { contradict: verdict.refuteThreshold } : {}) }

@@ -5,6 +5,7 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { ServerContext } from './context.js';
 import { SettingsError } from '../util/settings-error.js';
+import { registerCors } from './cors.js';
 import { HttpError } from './errors.js';
 import { redactUrl, registerExposureGuards } from './exposure.js';
 import { API_ROUTES } from './routes/index.js';
@@ -55,6 +56,8 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
     return reply.code(500).send({ error: 'internal', message: err.message });
   });
 
+  // CORS for the --allow-origin pages (the wiki gadget) first, so the guards' refusals stay readable there.
+  registerCors(app, ctx.options);
   // Before every route: the Host allowlist, and the token when the server has one.
   registerExposureGuards(app, ctx.options);
   app.setNotFoundHandler((req, reply) => reply.code(404).send({ error: 'not_found', message: `no route ${req.method} ${req.url.split('?')[0]}` }));

@@ -43,6 +43,11 @@ export interface ServerOptions {
    * subdomain; "*" turns the check off.
    */
   allowedHosts?: string[];
+  /**
+   * Origins whose pages may call the API from a browser (CORS, cors.ts): exact origins such as
+   * https://en.wikipedia.org for the wiki gadget; never "*". Requests still need the token.
+   */
+  allowOrigins?: string[];
   /** Finished audit jobs kept (newest first); older ones are deleted with their input. */
   keepJobs?: number;
   /** Finished audit jobs older than this (ms since they finished) are deleted with their input. */
@@ -68,6 +73,7 @@ export function resolveServerOptions(o: ServerOptions, indexDir: string | null |
     log: o.log ?? false,
     token: o.token || undefined,
     allowedHosts: o.allowedHosts ?? [],
+    allowOrigins: o.allowOrigins ?? [],
     // A few hundred jobs is weeks of an editor's use; inputs are up to --body-limit each, so this bounds
     // the disk at roughly keepJobs x body limit.
     keepJobs: o.keepJobs ?? 200,

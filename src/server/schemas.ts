@@ -8,14 +8,29 @@ import { SEARCH_MODES } from '../retrieve/retriever.js';
 import { LABELS } from '../verify/types.js';
 import { AnnotationSchema, CHOICES } from '../annotations/types.js';
 import { CitationViewSchema, CoverageSchema, SourceViewSchema } from '../audit/citation-view.js';
+import { claimTooLongMessage, EMPTY_CLAIM_MESSAGE, MAX_CLAIM_CHARS } from '../verify/claim-text.js';
+import { notTextReason } from '../util/not-text.js';
+import { UploadedSource } from './upload.js';
 
-const MAX_CLAIM = 2000;
 const text = (max: number) => z.string().trim().min(1).max(max);
+/** A claim: the cap and the messages of verify/claim-text.ts, as the CLI and the library give them. */
+const claimText = () =>
+  z
+    .string()
+    .trim()
+    .min(1, { error: EMPTY_CLAIM_MESSAGE })
+    .max(MAX_CLAIM_CHARS, { error: (iss) => claimTooLongMessage(typeof iss.input === 'string' ? iss.input.length : MAX_CLAIM_CHARS + 1) });
+/** Text uploaded as a page or an article: refused when it is binary data (util/not-text.ts), as the CLI refuses such a file. */
+const readableText = <T extends z.ZodString>(schema: T) =>
+  schema.superRefine((s, ctx) => {
+    const why = notTextReason(s);
+    if (why) ctx.addIssue({ code: 'custom', message: `unreadable: not text (${why})` });
+  });
 
 // ---- requests ----
 
 export const VerifyRequest = z
-  .object({ claim: text(MAX_CLAIM).describe('The claim to verify against the index.') })
+  .object({ claim: claimText().describe(`The claim to verify against the index (at most ${MAX_CLAIM_CHARS} characters).`) })
   .strict()
   .meta({ id: 'VerifyRequest' });
 
@@ -25,7 +40,7 @@ export const MAX_BATCH_CLAIMS = 32;
 export const VerifyBatchRequest = z
   .object({
     claims: z
-      .array(text(MAX_CLAIM))
+      .array(claimText())
       .min(1)
       .max(MAX_BATCH_CLAIMS)
       .describe(`Claims to verify (1 to ${MAX_BATCH_CLAIMS}, each as in /v1/verify), answered in this order.`),
@@ -38,16 +53,17 @@ const Context = z.union([z.string().max(20_000), z.array(z.string().max(5000)).m
 
 export const CitationCheckRequest = z
   .object({
-    claim: text(MAX_CLAIM).describe('The sentence the citation supports.'),
+    claim: claimText().describe(`The sentence the citation supports (at most ${MAX_CLAIM_CHARS} characters).`),
     context: Context.optional().describe('Text before the claim (a string, or its sentences oldest first).'),
     title: z.string().max(500).optional().describe('Article title (used to search for suggestions).'),
     section: z.string().max(500).optional().describe('Section path, e.g. "History > Early years".'),
     source: z
       .union([
         z.object({ url: z.url({ protocol: /^https?$/ }).max(2000), title: z.string().max(500).optional() }).strict(),
-        z.object({ text: text(200_000), title: z.string().max(500).optional() }).strict(),
+        z.object({ text: readableText(text(200_000)), title: z.string().max(500).optional() }).strict(),
+        UploadedSource,
       ])
-      .describe('The cited source: a URL (looked up in the index; fetched when the server runs with --fetch) or its text.'),
+      .describe('The cited source: a URL (looked up in the index; fetched when the server runs with --fetch), its text, or an uploaded file (HTML, text, Markdown or PDF, base64 with its declared type).'),
     suggestions: z.number().int().min(0).max(10).default(3).describe('Better-supporting documents to look for in the index.'),
   })
   .strict()
@@ -55,8 +71,8 @@ export const CitationCheckRequest = z
 
 export const AuditCreateRequest = z
   .object({
-    wikitext: z.string().min(1).optional().describe('Article wikitext.'),
-    html: z.string().min(1).optional().describe('Rendered article HTML (e.g. a saved Wikipedia page).'),
+    wikitext: readableText(z.string().min(1)).optional().describe('Article wikitext.'),
+    html: readableText(z.string().min(1)).optional().describe('Rendered article HTML (e.g. a saved Wikipedia page).'),
     url: z.url({ protocol: /^https?$/ }).max(2000).optional().describe('Article URL, fetched by the server (only with --fetch).'),
     title: z.string().max(500).optional().describe('Article title (wikitext has none of its own).'),
   })
@@ -71,7 +87,7 @@ export const AuditCreateRequest = z
 
 export const SearchQuery = z
   .object({
-    q: text(MAX_CLAIM).describe('Query text.'),
+    q: text(MAX_CLAIM_CHARS).describe('Query text.'),
     k: z.coerce.number().int().min(1).max(100).default(10).describe('Documents wanted.'),
     mode: z.enum(SEARCH_MODES).optional().describe('Retrieval mode (default: the server\'s --mode).'),
   })
@@ -116,6 +132,18 @@ const Provenance = z
   })
   .meta({ id: 'Provenance' });
 
+/** A finding (src/verify/findings): what a piece of evidence states against the claim, in words. */
+const FindingSchema = z
+  .object({
+    kind: z.enum(['quantity', 'direction', 'negation']),
+    message: z.string().describe('In words: what the source says against what the claim says ("the source says 28 percent, the claim says 58 percent").'),
+    claimText: z.string().describe('The words of the claim it is about.'),
+    evidenceText: z.string().describe('The words of the evidence it is about.'),
+    decisive: z.boolean().describe('Unambiguous (one figure about the same thing; the same change of a claim whose subject the evidence names): a relevant document with a decisive finding refutes the claim.'),
+  })
+  .meta({ id: 'Finding' });
+const VerdictFindingSchema = FindingSchema.extend({ docId: z.string(), sentenceIndex: z.number().int() });
+
 export const VerdictResponse = z
   .object({
     claim: z.string(),
@@ -139,12 +167,18 @@ export const VerdictResponse = z
       })
       .optional()
       .describe("The claim's most entailed counter-claim as the deciding evidence reads it: evidence that reads the opposite as more entailed than the claim leans to REFUTES. Absent for NOT ENOUGH INFO, or when the claim has no counter-claim."),
+    findings: z.array(VerdictFindingSchema).optional().describe("What the evidence the verdict rests on states against the claim (the deciding document's sentences, or every relevant document's). Absent when none."),
+    overruled: z
+      .object({ label: z.enum(LABELS), probs: Probs, finding: VerdictFindingSchema })
+      .optional()
+      .describe("Present when a decisive finding decided REFUTES over the model's own reading: that reading (label, probabilities) and the finding. The verdict's probabilities are then the model's with its support mass given to REFUTES, not calibrated."),
     evidence: z.array(
       z.object({
         docId: z.string(),
         title: z.string(),
         sentenceIndex: z.number().int(),
         text: z.string(),
+        findings: z.array(FindingSchema).optional().describe('What this sentence states against the claim; a sentence with a finding is never read as support.'),
         score: z.number().describe('Evidence score: probability that the sentence is evidence for the claim, 0-1.'),
         entailment: z
           .object({ entailment: z.number(), neutral: z.number(), contradiction: z.number() })

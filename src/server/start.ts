@@ -40,8 +40,11 @@ export interface RunningServer {
 }
 
 /**
- * Serves `vc`'s index with its pipeline. The models are loaded before listening, so a broken model fails
- * the start, not the first request. Closing the server closes `vc`.
+ * Serves `vc`'s index with its pipeline. Every model is loaded before listening (the verifier's scorer and
+ * entailment model, the audit's engine, WordNet and the word vectors), so a broken model fails the start,
+ * not the first request, and no request waits behind a model load: the event loop is free from the moment
+ * the server listens (a missing word-vector cache is built in a worker thread meanwhile, see
+ * models/align/word-vectors.ts). Closing the server closes `vc`.
  */
 export async function startServer(options: ServerOptions, vc: Veracite, start: StartOptions = {}): Promise<RunningServer> {
   const o = resolveServerOptions(options, vc.settings.index.dir);
@@ -49,6 +52,8 @@ export async function startServer(options: ServerOptions, vc: Veracite, start: S
   const warnings = checkExposure(o);
   const store = vc.requireStore();
   const verifier = await vc.verifier();
+  // Part of the verifier already; named here because serving must not start without it.
+  await vc.models.alignment();
   const audit = start.audit ?? new SideAuditService(await vc.auditPipeline());
   const [jobStore, annotations] = await Promise.all([JobStore.open(o.dataDir), AnnotationStore.open(o.dataDir)]);
   const ctx: ServerContext = {
@@ -58,7 +63,7 @@ export async function startServer(options: ServerOptions, vc: Veracite, start: S
     retriever: vc.retriever(),
     verifier,
     audit,
-    jobs: new JobRunner(jobStore, audit, { concurrency: o.auditConcurrency, maxQueue: o.auditQueue, retention: { keepJobs: o.keepJobs, maxAgeMs: o.jobMaxAgeMs } }),
+    jobs: new JobRunner(jobStore, audit, { concurrency: o.auditConcurrency, maxQueue: o.auditQueue, maxCitations: vc.settings.audit.maxCitations, retention: { keepJobs: o.keepJobs, maxAgeMs: o.jobMaxAgeMs } }),
     annotations,
     limiter: new Limiter(o.concurrency, o.queue),
     sse: new SseHub(),

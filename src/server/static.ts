@@ -3,7 +3,7 @@
  * from a CDN). They are read once at start-up (a few tens of KB) and only those names are served, so no
  * request path ever reaches the file system.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { packageRoot } from '../util/package-root.js';
@@ -25,6 +25,13 @@ export function webDir(): string {
   return join(packageRoot(), 'src', 'web');
 }
 
+/** The wiki gadget (src/wiki-gadget): served so a user script or bookmarklet can load it from this server. */
+export const GADGET_FILE = 'veracite-gadget.js';
+
+export function gadgetDir(): string {
+  return join(packageRoot(), 'src', 'wiki-gadget');
+}
+
 export function registerStatic(app: FastifyInstance, dir = webDir()): void {
   const files = new Map<string, { body: Buffer; type: string }>();
   for (const name of readdirSync(dir)) {
@@ -41,4 +48,10 @@ export function registerStatic(app: FastifyInstance, dir = webDir()): void {
   // The page's files hold no data: served without the token (every other route needs it, see exposure.ts).
   if (files.has('index.html')) app.get('/', { config: PUBLIC_ROUTE }, serve('index.html'));
   for (const name of files.keys()) app.get(`/${name}`, { config: PUBLIC_ROUTE }, serve(name));
+  // The gadget holds no data either; other sites load it with <script src>, which needs no CORS.
+  const gadget = join(gadgetDir(), GADGET_FILE);
+  if (!files.has(GADGET_FILE) && existsSync(gadget)) {
+    files.set(GADGET_FILE, { body: readFileSync(gadget), type: TYPES['.js']! });
+    app.get(`/${GADGET_FILE}`, { config: PUBLIC_ROUTE }, serve(GADGET_FILE));
+  }
 }

@@ -86,7 +86,9 @@ describe('fetchPage against a local server (allowlisted for the test)', () => {
       const t0 = Date.now();
       const r = await fetchPage(`${srv.origin}${path}`, { ...LOCAL, timeoutMs: 300 });
       assert.ok(!r.ok && r.status === 'unreachable', path);
-      assert.match(r.reason, /timed out/, path);
+      assert.match(r.reason, /^could not reach 127\.0\.0\.1:\d+: timed out/, path);
+      // No answer says nothing about the page: transient, not cached by the resolver.
+      assert.equal(r.transient, true, path);
       assert.ok(Date.now() - t0 < 3000);
     }
   });
@@ -182,11 +184,11 @@ describe('SSRF guard without an allowlist (the default)', () => {
     }
   });
 
-  it('calls a name without DNS record dead', async () => {
+  it('a name without DNS record is unreachable, not dead: offline, every name answers ENOTFOUND', async () => {
     const resolver: Resolver = async () => {
       throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' });
     };
     const r = await fetchPage('http://no-such-site.example/', { resolver });
-    assert.ok(!r.ok && r.status === 'dead' && /ENOTFOUND/.test(r.reason));
+    assert.ok(!r.ok && r.status === 'unreachable' && r.transient && r.noSuchName && /^could not reach no-such-site\.example: .*ENOTFOUND/.test(r.reason), JSON.stringify(r));
   });
 });

@@ -3,7 +3,8 @@
  * on every hop, redirects followed by hand (so each hop is checked) up to a limit, a per-request and a
  * total timeout, a size cap on the decompressed body, and only HTML / plain text accepted, plus PDFs (as
  * bytes, by Content-Type or by their `%PDF-` signature) when the caller reads them (`pdf: true`); other
- * types are reported, not parsed.
+ * types, and a body declared as text that is binary data, are reported, not parsed. A server that gave no
+ * answer (DNS, network, timeout) is told apart from one that answered 404/410: see FetchFailureStatus.
  *
  * node:http(s) rather than global fetch: the pinned `lookup` (connect to the address we checked) is a plain
  * request option there, and undici's own Agent is not importable without adding a dependency.
@@ -13,6 +14,7 @@ import https from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
+import { notTextReason } from '../util/not-text.js';
 import { BadUrlError, BlockedAddressError, DnsError, pinnedLookup, resolveChecked, type CheckedTarget, type GuardOptions } from './ssrf-guard.js';
 
 export interface FetchPolicy extends GuardOptions {
@@ -41,14 +43,45 @@ export const DEFAULT_FETCH_POLICY = {
   userAgent: 'veracite-citation-audit/0.1 (+https://github.com/; checks Wikipedia citations)',
 } as const;
 
-/** Why a page gave no text. `dead` = the page is gone (404/410, domain without DNS record). */
+/**
+ * Why a page gave no text. `dead` = the server answered that the page is gone (HTTP 404/410). A failure
+ * without an answer (no DNS answer, no route, a refused or reset connection, a timeout) is `unreachable`
+ * and `transient`: it says nothing about the page (offline looks like that), so it is not cached.
+ */
 export type FetchFailureStatus = 'dead' | 'unreachable' | 'unsupported' | 'blocked';
+
+/** Socket errors that mean the server was not reached (or stopped answering), whatever the page. */
+const NETWORK_ERRORS: Record<string, string> = {
+  ENETUNREACH: 'network unreachable',
+  ENETDOWN: 'network down',
+  EHOSTUNREACH: 'host unreachable',
+  EHOSTDOWN: 'host down',
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ECONNABORTED: 'connection aborted',
+  ETIMEDOUT: 'connection timed out',
+  EPIPE: 'connection closed',
+  EAI_AGAIN: 'temporary DNS failure',
+};
 
 export type FetchResult =
   | { ok: true; url: string; finalUrl: string; httpStatus: number; contentType: string; kind: 'html' | 'text'; body: string; redirects: string[] }
   /** Only with `pdf: true`; `body` is '' (the text is extracted by pdf-text.ts, page by page). */
   | { ok: true; url: string; finalUrl: string; httpStatus: number; contentType: string; kind: 'pdf'; body: ''; bytes: Uint8Array; redirects: string[] }
-  | { ok: false; url: string; finalUrl: string; status: FetchFailureStatus; reason: string; httpStatus?: number; contentType?: string; redirects: string[] };
+  | {
+      ok: false;
+      url: string;
+      finalUrl: string;
+      status: FetchFailureStatus;
+      reason: string;
+      httpStatus?: number;
+      contentType?: string;
+      redirects: string[];
+      /** No answer from the server (DNS, network, timeout): offline looks like this. Not to be cached. */
+      transient?: true;
+      /** DNS said the name does not exist (ENOTFOUND / no address); offline, it says so too. */
+      noSuchName?: true;
+    };
 
 class FetchFailure extends Error {
   constructor(
@@ -56,9 +89,16 @@ class FetchFailure extends Error {
     readonly reason: string,
     readonly httpStatus?: number,
     readonly contentType?: string,
+    readonly transient = false,
+    readonly noSuchName = false,
   ) {
     super(reason);
   }
+}
+
+/** A failure without an answer from the server: "could not reach <host>: ...". */
+function notReached(host: string, why: string, noSuchName = false): FetchFailure {
+  return new FetchFailure('unreachable', `could not reach ${host}: ${why}`, undefined, undefined, true, noSuchName);
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -78,7 +118,7 @@ export async function fetchPage(url: string, policy: FetchPolicy = {}): Promise<
     for (;;) {
       const target = await resolveChecked(current, p);
       const remaining = deadline - Date.now();
-      if (remaining <= 0) throw new FetchFailure('unreachable', `timed out after ${p.totalTimeoutMs} ms (total)`);
+      if (remaining <= 0) throw notReached(current.host, `timed out after ${p.totalTimeoutMs} ms (total)`);
       const res = await requestOnce(target, p, Math.min(p.timeoutMs, remaining));
       const status = res.statusCode ?? 0;
       if (REDIRECTS.has(status)) {
@@ -115,28 +155,40 @@ export async function fetchPage(url: string, policy: FetchPolicy = {}): Promise<
       if (kind === 'pdf' && p.pdf) return { ok: true, url, finalUrl: current.href, httpStatus: status, contentType, kind, body: '', bytes: body, redirects };
       if (kind === 'unsupported' || kind === 'pdf') throw new FetchFailure('unsupported', isPdf(body) ? 'PDF documents are not supported' : declared === 'pdf' ? 'declared a PDF, but the body is not one' : 'unrecognised content', status, contentType);
       if (body.length > p.maxBytes) throw new FetchFailure('unsupported', `page larger than ${p.maxBytes} bytes`, status, contentType);
+      // Declared (or sniffed as) text, but binary data: not read as text (util/not-text.ts). UTF-16 pages have NUL bytes by design.
+      const binary = /charset=["']?(utf-16|ucs-2)/i.test(contentType) ? undefined : notTextReason(body);
+      if (binary) throw new FetchFailure('unsupported', `unreadable: not text (${binary})`, status, contentType);
       return { ok: true, url, finalUrl: current.href, httpStatus: status, contentType, kind, body: decode(body, contentType), redirects };
     }
   } catch (e) {
-    const f = toFailure(e);
+    const f = toFailure(e, current.host);
     const out: FetchResult = { ok: false, url, finalUrl: current.href, status: f.status, reason: f.reason, redirects };
     if (f.httpStatus !== undefined) out.httpStatus = f.httpStatus;
     if (f.contentType) out.contentType = f.contentType;
+    if (f.transient) out.transient = true;
+    if (f.noSuchName) out.noSuchName = true;
     return out;
   }
 }
 
-function toFailure(e: unknown): FetchFailure {
+function toFailure(e: unknown, host: string): FetchFailure {
   if (e instanceof FetchFailure) return e;
   if (e instanceof BlockedAddressError) return new FetchFailure('blocked', e.message);
   if (e instanceof BadUrlError) return new FetchFailure('unsupported', e.message);
-  // A name that does not resolve at all usually means the site is gone; a temporary DNS failure does not.
-  if (e instanceof DnsError) return new FetchFailure(e.code === 'ENOTFOUND' || e.code === 'NODATA' ? 'dead' : 'unreachable', e.message);
+  // A name that does not resolve is what a site gone with its domain looks like, and also what no network
+  // looks like (getaddrinfo answers ENOTFOUND offline): never a dead link on its own (resolve-source.ts
+  // calls it dead only when another server, the archive, answered on the same run).
+  if (e instanceof DnsError) {
+    const missing = e.code === 'ENOTFOUND' || e.code === 'NODATA';
+    return notReached(host, `no DNS answer for ${e.hostname} (${e.code}${missing ? ': offline, or no such name' : ''})`, missing);
+  }
   const err = e as NodeJS.ErrnoException;
+  if (err.code && NETWORK_ERRORS[err.code]) return notReached(host, `${NETWORK_ERRORS[err.code]} (${err.code})`);
   return new FetchFailure('unreachable', err.code ? `${err.code}: ${err.message}` : err.message ?? String(e));
 }
 
 function requestOnce(target: CheckedTarget, p: Required<Pick<FetchPolicy, 'userAgent'>>, timeoutMs: number): Promise<IncomingMessage> {
+  const host = target.url.host;
   const mod = target.url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     const req = mod.request(target.url, {
@@ -152,7 +204,7 @@ function requestOnce(target: CheckedTarget, p: Required<Pick<FetchPolicy, 'userA
     });
     let response: IncomingMessage | undefined;
     const timer = setTimeout(() => {
-      const err = new FetchFailure('unreachable', `timed out after ${timeoutMs} ms`);
+      const err = notReached(host, `timed out after ${timeoutMs} ms`);
       response?.destroy(err);
       req.destroy(err);
     }, timeoutMs);
@@ -206,9 +258,10 @@ function readCapped(res: IncomingMessage, maxBytes: number): Promise<Buffer> {
       resolve(Buffer.concat(chunks));
     });
     stream.on('error', (e) => fail(e instanceof FetchFailure ? e : new FetchFailure('unreachable', `body: ${e.message}`)));
+    // The connection broke mid-page: transient, like a timeout (not cached).
     // A destroyed response (our timeout) closes without 'end'.
-    res.on('error', (e) => fail(e instanceof FetchFailure ? e : new FetchFailure('unreachable', e.message)));
-    res.on('aborted', () => fail(new FetchFailure('unreachable', 'connection closed before the page was complete')));
+    res.on('error', (e) => fail(e instanceof FetchFailure ? e : new FetchFailure('unreachable', e.message, undefined, undefined, true)));
+    res.on('aborted', () => fail(new FetchFailure('unreachable', 'connection closed before the page was complete', undefined, undefined, true)));
   });
 }
 

@@ -36,19 +36,27 @@ describe('sources through the replay server', () => {
       { url: 'https://doi.org/10.5555/moved', status: 302, headers: { location: 'https://journal.example/articles/removed' } },
       { url: 'https://doi.org/10.5555/does-not-exist', status: 404, headers: { 'content-type': 'text/html' }, body: '<html><body>DOI Not Found</body></html>' },
       { url: 'https://arxiv.org/abs/2101.00001', status: 200, headers: { 'content-type': 'text/html' }, body: html('<p>Abstract: we count seals from drone images.</p>', 'Counting seals') },
+      // The Wayback Machine's host (a capture of another page): any other archive URL answers 404, no capture.
+      { url: 'https://web.archive.org/web/2021id_/https://news.example/seals', status: 200, headers: { 'content-type': 'text/html' }, body: html('<p>Seal pups were born at Godrevy beach this winter.</p>', 'Seals') },
       { url: 'https://pubmed.ncbi.nlm.nih.gov/31234567/', status: 200, headers: { 'content-type': 'text/html' }, body: html('<p>Seal bites are rare injuries among surfers.</p>', 'Seal bites') },
     ]);
     resolver = new SourceResolver({ fetch: { policy: srv.fetchPolicy, route: srv.route, wayback: false } });
   });
   after(() => srv.close());
 
-  it('fetches a page after a redirect, and a dead domain through the test DNS', async () => {
+  it('fetches a page after a redirect; a domain the test DNS does not know is dead only when the archive answers', async () => {
     const r = await resolver.resolve({ url: 'https://news.example/old' });
     assert.equal(r.status, 'found');
     assert.match(r.document!.sentences.join(' '), /Seal pups were born/);
-    const gone = await resolver.resolve({ url: 'https://gone.example/page' });
+    // Alone, a name without DNS answer is what offline looks like.
+    const alone = await resolver.resolve({ url: 'https://gone.example/page' });
+    assert.equal(alone.status, 'unreachable');
+    assert.match(alone.reason!, /^could not reach gone\.example: .*ENOTFOUND/);
+    // The archive (recorded host, no capture of this page: 404) answers, so the network works: the domain is gone.
+    const withArchive = new SourceResolver({ fetch: { policy: srv.fetchPolicy, route: srv.route } });
+    const gone = await withArchive.resolve({ url: 'https://gone.example/page' });
     assert.equal(gone.status, 'dead');
-    assert.match(gone.reason!, /ENOTFOUND/);
+    assert.match(gone.reason!, /ENOTFOUND.*; archived copy: HTTP 404/);
   });
 
   it('reads a fetched PDF (declared or sniffed) page by page; a scan is unreadable', async () => {

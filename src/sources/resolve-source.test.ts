@@ -59,6 +59,13 @@ describe('SourceResolver', () => {
     assert.equal(a.status, 'not-found');
     assert.equal(a.document, undefined);
     assert.equal((await r.resolve({ title: 'A book' })).status, 'no-url');
+    // a book known by its ISBN says so; a PubMed Central id is looked up like a URL
+    const book = await r.resolve({ title: 'A book', ids: { isbn: '978-0-12-345678-9' } });
+    assert.equal(book.status, 'no-url');
+    assert.match(book.reason!, /^a book \(ISBN 978-0-12-345678-9\)/);
+    const pmc = await r.resolve({ ids: { pmc: '1326979' } });
+    assert.equal(pmc.status, 'not-found');
+    assert.equal(pmc.url, 'https://pmc.ncbi.nlm.nih.gov/articles/PMC1326979/');
     assert.equal(srv.hits.length, 0);
   });
 

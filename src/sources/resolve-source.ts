@@ -5,9 +5,13 @@
  *   2. the snapshot folder (`--sources DIR`), same URLs;
  *   3. only with `--fetch`: the on-disk cache, then a live fetch (SSRF-guarded); when the page is dead or
  *      unreachable, its archived copy (the citation's archive-url, else the Wayback form). A citation
- *      marked `url-status=dead` with an archive URL goes to the archive first.
+ *      marked `url-status=dead` with an archive URL goes to the archive first. A page is dead when its
+ *      server answers 404/410, or when its name has no DNS answer while the archive's server answers; no
+ *      answer at all (offline, a timeout) is `unreachable` ("could not reach ..."), and is not cached.
  * A reference with a DOI, arXiv id or PubMed id and no URL is looked up at the identifier's landing page
- * (https://doi.org/<doi>, which redirects to the publisher; arxiv.org/abs/<id>; pubmed.../<id>/). When the
+ * (https://doi.org/<doi>, which redirects to the publisher; arxiv.org/abs/<id>; PubMed Central; pubmed.../<id>/;
+ * then handle, ADS bibcode, JSTOR, Semantic Scholar: work-ids.ts `primaryId`). A book known only by its ISBN
+ * is `no-url` with a reason saying so (its page text is not available), not "no URL". When the
  * resolver itself answers 404/410, the cited work does not exist: `not-found` with `workNotFound`, which is
  * neither a dead link (the work exists, its page is gone) nor a source that fails to support the claim.
  * PDFs are read page by page (pdf-text.ts); one without a text layer is `unreadable`.
@@ -25,7 +29,8 @@ import type { CachedPage, PageCache } from './page-cache.js';
 import { pageToDocument, pdfToDocument, urlKey } from './page-text.js';
 import type { SnapshotFolder } from './snapshot-folder.js';
 import type { ResolvedSource, SourceAttempt, SourceRef, SourceStatus } from './types.js';
-import { landingUrl, primaryId, WORK_ID_NAMES, workIdFromUrl } from './work-ids.js';
+import { landingUrl, noTextReason, primaryId, RESOLVABLE_IDS, WORK_ID_NAMES, workIdFromUrl, type WorkIdType } from './work-ids.js';
+import { arxivWork, bookRecord, crossrefWork, europePmcWork, trustedHosts, WORK_API_BASES, type WorkApiName, type WorkRecord, type WorkRecordOptions } from './work-records.js';
 
 export interface LiveFetchOptions {
   policy?: FetchPolicy;
@@ -38,6 +43,11 @@ export interface LiveFetchOptions {
    * responses in tests. The SSRF guard checks the routed URL; reports keep the cited one.
    */
   route?: (url: string) => string;
+  /**
+   * Metadata APIs for identifiers (work-records.ts): Crossref, Europe PMC, arXiv, Open Library, each base a
+   * setting; the contact e-mail; OpenAlex abstracts when allowed. Absent: the defaults (public APIs).
+   */
+  works?: WorkRecordOptions;
 }
 
 export interface SourceResolverOptions {
@@ -50,7 +60,7 @@ export interface SourceResolverOptions {
 type FailureStatus = FetchFailureStatus | 'unreadable';
 type FetchedOutcome =
   | { ok: true; document: Document; finalUrl: string; fromCache: boolean }
-  | { ok: false; status: FailureStatus; reason: string; httpStatus?: number; finalUrl: string; fromCache: boolean };
+  | { ok: false; status: FailureStatus; reason: string; httpStatus?: number; finalUrl: string; fromCache: boolean; transient?: boolean; noSuchName?: boolean };
 
 export class SourceResolver {
   private readonly memo = new Map<string, Promise<ResolvedSource>>();
@@ -78,7 +88,7 @@ export class SourceResolver {
     const original = ref.archiveUrl ? originalFromArchiveUrl(ref.archiveUrl) : undefined;
     const idUrl = identifierUrl(ref);
     const cited = citedUrl(ref);
-    if (!cited) return { status: 'no-url', reason: 'the citation has no URL and no DOI, arXiv or PubMed id', attempts: [] };
+    if (!cited) return { status: 'no-url', reason: await this.noUrlReason(ref), attempts: [] };
     const urls = [...new Set([ref.url ?? idUrl, ref.archiveUrl, original].filter((u): u is string => !!u))];
     const attempts: SourceAttempt[] = [];
 
@@ -95,7 +105,9 @@ export class SourceResolver {
     let unreadable: string | undefined;
     let missingFile: string | undefined;
     if (this.opts.snapshots) {
-      for (const url of urls) {
+      // Saved by identifier: every identifier of the reference has its landing page as its key.
+      const byId = ref.url ? [] : RESOLVABLE_IDS.filter((t) => ref.ids?.[t]).map((t) => landingUrl(t, ref.ids![t]!));
+      for (const url of [...new Set([...urls, ...byId])]) {
         const hit = await this.opts.snapshots.lookup(url);
         if (!hit.found) {
           if ('missingFile' in hit) missingFile = hit.missingFile;
@@ -129,7 +141,80 @@ export class SourceResolver {
       const status: SourceStatus = unreadable ? 'unreadable' : unsupported ? 'unsupported' : refused ? 'blocked' : 'not-found';
       return { status, url: cited, reason: unreadable ?? unsupported ?? refused ?? missingFile ?? 'not in the index or the snapshot folder (live fetch is off)', attempts };
     }
-    return this.fetchWithArchive(ref, cited, original, attempts, idUrl);
+    return this.fetchWork(ref, cited, original, attempts, idUrl);
+  }
+
+  /** A book's reason names its Open Library record when fetching is on ("book: page text not available"). */
+  private async noUrlReason(ref: SourceRef): Promise<string> {
+    const isbn = ref.ids?.isbn;
+    if (!isbn) return noTextReason(ref.ids);
+    const base = noTextReason(ref.ids);
+    if (!this.opts.fetch) return base;
+    const rec = await bookRecord(isbn, this.worksOptions());
+    return `${base}; ${rec.text}`;
+  }
+
+  private worksOptions(): WorkRecordOptions {
+    const f = this.opts.fetch!;
+    const w: WorkRecordOptions = { ...f.works };
+    w.policy = { ...f.policy, ...f.works?.policy, ...(f.policy?.allowHosts ? { allowHosts: f.policy.allowHosts } : {}), ...(f.policy?.resolver ? { resolver: f.policy.resolver } : {}) };
+    if (f.cache && !w.cache) w.cache = f.cache;
+    return w;
+  }
+
+  /**
+   * With fetching on, an identifier is read through its metadata API: arXiv, PubMed and PubMed Central ids
+   * first (their abstract, the open full text or the PDF), a DOI after its landing page (Crossref's abstract
+   * when the publisher's page cannot be read). An API that says the work does not exist is `workNotFound`;
+   * one that cannot be reached leaves the landing page to decide.
+   */
+  private async fetchWork(ref: SourceRef, cited: string, original: string | undefined, attempts: SourceAttempt[], idUrl?: string): Promise<ResolvedSource> {
+    const id = apiId(ref);
+    if (!id) return this.fetchWithArchive(ref, cited, original, attempts, idUrl);
+    const notes: string[] = [];
+    if (id.type !== 'doi') {
+      const w = await this.workRecord(id.type, id.id, cited);
+      attempts.push(apiAttempt(w));
+      if (w.ok) return this.foundWork(w, cited, attempts);
+      if (w.notFound) return { status: 'not-found', workNotFound: true, url: cited, reason: w.reason, attempts };
+      notes.push(w.reason);
+    }
+    const landed = await this.fetchWithArchive(ref, cited, original, attempts, idUrl);
+    if (landed.status === 'found' || landed.workNotFound) return landed;
+    if (id.type === 'doi') {
+      const w = await crossrefWork(id.id, this.worksOptions(), cited);
+      attempts.push(apiAttempt(w));
+      if (w.ok) return this.foundWork(w, cited, attempts);
+      notes.push(w.reason);
+    }
+    return { ...landed, reason: [landed.reason, ...notes].filter(Boolean).join('; ') };
+  }
+
+  private async workRecord(type: 'arxiv' | 'pmid' | 'pmc', id: string, cited: string): Promise<WorkRecord> {
+    const opts = this.worksOptions();
+    if (type === 'arxiv') return arxivWork(id, opts, cited);
+    return europePmcWork(type, id, opts, cited);
+  }
+
+  /** An API's record; for arXiv, the PDF (the whole paper) when it can be read, else the abstract. */
+  private async foundWork(w: Extract<WorkRecord, { ok: true }>, cited: string, attempts: SourceAttempt[]): Promise<ResolvedSource> {
+    let document = w.document;
+    let fullText = w.fullText;
+    let usedUrl = w.apiUrl;
+    if (w.api === 'arxiv') {
+      const id = workIdFromUrl(cited)?.id ?? cited.split('/abs/')[1];
+      if (id) {
+        const pdfUrl = `${WORK_API_BASES.arxivPdf}/${id}`;
+        const pdf = await this.fetchCached(pdfUrl, w.document.title);
+        attempts.push({ via: pdf.fromCache ? 'cache' : 'fetch', url: pdfUrl, outcome: pdf.ok ? 'found' : pdf.status, ...(pdf.ok ? {} : { reason: pdf.reason }) });
+        if (pdf.ok && pdf.document.sentences.length > document.sentences.length) {
+          document = { ...pdf.document, title: w.document.title, url: cited };
+          fullText = true;
+          usedUrl = pdfUrl;
+        }
+      }
+    }
+    return { status: 'found', via: 'api', url: cited, usedUrl, document, resolvedBy: { api: w.api, fullText }, attempts };
   }
 
   private async fetchWithArchive(ref: SourceRef, cited: string, original: string | undefined, attempts: SourceAttempt[], idUrl?: string): Promise<ResolvedSource> {
@@ -142,7 +227,7 @@ export class SourceResolver {
     if (live) order.push({ url: live, archived: false });
     if (archive && !ref.deadUrl) order.push({ url: archive, archived: true });
 
-    const failures: { archived: boolean; status: SourceStatus; reason: string }[] = [];
+    const failures: { archived: boolean; status: SourceStatus; reason: string; noSuchName?: boolean; answered: boolean }[] = [];
     for (const { url, archived } of order) {
       const out = await this.fetchCached(url, ref.title);
       const via = out.fromCache ? 'cache' : archived ? 'archive' : 'fetch';
@@ -159,14 +244,35 @@ export class SourceResolver {
         const host = new URL(out.finalUrl).hostname;
         return { status: 'not-found', workNotFound: true, url: cited, reason: `cited work not found: ${host} has no ${WORK_ID_NAMES[work.type]} ${work.id} (${out.reason})`, attempts };
       }
-      failures.push({ archived, status: out.status, reason: out.reason });
+      failures.push({ archived, status: out.status, reason: out.reason, noSuchName: !!out.noSuchName, answered: !out.transient && !out.fromCache });
       // Only a missing page has an archived copy worth trying; a PDF or a refused address does not.
       if (!archived && out.status !== 'dead' && out.status !== 'unreachable') break;
     }
-    // The live page's failure is the status the report shows; the archive's only adds to the reason.
+    // The live page's failure is the status the report shows; the archive's only adds to the reason. A
+    // name without DNS answer is a dead link only when the archive's server answered on this run (the
+    // network works, so the name is gone); alone, it is what being offline looks like.
     const main = failures.find((f) => !f.archived) ?? failures[0];
     const reason = failures.map((f) => (f.archived ? `archived copy: ${f.reason}` : f.reason)).join('; ');
-    return { status: main?.status ?? 'not-found', url: cited, reason: reason || 'nothing to fetch', attempts };
+    const gone = main && !main.archived && main.noSuchName && failures.some((f) => f.archived && f.answered);
+    return { status: gone ? 'dead' : (main?.status ?? 'not-found'), url: cited, reason: reason || 'nothing to fetch', attempts };
+  }
+
+  /**
+   * A resolver page (doi.org, PubMed, PMC, arXiv) sent to the mirror the settings name instead; the mirror's
+   * host is trusted by the SSRF guard for that request (the user chose it), a cited URL never is.
+   */
+  private mirror(url: string): { url: string; from: string; to: string; trusted: string[] } {
+    const bases = this.opts.fetch?.works?.bases;
+    if (bases) {
+      for (const [name, canonical] of MIRRORABLE) {
+        const base = bases[name];
+        if (!base || !url.startsWith(canonical)) continue;
+        const to = base.replace(/\/+$/, '') + '/';
+        if (to === canonical) break;
+        return { url: to + url.slice(canonical.length), from: canonical, to, trusted: trustedHosts({ bases: { [name]: base } }) };
+      }
+    }
+    return { url, from: url, to: url, trusted: [] };
   }
 
   /** One fetch per page per resolver: later and concurrent askers share the first one's outcome. */
@@ -184,7 +290,11 @@ export class SourceResolver {
     const { cache, policy, route } = this.opts.fetch!;
     const cached = await cache?.get(url);
     if (cached) return cached.ok ? { ok: true, document: cached.document, finalUrl: cached.finalUrl, fromCache: true } : { ...failureOf(cached), fromCache: true };
-    const res = await fetchPage(route ? route(url) : url, { pdf: true, ...policy });
+    const mirrored = this.mirror(url);
+    const routed = route ? route(mirrored.url) : mirrored.url;
+    const raw = await fetchPage(routed, { pdf: true, ...policy, ...(mirrored.trusted.length ? { allowHosts: [...(policy?.allowHosts ?? []), ...mirrored.trusted] } : {}) });
+    // Reports (and the "work not found" test) read the canonical resolver URL, not the mirror's.
+    const res = mirrored.url !== url && raw.finalUrl.startsWith(mirrored.to) ? { ...raw, finalUrl: mirrored.from + raw.finalUrl.slice(mirrored.to.length) } : raw;
     const fetchedAt = new Date().toISOString();
     let entry: CachedPage;
     if (res.ok && res.kind === 'pdf') {
@@ -200,6 +310,9 @@ export class SourceResolver {
     } else {
       entry = { ok: false, url, finalUrl: res.finalUrl, fetchedAt, status: res.status, reason: res.reason };
       if (res.httpStatus !== undefined) entry.httpStatus = res.httpStatus;
+      // No answer from the server (offline, DNS, timeout) says nothing about the page: not cached, so the
+      // next run asks again instead of reporting yesterday's outage for a day.
+      if (res.transient) return { ...failureOf(entry), fromCache: false, transient: true, ...(res.noSuchName ? { noSuchName: true } : {}) };
     }
     // The page was read; a cache that cannot be written (disk full, permissions) costs a re-fetch next
     // run, not this citation.
@@ -207,6 +320,30 @@ export class SourceResolver {
     return entry.ok ? { ok: true, document: entry.document, finalUrl: entry.finalUrl, fromCache: false } : { ...failureOf(entry), fromCache: false };
   }
 }
+
+/** The identifier a metadata API reads: the reference's own (no URL), or the one its resolver URL stands for. */
+function apiId(ref: SourceRef): { type: 'doi' | 'arxiv' | 'pmid' | 'pmc'; id: string } | undefined {
+  const api = (t: WorkIdType): t is 'doi' | 'arxiv' | 'pmid' | 'pmc' => t === 'doi' || t === 'arxiv' || t === 'pmid' || t === 'pmc';
+  if (ref.url) {
+    const one = workIdFromUrl(ref.url);
+    return one && api(one.type) ? { type: one.type, id: one.id } : undefined;
+  }
+  const id = primaryId(ref.ids);
+  return id && api(id.type) ? { type: id.type, id: id.id } : undefined;
+}
+
+function apiAttempt(w: WorkRecord): SourceAttempt {
+  return w.ok ? { via: 'api', url: w.apiUrl, outcome: 'found' } : { via: 'api', url: w.apiUrl, outcome: w.status, reason: w.reason };
+}
+
+/** Canonical resolver pages and the base setting that may replace them. */
+const MIRRORABLE: readonly [WorkApiName, string][] = [
+  ['doi', 'https://doi.org/'],
+  ['pubmed', 'https://pubmed.ncbi.nlm.nih.gov/'],
+  ['pmc', 'https://pmc.ncbi.nlm.nih.gov/articles/'],
+  ['arxivAbs', 'https://arxiv.org/abs/'],
+  ['arxivPdf', 'https://arxiv.org/pdf/'],
+];
 
 /** No URL but an identifier: the identifier's landing page stands for the URL. */
 function identifierUrl(ref: SourceRef): string | undefined {

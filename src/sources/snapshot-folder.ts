@@ -3,13 +3,16 @@
  * found either through `manifest.jsonl` (one `{"url": ..., "path": ..., "title"?: ...}` per line, path
  * relative to the folder) or by file name: `<urlKey(url)>.html|.htm|.txt|.md|.pdf` (urlKey = first 24 hex
  * digits of sha256 of the normalised URL, see page-text.ts). A PDF is read page by page (its sentences
- * keep their page numbers); one without a text layer is found but reported unreadable.
+ * keep their page numbers); one without a text layer is found but reported unreadable, and so is a binary
+ * file saved under a page's name.
  */
 import { readFile, readdir } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
 import type { Document } from '../corpus/types.js';
 import { normalizeUrl } from '../store/url.js';
+import { notTextReason } from '../util/not-text.js';
 import { pageToDocument, pdfToDocument, urlKey, type PageKind } from './page-text.js';
+import { landingUrl, RESOLVABLE_IDS, type WorkIdType } from './work-ids.js';
 
 export const SNAPSHOT_MANIFEST = 'manifest.jsonl';
 const EXTENSIONS = ['.html', '.htm', '.txt', '.md', '.pdf'] as const;
@@ -40,16 +43,20 @@ export class SnapshotFolder {
       const lines = (await readFile(join(root, SNAPSHOT_MANIFEST), 'utf8')).split(/\r?\n/);
       lines.forEach((line, i) => {
         if (!line.trim()) return;
-        let rec: { url?: unknown; path?: unknown; title?: unknown };
+        let rec: { url?: unknown; path?: unknown; title?: unknown } & Partial<Record<WorkIdType, unknown>>;
         try {
           rec = JSON.parse(line) as typeof rec;
         } catch (e) {
           throw new Error(`${join(root, SNAPSHOT_MANIFEST)}:${i + 1}: invalid JSON (${(e as Error).message})`);
         }
-        if (typeof rec.url !== 'string' || typeof rec.path !== 'string') throw new Error(`${join(root, SNAPSHOT_MANIFEST)}:${i + 1}: needs "url" and "path" strings`);
+        // An entry is keyed by URL, by identifier ({"doi": ...}, "pmid", "pmc", "arxiv"...: stored under the
+        // identifier's landing page, which is where an audit looks for a reference without URL), or both.
+        const keys = typeof rec.url === 'string' ? [rec.url] : [];
+        for (const type of RESOLVABLE_IDS) if (typeof rec[type] === 'string' && rec[type]) keys.push(landingUrl(type, String(rec[type]).replace(/^PMC/i, type === 'pmc' ? '' : 'PMC')));
+        if (!keys.length || typeof rec.path !== 'string') throw new Error(`${join(root, SNAPSHOT_MANIFEST)}:${i + 1}: needs "path" and "url" (or an identifier: ${RESOLVABLE_IDS.join(', ')}) strings`);
         const entry: { path: string; title?: string } = { path: rec.path };
         if (typeof rec.title === 'string') entry.title = rec.title;
-        byUrl.set(normalizeUrl(rec.url), entry);
+        for (const k of keys) byUrl.set(normalizeUrl(k), entry);
       });
     }
     return new SnapshotFolder(root, byUrl, files);
@@ -84,12 +91,16 @@ export class SnapshotFolder {
       return pdf.ok ? { found: true, path, document: pdf.document } : { found: true, path, unreadable: pdf.reason };
     }
     const kind: PageKind = ext === '.html' || ext === '.htm' ? 'html' : ext === '.md' ? 'markdown' : 'text';
-    let body: string;
+    let bytes: Buffer;
     try {
-      body = await readFile(path, 'utf8');
+      bytes = await readFile(path);
     } catch (e) {
       return { found: false, missingFile: `snapshot file ${rel} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
     }
+    // A binary file saved under a page's name (an image, an archive) is unreadable, not text to score.
+    const binary = notTextReason(bytes);
+    if (binary) return { found: true, path, unreadable: `snapshot file ${rel}: unreadable: not text (${binary})` };
+    const body = bytes.toString('utf8');
     return { found: true, path, document: pageToDocument(body, kind, url, listed?.title) };
   }
 }

@@ -82,3 +82,19 @@ describe('page cache and source lookup', () => {
     assert.equal(fine!.status, 'found');
   });
 });
+
+describe('a binary file in a snapshot folder', () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'vc-snap-bin-'));
+    await writeFile(join(dir, SnapshotFolder.fileNameFor('https://photos.example/cat', '.html')), Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d', 'hex'), Buffer.alloc(200, 2)]));
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  it('is unreadable: not text, never scored as sentences', async () => {
+    const r = await new SourceResolver({ snapshots: await SnapshotFolder.open(dir) }).resolve({ url: 'https://photos.example/cat' });
+    assert.equal(r.status, 'unreadable');
+    assert.equal(r.document, undefined);
+    assert.match(r.reason!, /unreadable: not text \(NUL bytes/);
+  });
+});

@@ -50,7 +50,7 @@ export class BadUrlError extends Error {
   }
 }
 
-/** The host has no DNS record (a common sign of a dead site). */
+/** The host's name did not resolve: no such name, or no DNS at all (offline gives ENOTFOUND too). */
 export class DnsError extends Error {
   constructor(
     readonly hostname: string,

@@ -14,9 +14,12 @@ export type SourceStatus =
    * / PubMed resolver says the cited work does not exist.
    */
   | 'not-found'
-  /** The page is gone (HTTP 404/410, domain without DNS record) and no archived copy could be read. */
+  /**
+   * The page is gone (HTTP 404/410, or a domain without DNS record while the archive answered) and no
+   * archived copy could be read.
+   */
   | 'dead'
-  /** Timeout, refused connection, HTTP 5xx/403/429, too many redirects. */
+  /** No answer (offline, no DNS answer, timeout, refused connection), HTTP 5xx/403/429, too many redirects. */
   | 'unreachable'
   /** A content type we do not read, a page over the size cap, or a page without main text. */
   | 'unsupported'
@@ -27,7 +30,8 @@ export type SourceStatus =
   /** The citation has no URL (a book, an {{sfn}} short citation...). */
   | 'no-url';
 
-export type SourceVia = 'index' | 'snapshot' | 'cache' | 'fetch' | 'archive';
+/** `api`: a metadata API's abstract or open full text (Crossref, Europe PMC, arXiv; work-records.ts). */
+export type SourceVia = 'index' | 'snapshot' | 'cache' | 'fetch' | 'archive' | 'api';
 
 /** One place we looked, in order, for the report. */
 export interface SourceAttempt {
@@ -53,6 +57,8 @@ export interface ResolvedSource {
   reason?: string;
   /** The identifier resolver (doi.org, arXiv, PubMed) answered that the cited work does not exist. */
   workNotFound?: boolean;
+  /** Found through a metadata API: which one, and whether the text is the whole work or its abstract only. */
+  resolvedBy?: { api: string; fullText: boolean };
   attempts: SourceAttempt[];
 }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findWorkIds, landingUrl, primaryId, workIdFromUrl, workIdsOf } from './work-ids.js';
+import { findWorkIds, landingUrl, noTextReason, primaryId, workIdFromUrl, workIdsOf } from './work-ids.js';
 
 describe('work identifiers', () => {
   it('finds DOIs, arXiv ids and PubMed ids in reference text, without the sentence punctuation', () => {
@@ -47,5 +47,16 @@ describe('work identifiers', () => {
     assert.deepEqual(primaryId({ pmid: '1', arxiv: '2101.00001', doi: '10.1/x' }), { type: 'doi', id: '10.1/x' });
     assert.deepEqual(workIdsOf('Preprint arXiv:2101.00001.', ['https://doi.org/10.1000/abc']), { doi: '10.1000/abc', arxiv: '2101.00001' });
     assert.equal(workIdsOf('A book, Oxford 1999.'), undefined);
+  });
+
+  it('builds the landing pages of the other identifiers Wikipedia cites; catalogue ids only explain why there is no text', () => {
+    assert.equal(landingUrl('pmc', '1326979'), 'https://pmc.ncbi.nlm.nih.gov/articles/PMC1326979/');
+    assert.equal(landingUrl('hdl', '1721.1/12345'), 'https://hdl.handle.net/1721.1/12345');
+    assert.equal(landingUrl('jstor', '20617660'), 'https://www.jstor.org/stable/20617660');
+    assert.equal(landingUrl('bibcode', '2007Cell..130..395C'), 'https://ui.adsabs.harvard.edu/abs/2007Cell..130..395C/abstract');
+    assert.deepEqual(primaryId({ pmid: '1', pmc: '2' }), { type: 'pmc', id: '2' });
+    assert.equal(primaryId({ isbn: '978-0-12-345678-9', oclc: '5' }), undefined);
+    assert.match(noTextReason({ isbn: '978-0-12-345678-9' }), /^a book \(ISBN 978-0-12-345678-9\): its page text is not available/);
+    assert.equal(noTextReason(undefined), 'the citation has no URL and no DOI, arXiv or PubMed id');
   });
 });

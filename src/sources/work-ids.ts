@@ -1,7 +1,9 @@
 /**
- * Identifiers of cited works (DOI, arXiv id, PubMed id): found in reference text or in a resolver URL,
- * and turned into the landing page the audit fetches (the DOI resolver's redirect, the arXiv abstract page,
- * the PubMed page). DOI syntax is checked with doi-utils (Crossref's recommended pattern); arXiv and PubMed
+ * Identifiers of cited works (DOI, arXiv id, PubMed id; and, as Wikipedia's cite templates give them,
+ * PubMed Central, handle, bibcode, JSTOR, Semantic Scholar, ISBN, ISSN, OCLC): found in reference text or
+ * in a resolver URL, and turned into the landing page the audit fetches (the DOI resolver's redirect, the
+ * arXiv abstract page, the PubMed page...). Catalogue ids (ISBN, ISSN, OCLC) have no page with the work's
+ * text: they only make the "no URL" reason honest. DOI syntax is checked with doi-utils (Crossref's recommended pattern); arXiv and PubMed
  * ids have short fixed grammars (arXiv's identifier scheme since 2007 and the older archive/number form;
  * PubMed: a number after "PMID").
  */
@@ -14,9 +16,25 @@ export interface WorkIds {
   arxiv?: string;
   /** PubMed id, digits only. */
   pmid?: string;
+  /** PubMed Central id, digits only (without "PMC"). */
+  pmc?: string;
+  /** Handle System id, e.g. "1721.1/12345". */
+  hdl?: string;
+  /** Astrophysics Data System bibcode, e.g. "2007Cell..130..395C". */
+  bibcode?: string;
+  /** JSTOR stable id. */
+  jstor?: string;
+  /** Semantic Scholar corpus id. */
+  s2cid?: string;
+  /** Catalogue identifiers: they name a book or a periodical, not a page with the work's text. */
+  isbn?: string;
+  issn?: string;
+  oclc?: string;
 }
 
-export type WorkIdType = keyof WorkIds;
+/** Identifiers with a landing page about the work itself (what the audit can fetch), in resolution order. */
+export const RESOLVABLE_IDS = ['doi', 'arxiv', 'pmc', 'pmid', 'hdl', 'bibcode', 'jstor', 's2cid'] as const;
+export type WorkIdType = (typeof RESOLVABLE_IDS)[number];
 
 /** One identifier written in a text, with its [start, end) offsets there. */
 export interface FoundWorkId {
@@ -30,6 +48,11 @@ export const LANDING_BASE = {
   doi: 'https://doi.org/',
   arxiv: 'https://arxiv.org/abs/',
   pmid: 'https://pubmed.ncbi.nlm.nih.gov/',
+  pmc: 'https://pmc.ncbi.nlm.nih.gov/articles/PMC',
+  hdl: 'https://hdl.handle.net/',
+  bibcode: 'https://ui.adsabs.harvard.edu/abs/',
+  jstor: 'https://www.jstor.org/stable/',
+  s2cid: 'https://api.semanticscholar.org/CorpusID:',
 } as const;
 
 const DOI_HOSTS = new Set(['doi.org', 'dx.doi.org', 'www.doi.org']);
@@ -40,17 +63,35 @@ const ARXIV_ID = /^(\d{4}\.\d{4,5}(?:v\d+)?|[a-z][a-z-]*(?:\.[A-Z]{2})?\/\d{7}(?
 export function landingUrl(type: WorkIdType, id: string): string {
   if (type === 'doi') return LANDING_BASE.doi + id.split('/').map(encodeURIComponent).join('/');
   if (type === 'arxiv') return LANDING_BASE.arxiv + id;
-  return `${LANDING_BASE.pmid}${id}/`;
+  if (type === 'pmid') return `${LANDING_BASE.pmid}${id}/`;
+  if (type === 'pmc') return `${LANDING_BASE.pmc}${id}/`;
+  if (type === 'bibcode') return `${LANDING_BASE.bibcode}${encodeURIComponent(id)}/abstract`;
+  if (type === 'hdl') return LANDING_BASE.hdl + id.split('/').map(encodeURIComponent).join('/');
+  return LANDING_BASE[type] + encodeURIComponent(id);
 }
 
-/** The identifier the audit resolves first: a DOI names the published version, then arXiv, then PubMed. */
+/**
+ * The identifier the audit resolves first: a DOI names the published version, then arXiv, the PubMed
+ * Central full text, the PubMed abstract, then the other landing pages (handle, ADS, JSTOR, Semantic Scholar).
+ */
 export function primaryId(ids: WorkIds | undefined): { type: WorkIdType; id: string } | undefined {
   if (!ids) return undefined;
-  for (const type of ['doi', 'arxiv', 'pmid'] as const) {
+  for (const type of RESOLVABLE_IDS) {
     const id = ids[type];
     if (id) return { type, id };
   }
   return undefined;
+}
+
+/**
+ * Why a reference without a URL or a resolvable identifier cannot be read, in words: a book known by its
+ * ISBN (or OCLC number), a periodical by its ISSN, or nothing at all.
+ */
+export function noTextReason(ids: WorkIds | undefined): string {
+  if (ids?.isbn) return `a book (ISBN ${ids.isbn}): its page text is not available to check against`;
+  if (ids?.oclc) return `a catalogued work (OCLC ${ids.oclc}): its page text is not available to check against`;
+  if (ids?.issn) return `only the periodical is identified (ISSN ${ids.issn}): no page with the cited text`;
+  return 'the citation has no URL and no DOI, arXiv or PubMed id';
 }
 
 /**
@@ -157,4 +198,13 @@ export function workIdsOf(text: string, urls: readonly string[] = []): WorkIds |
   return Object.keys(ids).length ? ids : undefined;
 }
 
-export const WORK_ID_NAMES: Record<WorkIdType, string> = { doi: 'DOI', arxiv: 'arXiv id', pmid: 'PubMed id' };
+export const WORK_ID_NAMES: Record<WorkIdType, string> = {
+  doi: 'DOI',
+  arxiv: 'arXiv id',
+  pmid: 'PubMed id',
+  pmc: 'PubMed Central id',
+  hdl: 'handle',
+  bibcode: 'bibcode',
+  jstor: 'JSTOR id',
+  s2cid: 'Semantic Scholar id',
+};

@@ -2,9 +2,9 @@
  * Scalar (B-tree) indices on the columns the store looks rows up by. Without them every lookup by id,
  * title key, URL or document id scans the whole column: at 80k passages getPassages took 8 ms, and the
  * cost grows with the table (at FEVER's 7M passages it would be ~0.7 s a call, and the verifier makes
- * several a claim). Upsert's deletes (`doc_id IN (...)`) use the same indices, so re-ingesting or resuming
- * a large index no longer scans the table once a batch. Rows added after a build are scanned until the
- * next build, which the ingest runs at its end with the BM25 index.
+ * several a claim). Upsert's merge inserts (a re-index or resume) match rows on `id` through the same
+ * index. Rows added after a build are scanned until the next build, which the ingest runs at its end with
+ * the BM25 index.
  */
 import * as lancedb from '@lancedb/lancedb';
 

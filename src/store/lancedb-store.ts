@@ -4,6 +4,20 @@
  * evidence maps back to sentence ids. Every LanceDB write is an atomic commit of a new table version, which
  * is what makes an interrupted ingest safe: a kill leaves the last committed version, and the manifest's
  * checkpoint (written after the commit) tells the next run where to resume.
+ *
+ * What an upsert guarantees (issue 27; tested in crash-recovery.test.ts, measured by bench/soak-ingest.ts):
+ * - One commit per table per batch. A batch over ids that may already exist (a re-index, a resume, an id
+ *   repeated) is a LanceDB merge insert keyed by `id` (replaceRows): passages of the batch replace or join
+ *   their namesakes and the batch's documents' other passages (a document that now has fewer) are deleted,
+ *   in the same commit; documents likewise. A first, append-only ingest adds. There is no state, on disk
+ *   or seen by a reader, in which a batch's ids are deleted and not yet re-added.
+ * - Per table, per document: a reader, or the index a kill leaves, has all of a document's rows at its old
+ *   version or all at its new one; a document that was never removed from the source is never missing.
+ * - Across the two tables (two commits: passages, then documents): between them, and after a kill between
+ *   them, the batch in flight has its new passages under its old document rows (a new document: passages
+ *   without a document row yet, so evidence lookups skip it). Only that batch, and only until the next
+ *   run: its checkpoint is written after both commits, so a resumed run re-writes it, as does a
+ *   --no-resume run (which re-writes everything).
  */
 import { createRequire } from 'node:module';
 import { existsSync, readFileSync } from 'node:fs';
@@ -22,7 +36,7 @@ import { loadManifest, MANIFEST_FILE, newManifest, saveManifest, type Manifest }
 import type { VectorBackfillStore } from './dense-backfill.js';
 import type { DocumentWithPassages, IngestCheckpoint, PassageHit, Store, StoreStats, UpsertResult } from './types.js';
 import { normalizeUrl } from './url.js';
-import { WRITER_LOCK_FILE, WriterLock, type AcquireOptions } from './writer-lock.js';
+import { lockStatus, WRITER_LOCK_FILE, WriterLock, type AcquireOptions, type LockStatus } from './writer-lock.js';
 
 const PASSAGES = 'passages';
 const DOCUMENTS = 'documents';
@@ -110,12 +124,54 @@ export class MissingIndexError extends Error {
   }
 }
 
+/**
+ * Why a read open refused an index with no documents, and what to run. The writer lock tells a running
+ * ingest (wait) from one that was killed before its first commit (its lock is stale: run the ingest again,
+ * which breaks the lock); a reader only reports the lock, never breaks it.
+ */
+export function emptyIndexMessage(dir: string, lock: LockStatus): string {
+  const build = `"veracite index <corpus files> --index ${dir}"`;
+  switch (lock.state) {
+    case 'running':
+      return `${dir}: the index holds no documents yet (an ingest is running: pid ${lock.holder.pid} since ${lock.holder.startedAt}); wait for it to commit its first batch and retry`;
+    case 'stale': {
+      const h = lock.holder;
+      const was = h.command ? `; it ran: ${h.command}` : '';
+      return `${dir}: the index holds no documents yet, and its writer lock is stale: pid ${h.pid} (since ${h.startedAt}) is no longer running, so that ingest was stopped before it committed any document${was}. Run the ingest again with ${build}; it removes the stale lock ${lock.path}`;
+    }
+    case 'other-host':
+      return `${dir}: the index holds no documents yet (its writer lock names pid ${lock.holder.pid} on host ${lock.holder.host} since ${lock.holder.startedAt}, which cannot be checked from here); if that ingest is still running, wait for it; if it is gone, delete ${lock.path} and build the index with ${build}`;
+    case 'unreadable':
+      return `${dir}: the index holds no documents yet (its writer lock ${lock.path} cannot be read); if no veracite process is writing this index, delete that file and build it with ${build}`;
+    default:
+      return `${dir}: the index holds no documents yet; build it with ${build}`;
+  }
+}
+
 function sqlString(s: string): string {
   return `'${s.replace(/'/g, "''")}'`;
 }
 
 function inList(ids: string[]): string {
   return ids.map(sqlString).join(',');
+}
+
+/**
+ * Replaces every row of a batch's ids in ONE commit (LanceDB merge insert keyed by `id`): rows of the
+ * batch update their namesakes or are inserted, and rows matching `owned` (passages: the batch's
+ * documents' rows) that the batch no longer has (a re-indexed document with fewer passages) are deleted,
+ * all in the same new table version. Documents need no `owned`: every id of the batch is in the batch. A reader sees the table before or after, never the ids missing in between; a kill leaves one
+ * or the other. `rows` undefined (a batch without passages): only the deletion, still one commit.
+ */
+async function replaceRows(table: lancedb.Table, rows: ArrowTable | undefined, owned?: string): Promise<{ updated: number }> {
+  if (!rows) {
+    if (owned) await table.delete(owned);
+    return { updated: 0 };
+  }
+  let merge = table.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll();
+  if (owned) merge = merge.whenNotMatchedBySourceDelete({ where: owned });
+  const r = await merge.execute(rows);
+  return { updated: r.numUpdatedRows };
 }
 
 export function rowToPassage(r: Record<string, unknown>): Passage {
@@ -202,10 +258,9 @@ export class LanceStore implements VectorBackfillStore {
     store.session = session;
     const nDocs = documents ? await documents.countRows() : 0;
     if (nDocs === 0 && (opts.create === false || opts.readOnly)) {
-      const holder = await WriterLock.holder(dir);
-      const running = holder ? ` (an ingest is running: pid ${holder.pid} on ${holder.host} since ${holder.startedAt})` : '';
+      const message = emptyIndexMessage(dir, await lockStatus(dir));
       await store.close();
-      throw new MissingIndexError(dir, `${dir}: the index holds no documents yet${running}; build it with "veracite index <corpus files> --index ${dir}"`);
+      throw new MissingIndexError(dir, message);
     }
     store.startedNonEmpty = nDocs > 0 || (passages ? await passages.countRows() : 0) > 0;
     if (opts.lock === 'open' && !opts.readOnly) await store.beginWrite();
@@ -298,35 +353,26 @@ export class LanceStore implements VectorBackfillStore {
     const passages = items.flatMap((i) => i.passages);
     const withVectors = items.some((i) => i.vectors);
     const vectors = withVectors ? items.flatMap((i) => i.vectors ?? i.passages.map(() => undefined)) : undefined;
-    const existing = needsDelete ? await this.deleteIds(ids) : 0;
     const first = vectors?.find((v) => v);
     if (first) await this.ensureVectorColumn(first.length);
     const dim = (await this.vectorDimension()) ?? first?.length;
-    const pTable = passagesToArrow(passages, passageSchema(dim), vectors);
-    // Passages first, documents second: a document row exists only once its passages are committed.
-    if (!this.passages) this.passages = await this.db!.createTable(PASSAGES, pTable, { mode: 'create', existOk: false });
-    else await this.passages.add(pTable);
+    const pTable = passages.length ? passagesToArrow(passages, passageSchema(dim), vectors) : undefined;
     const dTable = documentsToArrow(items.map((i) => i.doc), normalizeUrl);
+    // Passages first, documents second: a new document's row exists only once its passages are committed.
+    // Each table changes in one commit (see replaceRows), so no reader or kill ever sees a batch's ids
+    // deleted but not yet re-added.
+    let existing = 0;
+    if (!this.passages) {
+      if (pTable) this.passages = await this.db!.createTable(PASSAGES, pTable, { mode: 'create', existOk: false });
+    } else if (needsDelete) await replaceRows(this.passages, pTable, `doc_id IN (${inList(ids)})`);
+    else if (pTable) await this.passages.add(pTable);
     if (!this.documents) this.documents = await this.db!.createTable(DOCUMENTS, dTable, { mode: 'create', existOk: false });
+    else if (needsDelete) existing = (await replaceRows(this.documents, dTable)).updated;
     else await this.documents.add(dTable);
     for (const id of ids) this.written.add(id);
     this.snapshotId = undefined;
     const replaced = batch.length - byId.size + existing;
     return { inserted: batch.length - replaced, replaced };
-  }
-
-  /** Deletes every row of these ids; returns how many of them had a document row. */
-  private async deleteIds(ids: string[]): Promise<number> {
-    let existing = 0;
-    for (let i = 0; i < ids.length; i += 500) {
-      const chunk = inList(ids.slice(i, i + 500));
-      if (this.passages) await this.passages.delete(`doc_id IN (${chunk})`);
-      if (this.documents) {
-        existing += await this.documents.countRows(`id IN (${chunk})`);
-        await this.documents.delete(`id IN (${chunk})`);
-      }
-    }
-    return existing;
   }
 
   /** Adds an (empty) vector column to a store created without one, so dense vectors can be written. */

@@ -1,6 +1,7 @@
 /**
  * One writer per index: an exclusive lock file (`writer.lock` in the index directory) naming its holder
- * (pid, host, start time, command). Readers never look at it, so searches are never blocked.
+ * (pid, host, start time, command). Readers never take or break it, so searches are never blocked; a read
+ * open of an index with no documents yet only reports it (lockStatus: an ingest running, or a stale lock).
  *
  * Taking the lock is atomic: the holder's record is written to a private temporary file and hard-linked
  * to the lock name, which fails if the name exists, so no one ever sees a half-written lock. A lock left
@@ -117,12 +118,6 @@ export class WriterLock {
     throw new WriterLockError(dir, path, undefined, `${dir}: could not take the writer lock ${path} (it keeps changing hands); retry`);
   }
 
-  /** The current holder of `dir`'s lock, if any (for messages such as "an ingest is running"). */
-  static async holder(dir: string): Promise<LockHolder | undefined> {
-    const h = await readHolder(join(dir, WRITER_LOCK_FILE));
-    return typeof h === 'object' ? h : undefined;
-  }
-
   /** Throws if the lock file is no longer ours (removed or taken over by hand): stop writing at once. */
   async assertHeld(): Promise<void> {
     if (this.released) throw new WriterLockError(this.dir, this.path, undefined, `${this.dir}: the writer lock was already released`);
@@ -139,6 +134,24 @@ export class WriterLock {
     const current = await readHolder(this.path);
     if (typeof current === 'object' && current.token === this.holder.token) await unlink(this.path).catch(() => undefined);
   }
+}
+
+/** What a lock file says to a reader, which never takes nor breaks it: who holds it, and whether that holder is gone. */
+export type LockStatus =
+  | { state: 'none' }
+  | { state: 'unreadable'; path: string }
+  | { state: 'running' | 'stale' | 'other-host'; path: string; holder: LockHolder };
+
+/**
+ * The lock as a read command should report it: held by a running process on this host, stale (its pid is
+ * dead or reused: the writer was killed), or held on another host (cannot be checked from here).
+ */
+export async function lockStatus(dir: string): Promise<LockStatus> {
+  const path = join(dir, WRITER_LOCK_FILE);
+  const h = await readHolder(path);
+  if (h === 'missing') return { state: 'none' };
+  if (h === 'unreadable') return { state: 'unreadable', path };
+  return { state: h.host !== hostname() ? 'other-host' : isStale(h) ? 'stale' : 'running', path, holder: h };
 }
 
 /** The message a second writer sees. */

@@ -2,6 +2,9 @@ import type { CoverageDetail } from '../models/align/index.js';
 import type { Document } from '../corpus/types.js';
 import type { EntailmentProbs } from '../models/types.js';
 import type { Provenance } from '../provenance/types.js';
+import type { Finding } from './findings/findings.js';
+
+export type { Finding };
 
 export const LABELS = ['SUPPORTS', 'REFUTES', 'NOT ENOUGH INFO'] as const;
 export type Label = (typeof LABELS)[number];
@@ -16,6 +19,17 @@ export interface EvidenceSentence {
   score: number;
   /** Entailment of the claim by this sentence read alone (the columbia rule decides on these; the concat rule on the sentences joined). */
   entailment?: EntailmentProbs;
+  /**
+   * What the sentence states against the claim, in words (findings/findings.ts: another figure, a change
+   * the other way, a negation). A sentence with a finding is never read as support.
+   */
+  findings?: Finding[];
+}
+
+/** A finding of the verdict, with the evidence sentence it is in. */
+export interface VerdictFinding extends Finding {
+  docId: string;
+  sentenceIndex: number;
 }
 
 export interface CandidateDocument {
@@ -75,6 +89,17 @@ export interface Verdict {
    * verdict takes a side, the calibration reads it, and the claim has a counter-claim.
    */
   opposite?: Opposite;
+  /**
+   * What the evidence the verdict rests on states against the claim (the deciding document's sentences;
+   * without one, those of every document that passes the relevance gate). Absent when none.
+   */
+  findings?: VerdictFinding[];
+  /**
+   * The model's own reading when a decisive finding overruled it (the verdict is then REFUTES): its label
+   * and probabilities, and the finding. The verdict's probabilities are then the model's with the support
+   * mass given to REFUTES, not a calibrated probability.
+   */
+  overruled?: { label: Label; probs: LabelProbs; finding: VerdictFinding };
   evidence: EvidenceSentence[];
   documents: CandidateDocument[];
   provenance: Provenance;

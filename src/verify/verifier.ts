@@ -13,14 +13,15 @@ import type { Retriever } from '../retrieve/retriever.js';
 import type { Store } from '../store/types.js';
 import { coverageDetailOfDocument, coverageInWords, documentCoverage } from './coverage.js';
 import { capStatedConflict } from './stated-conflict.js';
-import { aggregateColumbia, aggregateConcat, calibratorInputs, decideAcrossDocuments, DEFAULT_AGGREGATE, type AcrossDocuments, type AggregateConfig, type DecisionInputs, type VerdictRule } from './aggregate.js';
+import { findingsOf, readWithFindings } from './findings/findings.js';
+import { aggregateColumbia, aggregateConcat, calibratorInputs, decideAcrossDocuments, DEFAULT_AGGREGATE, passesGate, type AcrossDocuments, type AggregateConfig, type DecisionInputs, type VerdictRule } from './aggregate.js';
 import { counterClaims, counterPairs, splitCounterReads } from './counter-claims.js';
 import { DEFAULT_DOCUMENT_RETRIEVAL, retrieveDocuments, type DocumentRetrievalConfig } from './document-retrieval.js';
 import { DocumentLevelSelector } from './evidence-document-level.js';
 import { SentenceLevelSelector } from './evidence-sentence-level.js';
 import { hopEvidence, type HopConfig } from './hop.js';
 import { aggregateConfigOf, loadVerdictCalibration } from './verdict-calibration.js';
-import type { CandidateDocument, EvidenceSelector, EvidenceSentence, Label, LabelProbs, Opposite, Verdict } from './types.js';
+import type { CandidateDocument, EvidenceSelector, EvidenceSentence, Label, LabelProbs, Opposite, Verdict, VerdictFinding } from './types.js';
 
 export interface DocumentVerdict {
   docId: string;
@@ -43,8 +44,12 @@ export interface VerifierConfig {
   documents: DocumentRetrievalConfig;
   evidence: { mode: 'sentence' | 'document'; k: number; threshold?: number; prefilter: number };
   hop: HopConfig;
-  /** statedConflict: cap the entailment of evidence that states the opposite change (stated-conflict.ts). */
-  verdict: { rule: VerdictRule; across: AcrossDocuments; statedConflict?: boolean } & AggregateConfig;
+  /**
+   * statedConflict: cap the entailment of evidence that states the opposite change (stated-conflict.ts).
+   * findings: read the findings of each pair (findings/findings.ts): a finding caps entailment, a decisive
+   * one reads as a contradiction and decides REFUTES for a document that passes the relevance gate.
+   */
+  verdict: { rule: VerdictRule; across: AcrossDocuments; statedConflict?: boolean; findings?: boolean } & AggregateConfig;
 }
 
 export const DEFAULT_VERIFIER_CONFIG: VerifierConfig = {
@@ -63,7 +68,11 @@ export const DEFAULT_VERIFIER_CONFIG: VerifierConfig = {
   // Held out on SciFact train (tune-verdict) it moved accuracy by +0.1 point under both rules (-0.5 to
   // -0.1 for the calibration that reads coverage): no measurable cost, and it removes the misreading of
   // "smoking cessation reduces the risk" as support for "smoking reduces the risk" (test/verify-cases.test.ts).
-  verdict: { rule: 'columbia', across: 'by-document', statedConflict: true, ...DEFAULT_AGGREGATE },
+  // findings: a sentence that gives another figure for what the claim quantifies, changes the same thing
+  // the other way or negates what the claim states is not read as support, and a decisive one refutes
+  // (findings/findings.ts; issue 28: "Reducing Orai1 or STIM1 increases breast tumor metastasis" was
+  // SUPPORTS 0.88 on "... decreased tumor metastasis"). test/hard-claims.test.ts counts the cases.
+  verdict: { rule: 'columbia', across: 'by-document', statedConflict: true, findings: true, ...DEFAULT_AGGREGATE },
 };
 
 export function mergeVerifierConfig(base: VerifierConfig, over: DeepPartial<VerifierConfig> = {}): VerifierConfig {
@@ -91,10 +100,15 @@ export class Verifier {
     readonly retriever: Retriever,
     readonly models: VerifierModels,
     config: DeepPartial<VerifierConfig> = {},
+    /**
+     * A model profile's verdict calibration (veracite models calibrate) instead of the shipped one, and the
+     * profile's name and hash for the provenance.
+     */
+    readonly profile?: { name: string; hash: string; calibration?: string },
   ) {
-    // Thresholds and temperature fitted for exactly these models (models/verdict-calibration.json) are the
-    // defaults; explicit configuration still wins.
-    const calibration = loadVerdictCalibration([models.scorer.info, models.entailment.info]);
+    // Thresholds and temperature fitted for exactly these models (models/verdict-calibration.json, or the
+    // profile's) are the defaults; explicit configuration still wins.
+    const calibration = loadVerdictCalibration([models.scorer.info, models.entailment.info], ...(profile?.calibration ? [profile.calibration] : []));
     const rule = config.verdict?.rule ?? calibration?.bestRule ?? DEFAULT_VERIFIER_CONFIG.verdict.rule;
     const fitted = calibration?.rules[rule];
     const base = fitted
@@ -121,7 +135,7 @@ export class Verifier {
 
   async provenance(): Promise<Provenance> {
     const models = this.modelInfos();
-    const config = { ...this.config, calibrated: this.calibrated, retriever: this.retriever.config } as unknown as Record<string, unknown>;
+    const config = { ...this.config, calibrated: this.calibrated, retriever: this.retriever.config, ...(this.profile ? { profile: { name: this.profile.name, hash: this.profile.hash } } : {}) } as unknown as Record<string, unknown>;
     return {
       snapshot: await this.store.snapshot(),
       engine: this.store.engine,
@@ -183,12 +197,13 @@ export class Verifier {
     if (this.config.hop.enabled) evidence = await hopEvidence(this.store, this.selector, claim, evidence, docs, this.config.hop, select);
     signal?.throwIfAborted();
     const t2 = performance.now();
-    const { label, probs, decidedBy, opposite } = await this.decide(claim, evidence, this.config.verdict, new Map(), documents.map((d) => d.docId), signal);
+    const { label, probs, decidedBy, opposite, overruled } = await this.decide(claim, evidence, this.config.verdict, new Map(), documents.map((d) => d.docId), signal);
     signal?.throwIfAborted();
     // What the deciding document names of the claim, for people to judge the verdict by (one document: ms).
     const deciding = decidedBy && docs.find((d) => d.id === decidedBy.docId);
     const covered = deciding && coverageDetailOfDocument(claim, deciding);
     const decided = decidedBy && covered ? { ...decidedBy, coverage: { ...covered, text: coverageInWords(covered) } } : decidedBy;
+    const findings = verdictFindings(evidence, this.config.verdict, decidedBy?.docId);
     const t3 = performance.now();
     return {
       claim,
@@ -196,6 +211,8 @@ export class Verifier {
       confidence: probs[label],
       probs,
       ...(decided ? { decidedBy: decided } : {}),
+      ...(findings.length ? { findings } : {}),
+      ...(overruled ? { overruled } : {}),
       // Said when the verdict takes a side: what the deciding evidence makes of the claim's opposite.
       ...(opposite && label !== 'NOT ENOUGH INFO' ? { opposite } : {}),
       evidence,
@@ -212,8 +229,12 @@ export class Verifier {
    */
   async readEntailment(pairs: readonly { premise: string; hypothesis: string }[], signal?: AbortSignal): Promise<EntailmentProbs[]> {
     const probs = pairs.length ? await this.models.entailment.predict([...pairs], signal) : [];
-    if (!this.config.verdict.statedConflict) return probs;
-    return probs.map((p, i) => capStatedConflict(pairs[i]!.hypothesis, pairs[i]!.premise, p));
+    const { statedConflict, findings } = this.config.verdict;
+    return probs.map((p, i) => {
+      const { premise, hypothesis } = pairs[i]!;
+      const capped = statedConflict ? capStatedConflict(hypothesis, premise, p) : p;
+      return findings ? readWithFindings(capped, findingsOf(hypothesis, premise)) : capped;
+    });
   }
 
   private counterClaimsOf(claim: string): string[] {
@@ -240,18 +261,22 @@ export class Verifier {
       const joined = counterPairs(claim, premises, counters);
       const probs = await this.readEntailment([...joined, ...evidence.map((e) => ({ premise: e.text, hypothesis: claim }))], signal);
       evidence.forEach((e, i) => (e.entailment = probs[joined.length + i]));
+      attachFindings(claim, evidence, cfg);
       const readings = splitCounterReads(probs.slice(0, joined.length), premises.length, counters);
       return withDecidingDocument(
         groups,
-        groups.map((g, i) => ({
-          ...aggregateConcat(readings[i]!.claim, cfg, Math.max(...g.map((e) => e.score)), { ...coverageInput(groupCoverage(g, coverage)), twinMargin: readings[i]!.margin }),
-          ...(readings[i]!.opposite ? { opposite: readings[i]!.opposite } : {}),
-        })),
+        groups.map((g, i) =>
+          decisiveFinding(g, cfg, {
+            ...aggregateConcat(readings[i]!.claim, cfg, Math.max(...g.map((e) => e.score)), { ...coverageInput(groupCoverage(g, coverage)), twinMargin: readings[i]!.margin }),
+            ...(readings[i]!.opposite ? { opposite: readings[i]!.opposite } : {}),
+          }),
+        ),
       );
     }
     const pairs = evidence.map((e) => ({ premise: e.text, hypothesis: claim }));
     const probs = await this.readEntailment(pairs, signal);
     probs.forEach((p, i) => (evidence[i]!.entailment = p));
+    attachFindings(claim, evidence, cfg);
     return columbiaVerdict(evidence, cfg, order, coverage);
   }
 }
@@ -288,7 +313,58 @@ export function documentGroups(evidence: readonly EvidenceSentence[], across: Ac
 export function columbiaVerdict(evidence: readonly EvidenceSentence[], cfg: AggregateConfig & { across: AcrossDocuments }, order: readonly string[] = [], coverage: ReadonlyMap<string, number> = new Map()): Decision {
   if (evidence.length === 0) return aggregateColumbia([], cfg);
   const groups = documentGroups(evidence, cfg.across, order);
-  return withDecidingDocument(groups, groups.map((g) => aggregateColumbia(g.map((e) => e.entailment!), cfg, Math.max(...g.map((e) => e.score)), coverageInput(groupCoverage(g, coverage)))));
+  return withDecidingDocument(groups, groups.map((g) => decisiveFinding(g, cfg, aggregateColumbia(g.map((e) => e.entailment!), cfg, Math.max(...g.map((e) => e.score)), coverageInput(groupCoverage(g, coverage))))));
+}
+
+/** Sets each sentence's findings against the claim (findings/findings.ts), when the verdict reads them. */
+function attachFindings(claim: string, evidence: readonly EvidenceSentence[], cfg: { findings?: boolean }): void {
+  if (!cfg.findings) return;
+  for (const e of evidence) {
+    const f = findingsOf(claim, e.text);
+    if (f.length) e.findings = f;
+    else delete e.findings;
+  }
+}
+
+/**
+ * One decision, overruled by a decisive finding in its evidence: a document that passes the relevance gate
+ * and states, unambiguously, another figure, the opposite change or the negation of the claim refutes it
+ * whatever the model reads (issue 28: "58%" against the right sentence's "28%" was NOT ENOUGH INFO 0.76).
+ * The probabilities are the model's with its support mass given to REFUTES (and REFUTES the larger of that
+ * and the neutral mass): not a calibrated probability, and the model's own reading is kept (`overruled`).
+ */
+export function decisiveFinding<T extends { label: Label; probs: LabelProbs }>(group: readonly EvidenceSentence[], cfg: AggregateConfig & { findings?: boolean }, decision: T): T & { overruled?: Decision['overruled'] } {
+  if (!cfg.findings || decision.label === 'REFUTES' || !group.length || !passesGate(Math.max(...group.map((e) => e.score)), cfg)) return decision;
+  const at = group.find((e) => e.findings?.some((f) => f.decisive));
+  if (!at) return decision;
+  const finding = at.findings!.find((f) => f.decisive)!;
+  const p = decision.probs;
+  const against = p.REFUTES + p.SUPPORTS;
+  const probs: LabelProbs = { SUPPORTS: 0, REFUTES: Math.max(against, p['NOT ENOUGH INFO']), 'NOT ENOUGH INFO': Math.min(against, p['NOT ENOUGH INFO']) };
+  return { ...decision, label: 'REFUTES', probs, overruled: { label: decision.label, probs: decision.probs, finding: { ...finding, docId: at.docId, sentenceIndex: at.sentenceIndex } } };
+}
+
+/**
+ * The findings a verdict shows: those of the deciding document's sentences, or (no deciding document named)
+ * of every document whose evidence passes the relevance gate.
+ */
+function verdictFindings(evidence: readonly EvidenceSentence[], cfg: VerifierConfig['verdict'], decidedBy: string | undefined): VerdictFinding[] {
+  if (!cfg.findings) return [];
+  const best = new Map<string, number>();
+  for (const e of evidence) best.set(e.docId, Math.max(best.get(e.docId) ?? -Infinity, e.score));
+  const pooledBest = Math.max(-Infinity, ...best.values());
+  const counts = (e: EvidenceSentence) => (decidedBy ? e.docId === decidedBy : passesGate(cfg.across === 'pooled' ? pooledBest : best.get(e.docId)!, cfg));
+  const out: VerdictFinding[] = [];
+  const seen = new Set<string>();
+  for (const e of evidence) {
+    if (!e.findings || !counts(e)) continue;
+    for (const f of e.findings) {
+      if (seen.has(f.message)) continue;
+      seen.add(f.message);
+      out.push({ ...f, docId: e.docId, sentenceIndex: e.sentenceIndex });
+    }
+  }
+  return out;
 }
 
 /** A verdict, and (by-document, evidence from several documents) the document whose evidence decided it. */
@@ -298,9 +374,11 @@ export interface Decision {
   decidedBy?: { docId: string; title: string };
   /** The claim's most entailed counter-claim on the deciding evidence (Verdict.opposite). */
   opposite?: Opposite;
+  /** The model's own reading, when a decisive finding overruled it (Verdict.overruled). */
+  overruled?: { label: Label; probs: LabelProbs; finding: VerdictFinding };
 }
 
-function withDecidingDocument(groups: readonly (readonly EvidenceSentence[])[], decisions: { label: Label; probs: LabelProbs; opposite?: Opposite }[]): Decision {
+function withDecidingDocument(groups: readonly (readonly EvidenceSentence[])[], decisions: { label: Label; probs: LabelProbs; opposite?: Opposite; overruled?: Decision['overruled'] }[]): Decision {
   const chosen = decideAcrossDocuments(decisions)!;
   // Said only when it tells the reader something: which of several documents the verdict rests on. When no
   // document takes a side there is none to name.

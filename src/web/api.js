@@ -7,6 +7,10 @@ const FIELD_NAMES = {
   url: 'The URL',
   title: 'The title',
   claim: 'The claim',
+  'source.text': 'The source text',
+  'source.url': 'The URL',
+  'source.file': 'The file',
+  'source.file.base64': 'The file',
   pairId: 'The comparison pair',
   choice: 'The choice',
 };
@@ -17,7 +21,7 @@ const FIELD_NAMES = {
  */
 export function humanIssue(issue) {
   const field = FIELD_NAMES[issue.path] || (issue.path ? `The field "${issue.path}"` : 'The request');
-  const max = /<=\s*(\d+)/.exec(issue.message || '');
+  const max = /(?:<=|at most)\s*(\d+)/.exec(issue.message || '');
   switch (issue.code) {
     case 'too_small':
       return `${field} is empty.`;

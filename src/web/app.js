@@ -1,13 +1,14 @@
-// The page's router (#/claim, #/audit, #/audit/<job>, #/compare, #/compare/<job>) and start-up.
+// The page's router (#/claim, #/source, #/audit, #/audit/<job>, #/compare, #/compare/<job>) and start-up.
 import { getJson } from './api.js';
 import { modelLabel } from './dom.js';
 import { initAudit, showJob } from './audit.js';
 import { initClaim } from './claim.js';
+import { initSourceCheck } from './check-source.js';
 import { initCompare, showCompare } from './compare.js';
 
 function route() {
   const [, view = 'claim', arg] = location.hash.split('/');
-  const name = ['claim', 'audit', 'compare'].includes(view) ? view : 'claim';
+  const name = ['claim', 'source', 'audit', 'compare'].includes(view) ? view : 'claim';
   for (const s of document.querySelectorAll('.view')) s.hidden = s.id !== `view-${name}`;
   for (const a of document.querySelectorAll('nav a')) a.toggleAttribute('aria-current', a.dataset.view === name);
   if (name === 'audit' && arg) showJob(arg);
@@ -24,6 +25,7 @@ async function start() {
     status.textContent = `service unavailable: ${e.message}`;
   }
   initClaim();
+  initSourceCheck();
   initAudit(health);
   await initCompare();
   window.addEventListener('hashchange', route);

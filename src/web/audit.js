@@ -2,7 +2,7 @@
 // bar, keep the citation table sorted least verifiable first, and show a citation's cited source next to
 // the suggested ones.
 import { postJson } from './api.js';
-import { clear, fmtScore, h, showError } from './dom.js';
+import { clear, fmtScore, h, judgedBy, showError } from './dom.js';
 import { scoreChart } from './score-chart.js';
 import { roleLegend, safeLink, sourceCard } from './sources.js';
 
@@ -27,7 +27,7 @@ function statusText(job) {
   const a = job.article;
   const what = a ? `${a.title || 'Untitled'}: ${a.citations} citations` : 'Article';
   const state = { queued: 'queued', running: 'auditing…', done: 'done', failed: `failed: ${job.error || ''}`, interrupted: `interrupted: ${job.error || ''}` }[job.status];
-  return `${what} · ${state}${job.resumedFrom ? ' (resumed)' : ''}`;
+  return `${what} · ${state}${job.resumedFrom ? ' (resumed)' : ''}${job.provenance ? ` · ${judgedBy(job.provenance)}` : ''}`;
 }
 
 function sourceCell(r) {
@@ -36,9 +36,29 @@ function sourceCell(r) {
   return h('td', {}, s.url ? safeLink(s.url, label) : label, r.sourceStatus !== 'found' ? h('span', { class: 'badge muted', title: r.sourceReason || '' }, r.sourceStatus) : null);
 }
 
+/** The plain band (src/audit/bands.ts) as a badge: green only for "supported". */
+const BAND_BADGE = { supported: ['ok', 'supported'], 'partly-supported': ['part', 'partly supported'], 'needs-review': ['part', 'needs review'], 'not-supported': ['warn', 'not supported'], 'could-not-check': ['muted', 'could not check'] };
+
+export function bandBadge(r) {
+  const band = r.band || (r.verifiability === null ? 'could-not-check' : undefined);
+  if (!band) return null;
+  const [cls, label] = BAND_BADGE[band] || ['muted', band];
+  return h('span', { class: `badge ${cls}`, 'data-band': band, title: r.bandReason || r.howToCheck || '' }, label);
+}
+
 function scoreCell(r) {
-  if (r.verifiability === null) return h('td', { class: 'num' }, h('span', { class: 'badge muted' }, 'could not check'));
-  return h('td', { class: 'num' }, fmtScore(r.verifiability), r.failedVerification ? h('span', { class: 'badge warn' }, 'failed verification') : null);
+  if (r.verifiability === null) return h('td', { class: 'num' }, bandBadge(r));
+  return h('td', { class: 'num' }, fmtScore(r.verifiability), bandBadge(r), r.failedVerification && r.band !== 'not-supported' ? h('span', { class: 'badge warn' }, 'failed verification') : null);
+}
+
+/** A citation that could not be checked: what to do, and the way to check it here (the source's text or file). */
+function howToCheckHere(r) {
+  if (r.band !== 'could-not-check' && r.verifiability !== null) return null;
+  const go = h('a', { href: '#/source', class: 'button-link' }, 'Check this claim against the source\'s text or a file');
+  go.addEventListener('click', () => {
+    el('source-claim').value = r.claim;
+  });
+  return h('p', { class: 'hint todo' }, `To check it: ${r.howToCheck || 'give the source\'s text'}. `, go);
 }
 
 /** What the scores are (each result says: the calibrated probability of support, or the raw signal the flags use). */
@@ -91,13 +111,14 @@ function renderDetail(r) {
   const roles = [];
   const left = r.existing
     ? sourceCard('Cited source', r.existing, r.verifiability !== null ? `${r.scoreSignal === 'probability' ? 'P(supports)' : 'score'} ${fmtScore(r.verifiability)}` : undefined, r.claim, roles)
-    : h('article', { class: 'source' }, h('h4', {}, 'Cited source'), h('p', { class: 'hint' }, `Could not be read (${r.sourceStatus}). ${r.sourceReason || ''}`));
+    : h('article', { class: 'source' }, h('h4', {}, 'Cited source'), h('p', { class: 'hint' }, `Could not be read (${r.sourceStatus}). ${r.sourceReason || ''}`), howToCheckHere(r));
   const right = r.suggestions.length
     ? h('div', { class: 'suggestions' }, r.suggestions.map((s, i) => sourceCard(`Suggestion ${i + 1}`, s, `${r.scoreSignal === 'probability' ? 'P(supports)' : 'score'} ${fmtScore(s.score)}`, r.claim, roles)))
-    : h('article', { class: 'source' }, h('h4', {}, 'Suggestions'), h('p', { class: 'hint' }, 'No indexed document scores above the cited source.'));
+    : h('article', { class: 'source' }, h('h4', {}, 'Suggestions'), h('p', { class: 'hint' }, r.noBetterSource ? `${r.noBetterSource.charAt(0).toUpperCase()}${r.noBetterSource.slice(1)}.` : 'No indexed document scores above the cited source.'));
   // Element.append writes null as the text "null": only real nodes go in.
   const parts = [
     h('h3', {}, `Citation ${r.index + 1}`, r.sectionPath.length ? h('span', { class: 'meta' }, ` · ${r.sectionPath.join(' › ')}`) : null),
+    r.resolvedClaim ? h('p', { class: 'hint' }, `Read as: “${r.resolvedClaim}”`) : null,
     h('blockquote', { class: 'claim' }, r.claim),
     r.context.length ? h('details', {}, h('summary', {}, 'Context'), h('p', {}, r.context.join(' '))) : null,
     h('div', { class: 'side-by-side' }, left, right),

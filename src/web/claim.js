@@ -1,7 +1,7 @@
 // "Check a claim": POST /v1/verify, then the verdict, its confidence and the evidence, each sentence
 // coloured by its role for the claim (evidence-role.js) with the claim's words marked.
 import { postJson } from './api.js';
-import { clear, fmtScore, h, modelLabel, showError } from './dom.js';
+import { clear, fmtScore, h, judgedBy, modelLabel, showError } from './dom.js';
 import { claimTerms, verifyEvidenceRoles, verifyRelevanceThreshold } from './evidence-role.js';
 import { evidenceSpan, roleLegend } from './sources.js';
 
@@ -49,7 +49,14 @@ function renderVerdict(v) {
         d.items.map((e) => {
           const role = roleOf.get(e);
           roles.push(role);
-          return h('li', {}, evidenceSpan(e.text, terms, role, undefined, relevance), h('span', { class: 'meta' }, ` sentence ${e.sentenceIndex}, evidence score ${fmtScore(e.score)}`, entailmentOf(e) ? `, ${entailmentOf(e)}` : ''));
+          return h(
+            'li',
+            {},
+            evidenceSpan(e.text, terms, role, undefined, relevance),
+            h('span', { class: 'meta' }, ` sentence ${e.sentenceIndex}, evidence score ${fmtScore(e.score)}`, entailmentOf(e) ? `, ${entailmentOf(e)}` : ''),
+            // What the sentence states against the claim, in words (src/verify/findings): never read as support.
+            (e.findings || []).map((f) => h('p', { class: 'hint finding' }, `Finding: ${f.message}${f.decisive ? '' : ' (not decisive)'}`)),
+          );
         }),
       ),
     ),
@@ -65,6 +72,10 @@ function renderVerdict(v) {
       h('span', { class: 'confidence' }, ` confidence ${fmtScore(v.confidence)}`),
       h('meter', { min: 0, max: 1, value: v.confidence, title: `${pct}%` }),
     ),
+    // A decisive finding decided REFUTES over the model's own reading: say so, with the model's reading.
+    v.overruled
+      ? h('p', { class: 'hint overruled' }, `Decided by a finding: ${v.overruled.finding.message}. The model alone read ${v.overruled.label} (${fmtScore(v.overruled.probs[v.overruled.label])}).`)
+      : null,
     // What the deciding evidence makes of the claim's opposite (its negation, its change the other way).
     v.opposite
       ? h(
@@ -76,7 +87,7 @@ function renderVerdict(v) {
     h('h3', {}, v.evidence.length ? 'Evidence' : 'No evidence found'),
     roleLegend(roles, relevance),
     h('div', { class: 'evidence-docs' }, docs),
-    h('p', { class: 'provenance' }, `index ${v.provenance.snapshot} · models ${v.provenance.models.map((m) => modelLabel(m.id)).join(', ')} · ${Math.round(v.timings.totalMs)} ms`),
+    h('p', { class: 'provenance' }, `index ${v.provenance.snapshot} · models ${v.provenance.models.map((m) => modelLabel(m.id)).join(', ')} · ${judgedBy(v.provenance)} · ${Math.round(v.timings.totalMs)} ms`),
   );
 }
 

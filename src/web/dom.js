@@ -39,6 +39,20 @@ export function modelLabel(id) {
   return at > 0 ? `${id.slice(0, at)} (${id.slice(at + 1)})` : String(id);
 }
 
+/**
+ * Which engine judged (issue 29): the calibrated model profile (`veracite models`) that a verdict's
+ * provenance names (config.profile) or that an audit's lists among its models ("profile:<name>"); none: the
+ * offline heads.
+ */
+export function judgedBy(provenance) {
+  const p = provenance || {};
+  const named = p.config && p.config.profile;
+  if (named && typeof named.name === 'string') return `judged by: ${named.name}${typeof named.hash === 'string' ? ` (sha256:${named.hash})` : ''}`;
+  const listed = (p.models || []).find((m) => m && typeof m.id === 'string' && m.id.startsWith('profile:'));
+  if (listed) return `judged by: ${listed.id.slice('profile:'.length)}${listed.version ? ` (${listed.version})` : ''}`;
+  return 'judged by: offline heads (no model profile)';
+}
+
 /** A probability for the highlighting rule, or undefined when the number is not on the 0..1 scale. */
 export function probability(x) {
   return typeof x === 'number' && x >= 0 && x <= 1 ? x : undefined;

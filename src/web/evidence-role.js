@@ -11,13 +11,18 @@ function isProbability(x) {
   return typeof x === 'number' && Number.isFinite(x);
 }
 
-/** p: { support?, contradict?, relevance? } on 0..1 -> a role, or undefined when none is known. */
+/**
+ * p: { support?, contradict?, relevance? } on 0..1, and finding ('decisive' | 'stated': what the sentence
+ * states against the claim) -> a role, or undefined when none is known. A sentence with a finding is never
+ * "supports".
+ */
 export function evidenceRole(p, thresholds = {}) {
   const t = { ...DEFAULT_ROLE_THRESHOLDS, ...thresholds };
   if (isProbability(p.support) || isProbability(p.contradict)) {
     const s = isProbability(p.support) ? p.support : 0;
     const c = isProbability(p.contradict) ? p.contradict : 0;
-    if (s >= t.support && s >= c) return 'supports';
+    if (p.finding === 'decisive') return 'contradicts';
+    if (s >= t.support && s >= c) return p.finding ? 'neutral' : 'supports';
     if (c >= t.contradict) return 'contradicts';
     return 'neutral';
   }
@@ -44,9 +49,15 @@ export function verifyEvidenceRoles(evidence, verdict = {}) {
   for (const e of evidence) best.set(groupOf(e), Math.max(best.get(groupOf(e)) ?? -Infinity, e.score));
   return evidence.map((e) => {
     if (gated && e.entailment && best.get(groupOf(e)) < gate) return 'not-relevant';
-    const p = e.entailment ? { support: e.entailment.entailment, contradict: e.entailment.contradiction } : { relevance: e.score };
+    const p = e.entailment ? { support: e.entailment.entailment, contradict: e.entailment.contradiction, ...findingOf(e) } : { relevance: e.score };
     return evidenceRole(p, { ...thresholds, relevance: gate });
   });
+}
+
+/** A sentence's findings (verify's evidence[].findings) as the rule reads them. */
+export function findingOf(e) {
+  if (!e.findings || !e.findings.length) return {};
+  return { finding: e.findings.some((f) => f.decisive) ? 'decisive' : 'stated' };
 }
 
 /** The relevance threshold a verdict's evidence roles use (its gate, else 0.5): what its legend states. */

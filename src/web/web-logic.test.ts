@@ -60,4 +60,21 @@ describe('web page logic', () => {
       assert.match(css, rule, e.role);
     }
   });
+
+  it('"Check a source": the file types the server reads, base64 in slices, the status in `veracite check`\'s words', async () => {
+    const check = (await import(join(import.meta.dirname, 'check-source.js'))) as {
+      uploadType(name: string, mime: string): string | undefined;
+      toBase64(bytes: Uint8Array): string;
+      checkStatus(v: Record<string, unknown>): { key: string; label: string; why: string };
+    };
+    assert.equal(check.uploadType('Report.PDF', ''), 'application/pdf');
+    assert.equal(check.uploadType('page.htm', 'application/octet-stream'), 'text/html');
+    assert.equal(check.uploadType('notes', 'text/markdown'), 'text/markdown');
+    assert.equal(check.uploadType('photo.png', 'image/png'), undefined);
+    const bytes = new Uint8Array(100_000).map((_, i) => (i * 7) % 256);
+    assert.equal(check.toBase64(bytes), Buffer.from(bytes).toString('base64'));
+    assert.equal(check.checkStatus({ sourceStatus: 'dead', verifiability: null, sourceReason: 'HTTP 404' }).label, 'could not check');
+    assert.equal(check.checkStatus({ sourceStatus: 'found', verifiability: 0.1, scoreSignal: 'probability', failedVerification: true }).label, 'likely fails verification');
+    assert.match(check.checkStatus({ sourceStatus: 'found', verifiability: 0.8, scoreSignal: 'probability', failedVerification: false }).why, /probability of support 0\.80/);
+  });
 });

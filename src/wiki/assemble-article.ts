@@ -55,50 +55,88 @@ interface Span {
   end: number;
 }
 
+/** A sentence: its span in the article text and its own text (a slice of its line, never of the article). */
+interface Sentence extends Span {
+  text: string;
+}
+
 interface Located {
   /** The whole sentence. */
-  claim: Span;
+  claim: Sentence;
   /** Sentence start -> marker (same start as `claim`). */
-  prefix: Span;
+  prefix: Sentence;
   /** Index in the section's sentence list of the first sentence not in the context. */
   contextEnd: number;
 }
 
+/**
+ * Every string a citation keeps (claim, prefix, context) is cut from its line, never from the growing
+ * article text: a slice of a string built by `+=` flattens it and keeps that whole copy alive, so on a
+ * 5 MB article each citation held its own copy of the text so far (1.5 GB for 8,700 citations).
+ */
 export function assembleArticle(input: AssembleInput): Article {
-  let text = '';
-  const sections: ArticleSection[] = [];
-  const placed = new Map<number, Citation>();
-  const uncitedClaims: UncitedClaim[] = [];
-  const noClaim = new Set<number>();
-  const headingIds = new Set<number>();
+  const assembler = new ArticleAssembler(input.title, input.citations, input.uncited, input.contextSentences);
+  for (const section of input.sections) assembler.add(section);
+  return assembler.finish();
+}
 
-  for (const section of input.sections) {
-    for (const id of section.headingMarkerIds ?? []) headingIds.add(id);
+/**
+ * assembleArticle one section at a time, for a reader that renders a long article in slices: `placed`
+ * says how many citations the sections so far hold (the first `placed` citations are final once added),
+ * and `finish(reachedId)` leaves out of `skipped` the refs whose markers sit in sections never added.
+ */
+export class ArticleAssembler {
+  private readonly parts: string[] = [];
+  private length = 0;
+  private readonly sections: ArticleSection[] = [];
+  private readonly placed = new Map<number, Citation>();
+  private readonly uncitedClaims: UncitedClaim[] = [];
+  private readonly noClaim = new Set<number>();
+  private readonly headingIds = new Set<number>();
+
+  constructor(
+    private readonly title: string,
+    private readonly citations: CitationInput[],
+    private readonly uncited: { start: number; end: number }[] | undefined,
+    private readonly contextSentences: number,
+  ) {}
+
+  get placedCount(): number {
+    return this.placed.size;
+  }
+
+  private append(s: string): void {
+    if (!s) return;
+    this.parts.push(s);
+    this.length += s.length;
+  }
+
+  add(section: MarkedSection): void {
+    for (const id of section.headingMarkerIds ?? []) this.headingIds.add(id);
     let start = -1;
-    const sentences: Span[] = [];
-    const contextOf = (end: number) =>
-      sentences.slice(Math.max(0, end - input.contextSentences), end).map((s) => text.slice(s.start, s.end));
+    const sentences: Sentence[] = [];
+    const contextOf = (end: number) => sentences.slice(Math.max(0, end - this.contextSentences), end).map((s) => s.text);
 
     section.paragraphs.forEach((paragraph) => {
       paragraph.forEach((line, lineNo) => {
         const { text: lineText, marks } = stripMarkers(line.text);
         if (!lineText && marks.length === 0) return;
-        if (text.length > 0) text += lineNo === 0 ? '\n\n' : '\n';
-        if (start < 0) start = text.length;
-        const offset = text.length;
-        text += lineText;
+        if (this.length > 0) this.append(lineNo === 0 ? '\n\n' : '\n');
+        if (start < 0) start = this.length;
+        const offset = this.length;
+        this.append(lineText);
         const firstOfLine = sentences.length;
         sentences.push(...locate(lineText, splitSentences(lineText), offset));
 
         for (const mark of marks) {
-          const at = claimAt(text, sentences, firstOfLine, offset + mark.pos);
+          const at = claimAt(lineText, offset, sentences, firstOfLine, offset + mark.pos);
           if (!at) {
-            if (mark.kind === 'c') noClaim.add(mark.id);
+            if (mark.kind === 'c') this.noClaim.add(mark.id);
             continue;
           }
           const common = {
-            claim: text.slice(at.claim.start, at.claim.end),
-            claimPrefix: text.slice(at.prefix.start, at.prefix.end),
+            claim: at.claim.text,
+            claimPrefix: at.prefix.text,
             context: contextOf(at.contextEnd),
             sectionPath: [...section.path],
             charStart: at.claim.start,
@@ -106,17 +144,17 @@ export function assembleArticle(input: AssembleInput): Article {
             claimPrefixEnd: at.prefix.end,
           };
           if (mark.kind === 'u') {
-            const tag = input.uncited?.[mark.id];
-            uncitedClaims.push(tag ? { ...common, wikitextStart: tag.start, wikitextEnd: tag.end } : common);
+            const tag = this.uncited?.[mark.id];
+            this.uncitedClaims.push(tag ? { ...common, wikitextStart: tag.start, wikitextEnd: tag.end } : common);
             continue;
           }
-          const info = input.citations[mark.id];
-          if (!info || placed.has(mark.id)) continue;
-          placed.set(mark.id, {
+          const info = this.citations[mark.id];
+          if (!info || this.placed.has(mark.id)) continue;
+          this.placed.set(mark.id, {
             id: '',
             index: -1,
             ...common,
-            articleTitle: input.title,
+            articleTitle: this.title,
             source: info.source,
             tags: info.tags,
             kind: info.kind,
@@ -125,36 +163,42 @@ export function assembleArticle(input: AssembleInput): Article {
         }
       });
     });
-    sections.push({ path: section.path, start: start < 0 ? text.length : start, end: text.length });
+    this.sections.push({ path: section.path, start: start < 0 ? this.length : start, end: this.length });
   }
 
-  // reading order of the markers (Map insertion order), which is also the order of footnotes on the page
-  const citations = [...placed.values()];
-  citations.forEach((c, index) => {
-    c.index = index;
-    c.id = `${input.title}#${index}`;
-  });
-  const skipped: SkippedRef[] = [];
-  input.citations.forEach((info, id) => {
-    if (placed.has(id)) return;
-    const reason = headingIds.has(id) ? 'heading' : noClaim.has(id) ? 'no-claim' : info.where || 'dropped';
-    skipped.push({
-      reason,
-      source: info.source,
-      ...(info.wikitextStart !== undefined ? { wikitextStart: info.wikitextStart, wikitextEnd: info.wikitextEnd } : {}),
+  /**
+   * The article. `reachedId`: refs with a marker id at or above it were never rendered (a parse that
+   * stopped at its citation limit); they are neither citations nor skipped.
+   */
+  finish(reachedId = Infinity): Article {
+    // reading order of the markers (Map insertion order), which is also the order of footnotes on the page
+    const citations = [...this.placed.values()];
+    citations.forEach((c, index) => {
+      c.index = index;
+      c.id = `${this.title}#${index}`;
     });
-  });
-  return { title: input.title, text, sections, citations, uncitedClaims, skipped };
+    const skipped: SkippedRef[] = [];
+    this.citations.forEach((info, id) => {
+      if (this.placed.has(id) || id >= reachedId) return;
+      const reason = this.headingIds.has(id) ? 'heading' : this.noClaim.has(id) ? 'no-claim' : info.where || 'dropped';
+      skipped.push({
+        reason,
+        source: info.source,
+        ...(info.wikitextStart !== undefined ? { wikitextStart: info.wikitextStart, wikitextEnd: info.wikitextEnd } : {}),
+      });
+    });
+    return { title: this.title, text: this.parts.join(''), sections: this.sections, citations, uncitedClaims: this.uncitedClaims, skipped };
+  }
 }
 
 /** Offsets of the splitter's sentences (trimmed substrings, in order) in the article text. */
-function locate(line: string, parts: string[], offset: number): Span[] {
-  const spans: Span[] = [];
+function locate(line: string, parts: string[], offset: number): Sentence[] {
+  const spans: Sentence[] = [];
   let cursor = 0;
   for (const part of parts) {
     const at = line.indexOf(part, cursor);
     if (at < 0) continue; // cannot happen with splitSentences (it slices the input); kept as a guard
-    spans.push({ start: offset + at, end: offset + at + part.length });
+    spans.push({ start: offset + at, end: offset + at + part.length, text: part });
     cursor = at + part.length;
   }
   return spans;
@@ -165,15 +209,16 @@ function locate(line: string, parts: string[], offset: number): Span[] {
  * marker (whole), and its prefix cut at the marker. A marker at the very start of a line (a ref written on
  * its own line, or before any text of a list item) has no text before it in its line: it then cites the
  * previous sentence of the section, or if there is none the line's first sentence (prefix = sentence).
+ * `line` is the text of this line, which starts at `offset` in the article.
  */
-function claimAt(text: string, sentences: Span[], firstOfLine: number, pos: number): Located | undefined {
+function claimAt(line: string, offset: number, sentences: Sentence[], firstOfLine: number, pos: number): Located | undefined {
   for (let k = sentences.length - 1; k >= firstOfLine; k--) {
     const s = sentences[k]!;
     if (s.start >= pos) continue;
-    const prefix = trimSpan(text, { start: s.start, end: Math.min(pos, s.end) });
-    if (prefix) return { claim: s, prefix, contextEnd: k };
+    const prefix = trimSpan(line, { start: s.start - offset, end: Math.min(pos, s.end) - offset });
+    if (prefix) return { claim: s, prefix: { start: prefix.start + offset, end: prefix.end + offset, text: line.slice(prefix.start, prefix.end) }, contextEnd: k };
   }
-  const whole = (s: Span | undefined, k: number): Located | undefined => (s ? { claim: s, prefix: s, contextEnd: k } : undefined);
+  const whole = (s: Sentence | undefined, k: number): Located | undefined => (s ? { claim: s, prefix: s, contextEnd: k } : undefined);
   if (firstOfLine > 0) return whole(sentences[firstOfLine - 1], firstOfLine - 1);
   return whole(sentences[firstOfLine], firstOfLine);
 }

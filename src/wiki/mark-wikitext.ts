@@ -41,6 +41,8 @@ export interface RefOccurrence {
   /** Outermost construct holding the ref ("template:infobox uk place", "table", "file", "gallery"); '' in prose. */
   where: string;
   tags: CitationTags;
+  /** A `{{rp|...}}` page template written right after the ref (or reuse), raw. */
+  rp?: string;
 }
 
 export interface RefDefinition {
@@ -57,6 +59,12 @@ export interface MarkedWikitext {
   definitions: Map<string, RefDefinition>;
   /** [start, end) of each lone {{citation needed}} in the raw wikitext, indexed by the `u` marker id. */
   uncited: { start: number; end: number }[];
+  /**
+   * Offsets in `marked` where a top-level `== heading ==` line starts (outside templates, tables, links,
+   * galleries and verbatim blocks), after a newline: where a long article can be cut into pieces that
+   * wtf_wikipedia renders one by one, as it would have split them itself (parse-wikitext.ts).
+   */
+  sectionStarts: number[];
 }
 
 type Frame = { type: 'template'; name: string } | { type: 'table' | 'file' | 'link' | 'gallery' };
@@ -74,9 +82,22 @@ const REFERENCES_OPEN = /^<references\b([^>]*?)(\/?)>/i;
 const REFERENCES_CLOSE = /<\/references\s*>/gi;
 
 export function markWikitext(raw: string): MarkedWikitext {
+  const steps = markSteps(raw);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** Characters scanned between two yields of markSteps (a few ms of work). */
+const CHARS_PER_SLICE = 64 * 1024;
+
+/** markWikitext as a generator that yields every CHARS_PER_SLICE characters (parse-wikitext.ts slices its work). */
+export function* markSteps(raw: string): Generator<void, MarkedWikitext> {
   const refs: RefOccurrence[] = [];
   const definitions = new Map<string, RefDefinition>();
   const uncited: { start: number; end: number }[] = [];
+  const sectionStarts: number[] = [];
   const stack: Frame[] = [];
   let out = '';
   /** Output length right after the last citation marker, and that citation: for tags written after it. */
@@ -99,7 +120,12 @@ export function markWikitext(raw: string): MarkedWikitext {
   };
 
   let i = 0;
+  let pause = CHARS_PER_SLICE;
   while (i < raw.length) {
+    if (i >= pause) {
+      yield;
+      pause = i + CHARS_PER_SLICE;
+    }
     const ch = raw[i]!;
     if (!SPECIAL.has(ch)) {
       // copy plain text up to the next character that can start markup in one go
@@ -205,6 +231,7 @@ export function markWikitext(raw: string): MarkedWikitext {
           if (isFv) lastRef!.tags.failedVerification = true;
           if (isCn) lastRef!.tags.citationNeeded = true;
           if (isDead) lastRef!.tags.deadLink = true;
+          if (isPage) lastRef!.rp ??= raw.slice(i, end);
         } else if (isCn && !inReferenceList()) {
           out += marker('u', uncited.length);
           uncited.push({ start: i, end });
@@ -252,12 +279,13 @@ export function markWikitext(raw: string): MarkedWikitext {
       i++;
       if (stack.length === 0 && listBoundary(raw, lineStart, i)) out += '\n';
       lineStart = i;
+      if (stack.length === 0 && raw.startsWith('==', i) && raw[i + 2] !== '=') sectionStarts.push(out.length);
       continue;
     }
     out += ch;
     i++;
   }
-  return { marked: out, refs, definitions, uncited };
+  return { marked: out, refs, definitions, uncited, sectionStarts };
 }
 
 /**

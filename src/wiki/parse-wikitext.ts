@@ -10,25 +10,71 @@
  * Refs that wtf_wikipedia leaves out of the prose (infobox fields, table cells, image captions,
  * galleries, {{efn}} notes) have no sentence to cite; they are listed in `Article.skipped` with the
  * construct that held them, not given a made-up claim.
+ *
+ * A long article is rendered a piece at a time (pieces cut before top-level headings, WIKITEXT_CHUNK_CHARS),
+ * which bounds the work between two yields (parseWikitextAsync) and lets a parse with `maxCitations` stop
+ * once it holds that many: the refs of pieces never rendered are never read.
  */
-import { assembleArticle, type CitationInput } from './assemble-article.js';
-import { definitionKey, markWikitext, type RefOccurrence } from './mark-wikitext.js';
-import { readRefSource, type RefSourceFields } from './read-ref-source.js';
-import { renderSections } from './render-sections.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { ArticleAssembler, type CitationInput } from './assemble-article.js';
+import { definitionKey, markSteps, type MarkedWikitext, type RefOccurrence } from './mark-wikitext.js';
+import { markerIds } from './markers.js';
+import { Bibliography, rpPages } from './citation-templates.js';
+import { readRefSource, readShortSource, type RefSourceFields } from './read-ref-source.js';
+import { renderSections, type RenderState } from './render-sections.js';
 import { DEFAULT_CONTEXT_SENTENCES, type Article, type ParseOptions } from './types.js';
 
+/**
+ * A long article is rendered in pieces of about this many characters, cut before top-level headings:
+ * wtf_wikipedia splits sections at headings itself, so the pieces render as the whole would, and the
+ * parse can stop once it holds `maxCitations` and yield between pieces (parseWikitextAsync).
+ */
+export const WIKITEXT_CHUNK_CHARS = 32 * 1024;
+/** Work between two yields, ms: a slice ends at the first ref or section past it. */
+const SLICE_MS = 15;
+
 export function parseWikitext(wikitext: string, opts: ParseOptions = {}): Article {
-  const { refs, definitions, marked, uncited } = markWikitext(wikitext);
+  const steps = parseSteps(wikitext, opts);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * parseWikitext in slices that yield to the event loop (a few tens of ms each on a 5 MB article), for a
+ * server that must keep answering while it reads a long article; `signal` stops it between slices.
+ */
+export async function parseWikitextAsync(wikitext: string, opts: ParseOptions & { signal?: AbortSignal } = {}): Promise<Article> {
+  const steps = parseSteps(wikitext, opts);
+  for (;;) {
+    opts.signal?.throwIfAborted();
+    const r = steps.next();
+    if (r.done) return r.value;
+    await nextTurn();
+  }
+}
+
+/** The parse, as a generator that yields between slices of work; the result is its return value. */
+function* parseSteps(wikitext: string, opts: ParseOptions): Generator<void, Article> {
+  const { refs, definitions, marked, uncited, sectionStarts } = yield* markSteps(wikitext);
+  let sliceStart = performance.now();
+  const due = () => performance.now() - sliceStart > SLICE_MS;
   // a named ref reused n times is read once (wtf_wikipedia costs ~0.5 ms a ref)
   const read = new Map<string, RefSourceFields>();
+  // the article's full citations, for short footnotes ({{sfn}}, {{harvnb}}): scanned on first need
+  let bib: Bibliography | undefined;
+  const bibliography = () => (bib ??= new Bibliography(wikitext));
   const readOnce = (content: string, raw: string, name?: string): RefSourceFields => {
     let fields = read.get(raw);
-    if (!fields) read.set(raw, (fields = readRefSource(content, raw, name)));
+    if (!fields) read.set(raw, (fields = readRefSource(content, raw, name, bibliography)));
     // each citation gets its own copy: callers may annotate one citation's source
     return { source: { ...fields.source }, deadLinkTag: fields.deadLinkTag };
   };
-  const citations = refs.map((occ): CitationInput => {
-    const { source, deadLinkTag } = sourceOf(occ, definitions, readOnce);
+  const citationOf = (occ: RefOccurrence): CitationInput => {
+    const { source, deadLinkTag } = sourceOf(occ, definitions, readOnce, bibliography);
+    const rp = occ.rp ? rpPages(occ.rp) : undefined;
+    if (rp) source.pages = rp;
     return {
       source,
       tags: { ...occ.tags, deadLink: occ.tags.deadLink || deadLinkTag },
@@ -37,22 +83,74 @@ export function parseWikitext(wikitext: string, opts: ParseOptions = {}): Articl
       wikitextStart: occ.start,
       wikitextEnd: occ.end,
     };
-  });
-  return assembleArticle({
-    title: opts.title ?? '',
-    sections: renderSections(marked),
-    citations,
-    uncited,
-    contextSentences: opts.contextSentences ?? DEFAULT_CONTEXT_SENTENCES,
-  });
+  };
+  // Filled a piece at a time: the refs of pieces never rendered are never read.
+  const citations = new Array<CitationInput>(refs.length);
+  const assembler = new ArticleAssembler(opts.title ?? '', citations, uncited, opts.contextSentences ?? DEFAULT_CONTEXT_SENTENCES);
+  const limit = opts.maxCitations ?? Infinity;
+  const state: RenderState = { stack: [], started: false };
+  const pieces = cutPieces(marked, sectionStarts, opts.chunkChars ?? WIKITEXT_CHUNK_CHARS);
+  let nextId = 0;
+  for (let k = 0; k < pieces.length; k++) {
+    const piece = marked.slice(pieces[k]!.start, pieces[k]!.end);
+    // markers are numbered in reading order, so a piece holds the refs [nextId, its last id]
+    const ids = markerIds(piece, 'c');
+    const end = ids.length ? ids.at(-1)! + 1 : nextId;
+    for (let id = nextId; id < end; id++) {
+      citations[id] = citationOf(refs[id]!);
+      if (due()) {
+        yield;
+        sliceStart = performance.now();
+      }
+    }
+    nextId = end;
+    for (const section of renderSections(piece, state)) {
+      assembler.add(section);
+      if (due()) {
+        yield;
+        sliceStart = performance.now();
+      }
+    }
+    // one citation past the limit tells an article with more from one with exactly `limit`
+    if (assembler.placedCount > limit) {
+      const article = assembler.finish(nextId);
+      article.citations.length = limit;
+      article.truncated = true;
+      return article;
+    }
+    yield;
+    sliceStart = performance.now();
+  }
+  return assembler.finish();
 }
+
+/**
+ * [start, end) pieces of the marked text of about `size` characters, each after the first starting at a
+ * top-level heading; the newline before the heading belongs to neither (wtf_wikipedia's section split
+ * drops it too).
+ */
+function cutPieces(marked: string, sectionStarts: number[], size: number): { start: number; end: number }[] {
+  const pieces: { start: number; end: number }[] = [];
+  let start = 0;
+  for (const at of sectionStarts) {
+    if (at - start < size || marked[at - 1] !== '\n' || !HEADING.test(marked.slice(at, at + 220))) continue;
+    pieces.push({ start, end: at - 1 });
+    start = at;
+  }
+  pieces.push({ start, end: marked.length });
+  return pieces;
+}
+
+/** A heading line as wtf_wikipedia's section split sees it (src/02-section/index.js). */
+const HEADING = /^={2,6}.{1,200}?={2,6}/;
 
 function sourceOf(
   occ: RefOccurrence,
-  definitions: ReturnType<typeof markWikitext>['definitions'],
+  definitions: MarkedWikitext['definitions'],
   read: (content: string, raw: string, name?: string) => RefSourceFields,
+  bibliography: () => Bibliography,
 ): RefSourceFields {
-  if (occ.kind === 'short') return { source: { raw: occ.raw }, deadLinkTag: false };
+  if (occ.kind === 'short') return { source: readShortSource(occ.raw, bibliography()), deadLinkTag: false };
   if (occ.kind === 'reuse') {
     const def = occ.name ? definitions.get(definitionKey(occ.group, occ.name)) : undefined;
     // a reuse of a name defined nowhere: MediaWiki shows an error; we keep the bare tag as the source

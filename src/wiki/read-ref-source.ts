@@ -3,23 +3,38 @@
  *
  * wtf_wikipedia parses citation templates ({{cite web}}, {{cite news}}, {{citation}}, ...) into their
  * parameters with wiki markup already removed from the values ("[[The Guardian]]" -> "The Guardian"), so
- * it does that part. It does not give the URL of a bare-link ref (`[http://x.y title]` or a plain
- * `http://...`), which we take from its external links or, failing that, a URL pattern.
+ * it does that part; citation-templates.ts turns the parameters into fields (URL, identifiers, pages...).
+ * It does not give the URL of a bare-link ref (`[http://x.y title]` or a plain `http://...`), which we take
+ * from its external links or, failing that, a URL pattern.
  */
 import wtf from 'wtf_wikipedia';
-import { DEAD_LINK_TEMPLATES, normTemplateName } from './wikitext-syntax.js';
-import type { CitationSource } from './types.js';
+import {
+  Bibliography,
+  citeFields,
+  fillIds,
+  googleBooksUrl,
+  identifiersInText,
+  identifiersOfTemplate,
+  identifiersOfUrl,
+  identifierTemplateKind,
+  isCitationTemplateName,
+  normaliseParams,
+  readShortCitation,
+  shortCitationsIn,
+  templateNameOf,
+  type Params,
+} from './citation-templates.js';
+import { DEAD_LINK_TEMPLATES, normTemplateName, SHORT_CITATION_TEMPLATES } from './wikitext-syntax.js';
+import type { CitationIdentifiers, CitationSource } from './types.js';
 
 /** The slice of wtf_wikipedia's API used here (its bundled types say `object`). */
 interface WtfDoc {
   references(): { json(): Record<string, unknown> }[];
   templates(): { json(): Record<string, unknown> }[];
   links(): { json(): Record<string, unknown> }[];
+  text(): string;
 }
 
-type Params = Record<string, string>;
-
-const WORK_KEYS = ['work', 'website', 'newspaper', 'journal', 'magazine', 'periodical', 'encyclopedia', 'encyclopaedia', 'agency'];
 const ARCHIVE_TEMPLATES = /^(webarchive|wayback|web archive|archive\.is|webcite|cbignore)$/i;
 const BARE_URL = /(?:https?:)?\/\/[^\s|\]\[<>{}"]+/i;
 
@@ -29,22 +44,27 @@ export interface RefSourceFields {
   deadLinkTag: boolean;
 }
 
-export function readRefSource(content: string, raw: string, name?: string): RefSourceFields {
+/**
+ * The source of one ref. `bibliography` (built on first use) links a short footnote inside the ref
+ * (`<ref>{{harvnb|Smith|2010|p=5}}</ref>`) to its full entry.
+ */
+export function readRefSource(content: string, raw: string, name?: string, bibliography?: () => Bibliography): RefSourceFields {
   const source: CitationSource = { raw };
   if (name) source.name = name;
   const doc = wtf(content) as unknown as WtfDoc;
-  const cites = doc.references().map((r) => params(r.json()));
-  const templates = doc.templates().map((t) => params(t.json()));
-
-  // wtf_wikipedia knows the English cite templates; other wikis' ({{Internetquelle}}, {{Literatur}} on
-  // de.wikipedia) come out as plain templates, with their parameters just the same
+  const all = [...doc.references(), ...doc.templates()].map((r) => normaliseParams(r.json()));
   const isArchive = (t: Params) => ARCHIVE_TEMPLATES.test(t['template'] ?? '');
-  const candidates = [...cites, ...templates.filter((t) => t['url'] && !isArchive(t))];
-  const cite = candidates.find((c) => c['url']) ?? cites.find((c) => c['title']);
-  if (cite) fillFromCite(source, cite);
+  const isShort = (t: Params) => SHORT_CITATION_TEMPLATES.has(templateNameOf(t));
+  const isIdTemplate = (t: Params) => identifierTemplateKind(templateNameOf(t)) !== undefined;
+  // wtf_wikipedia knows the English cite templates (reported as `template: citation`); others ({{vcite
+  // journal}}, de.wikipedia's {{Internetquelle}} / {{Literatur}}) come out as plain templates, with their
+  // parameters just the same
+  const cites = all.filter((t) => !isShort(t) && !isIdTemplate(t) && !isArchive(t) && (t['template'] === 'citation' || isCitationTemplateName(templateNameOf(t)) || t['url']));
+  const cite = cites.find((c) => c['url']) ?? cites.find((c) => c['title']) ?? cites[0];
+  if (cite) Object.assign(source, citeFields(cite));
 
   if (!source.url) {
-    const link = doc.links().map((l) => params(l.json())).find((l) => l['type'] === 'external' && l['site']);
+    const link = doc.links().map((l) => normaliseParams(l.json())).find((l) => l['type'] === 'external' && l['site']);
     if (link) {
       source.url = link['site'];
       const text = link['text'] ? plain(link['text']) : '';
@@ -56,70 +76,69 @@ export function readRefSource(content: string, raw: string, name?: string): RefS
     const m = BARE_URL.exec(content);
     if (m) source.url = m[0].replace(/[.,;:)]+$/, '');
   }
+  if (!source.url && cite) {
+    // url={{Google books|...}}: wtf_wikipedia keeps the template apart from the parameter
+    const books = all.map(googleBooksUrl).find(Boolean);
+    if (books) source.url = books;
+  }
   // protocol-relative links ("[//www.x.org ...]") are https on Wikipedia
   if (source.url?.startsWith('//')) source.url = `https:${source.url}`;
-  const archive = templates.find(isArchive);
+
+  // identifiers: the chosen template's, then the ref's other templates' and identifier templates'
+  // ({{doi|...}}, {{ISBN|...}}, {{cite pmid|...}}), then ones written in its text, then a resolver URL
+  const ids: CitationIdentifiers = { ...source.ids };
+  for (const t of all) {
+    if (isIdTemplate(t)) fillIds(ids, identifiersOfTemplate(t));
+    else if (t !== cite && cites.includes(t)) fillIds(ids, citeFields(t).ids ?? {});
+  }
+  fillIds(ids, identifiersInText(doc.text()));
+  fillIds(ids, identifiersOfUrl(source.url));
+  if (Object.keys(ids).length) source.ids = ids;
+  else delete source.ids;
+
+  const archive = all.find(isArchive);
   if (archive) {
     source.archiveUrl ??= archive['url'];
     source.archiveDate ??= archive['date'];
   }
-  const deadLinkTag = templates.some((t) => DEAD_LINK_TEMPLATES.has(normTemplateName(t['template'] ?? '')));
+  const deadLinkTag = all.some((t) => DEAD_LINK_TEMPLATES.has(normTemplateName(t['template'] ?? '')));
+
+  // a ref that is only a short footnote ({{harvnb|Smith|2010|p=5}}): the fields of its full entry
+  // (the ref's own link, e.g. to the cited page of a Google Books copy, stays its URL)
+  if (!cite && bibliography) {
+    const short = shortCitationsIn(content)[0];
+    const linked = short ? shortSource(short, bibliography()) : undefined;
+    if (linked?.fullEntry) {
+      const own = { url: source.url, ids: source.ids };
+      Object.assign(source, linked);
+      if (own.url) source.url = own.url;
+      if (own.ids) source.ids = fillIds({ ...own.ids }, linked.ids ?? {});
+    } else if (linked?.pages) source.pages = linked.pages;
+  }
   return { source: dropEmpty(source), deadLinkTag };
 }
 
-function fillFromCite(source: CitationSource, c: Params): void {
-  source.url = c['url'] ?? c['chapter-url'];
-  source.title = c['title'] ?? c['chapter'];
-  source.work = WORK_KEYS.map((k) => c[k]).find(Boolean);
-  source.publisher = c['publisher'];
-  source.date = c['date'] ?? c['publication-date'] ?? c['year'];
-  source.accessDate = c['access-date'];
-  source.archiveUrl = c['archive-url'];
-  source.archiveDate = c['archive-date'];
-  const status = (c['url-status'] ?? '').toLowerCase();
-  const dead = (c['dead-url'] ?? '').toLowerCase();
-  if (/^(dead|unfit|usurped|deviated)$/.test(status) || /^(yes|true|y)$/.test(dead)) source.deadUrl = true;
-  else if (status === 'live' || /^(no|false|n)$/.test(dead)) source.deadUrl = false;
+/**
+ * A short footnote's source: the fields of the bibliography entry it points at (with the footnote's own
+ * page), or just the footnote when no entry matches.
+ */
+export function readShortSource(raw: string, bibliography: Bibliography): CitationSource {
+  return dropEmpty({ ...shortSource(raw, bibliography), raw });
 }
 
-/**
- * Parameter names as cite templates spell them in any era: "accessdate", "access-date", "access_date",
- * "ArchiveURL" all become "access-date" / "archive-url". Values are kept as strings only.
- */
-function params(json: Record<string, unknown>): Params {
-  const out: Params = {};
-  for (const [key, value] of Object.entries(json)) {
-    if (typeof value !== 'string') continue;
-    const v = value.trim();
-    if (!v) continue;
-    let k = key.toLowerCase().replace(/[_ ]/g, '-');
-    k = ALIASES[k] ?? k;
-    out[k] ??= v;
+function shortSource(raw: string, bibliography: Bibliography): Omit<CitationSource, 'raw'> {
+  const short = readShortCitation(raw);
+  if (!short) return {};
+  const entry = bibliography.find(short);
+  const out: Omit<CitationSource, 'raw'> = {};
+  if (entry) {
+    const { raw: _entryRaw, name: _name, ...fields } = readRefSource(entry.raw, entry.raw).source;
+    Object.assign(out, fields, { fullEntry: entry.raw });
+    delete out.pages;
   }
+  if (short.pages) out.pages = short.pages;
   return out;
 }
-
-const ALIASES: Record<string, string> = {
-  accessdate: 'access-date',
-  archiveurl: 'archive-url',
-  archivedate: 'archive-date',
-  deadurl: 'dead-url',
-  urlstatus: 'url-status',
-  chapterurl: 'chapter-url',
-  publicationdate: 'publication-date',
-  // de.wikipedia's {{Internetquelle}} / {{Literatur}}
-  titel: 'title',
-  werk: 'work',
-  sammelwerk: 'work',
-  hrsg: 'publisher',
-  verlag: 'publisher',
-  datum: 'date',
-  jahr: 'year',
-  zugriff: 'access-date',
-  'archiv-url': 'archive-url',
-  'archiv-datum': 'archive-date',
-  online: 'url',
-};
 
 function plain(s: string): string {
   return s.replace(/'{2,}/g, '').replace(/\s+/g, ' ').trim();

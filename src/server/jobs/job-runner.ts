@@ -10,7 +10,10 @@ import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadArticleInput } from '../../audit/article-input.js';
 import type { AuditInput } from '../../audit/types.js';
-import { parseWikipediaHtml, parseWikitext } from '../../wiki/index.js';
+import { checkCitationCap } from '../../audit/citation-cap.js';
+import { DEFAULT_MAX_CITATIONS } from '../../app/settings.js';
+import { parseWikipediaHtml } from '../../wiki/index.js';
+import { parseWikitextAsync } from '../../wiki/parse-wikitext.js';
 import type { CitationView } from '../../audit/citation-view.js';
 import type { AuditService } from '../audit-service.js';
 import { OverloadedError, ShuttingDownError } from '../errors.js';
@@ -34,6 +37,8 @@ export interface JobRunnerOptions {
   retention?: RetentionPolicy;
   /** How often the age limit is applied besides after each finished job, ms (default hourly). */
   pruneEveryMs?: number;
+  /** audit.maxCitations: a job whose article has more citations fails, naming the setting (default 2,000). */
+  maxCitations?: number;
 }
 
 interface Running {
@@ -157,13 +162,24 @@ export class JobRunner {
     }
   }
 
-  /** The job's article as the audit reads it; a URL is fetched through the sources' SSRF-guarded fetch. */
-  private async parse(job: AuditJob): Promise<AuditInput> {
+  /**
+   * The job's article as the audit reads it; a URL is fetched through the sources' SSRF-guarded fetch.
+   * Wikitext is parsed in slices that yield to the event loop (the server keeps answering while it reads
+   * a long article), and only up to one citation past audit.maxCitations: an article over the cap fails
+   * the job with a message naming the setting, without ever holding all its citations.
+   */
+  private async parse(job: AuditJob, signal: AbortSignal): Promise<AuditInput> {
     const input = await this.store.readInput(job.id);
-    const opts = input.title !== undefined ? { title: input.title } : {};
-    if (input.kind === 'url') return loadArticleInput(input.url!, { ...opts, fetch: true });
-    const a = input.kind === 'wikitext' ? parseWikitext(input.text!, opts) : parseWikipediaHtml(input.text!, opts);
-    return { title: a.title, origin: `api:${input.kind}`, format: input.kind, citations: a.citations, skippedRefs: a.skipped.length, uncitedClaims: a.uncitedClaims.length };
+    const cap = this.opts.maxCitations ?? DEFAULT_MAX_CITATIONS;
+    const opts = { ...(input.title !== undefined ? { title: input.title } : {}), maxCitations: cap + 1 };
+    let read: AuditInput;
+    if (input.kind === 'url') read = await loadArticleInput(input.url!, { ...opts, fetch: true });
+    else {
+      const a = input.kind === 'wikitext' ? await parseWikitextAsync(input.text!, { ...opts, signal }) : parseWikipediaHtml(input.text!, opts);
+      read = { title: a.title, origin: `api:${input.kind}`, format: input.kind, citations: a.citations, skippedRefs: a.skipped.length, uncitedClaims: a.uncitedClaims.length };
+    }
+    checkCitationCap(read, cap);
+    return read;
   }
 
   private touch(job: AuditJob): void {
@@ -180,7 +196,7 @@ export class JobRunner {
       const provenance = await this.audit.provenance?.();
       // A plain JSON copy: the job file stores it as data, not as the audit's typed config.
       if (provenance) job.provenance = JSON.parse(JSON.stringify(provenance)) as NonNullable<AuditJob['provenance']>;
-      const article = await this.parse(job);
+      const article = await this.parse(job, signal);
       signal.throwIfAborted();
       const ids = new Set(article.citations.map((c) => c.id));
       // Resumed results that the (same) input still has; anything else would be a stale result.

@@ -1,6 +1,6 @@
 /**
  * POST /v1/citations/check: does this source support this claim? The source is a URL (looked up in the
- * index, fetched live only with --fetch) or its text; the answer has the source's evidence sentences
+ * index, fetched live only with --fetch), its text, or an uploaded file (upload.ts); the answer has the source's evidence sentences
  * and, on request, better-supporting documents from the index.
  */
 import type { CitationCheckInput } from '../audit-service.js';
@@ -8,6 +8,7 @@ import { runLimited } from '../deadline.js';
 import { defineRoute, errorResponses } from '../route.js';
 import { CitationViewSchema } from '../../audit/citation-view.js';
 import { CitationCheckRequest } from '../schemas.js';
+import { readUploadedSource } from '../upload.js';
 import { contextSentences, sectionPathOf } from '../../app/check-source.js';
 
 export const citationsCheckRoute = defineRoute(
@@ -20,14 +21,13 @@ export const citationsCheckRoute = defineRoute(
     responses: { 200: { description: 'The citation\'s audit.', schema: CitationViewSchema }, ...errorResponses(400, 413, 503, 504) },
   },
   async (ctx, { body }, _req, reply) => {
-    const input: CitationCheckInput = {
-      claim: body.claim,
-      context: contextSentences(body.context),
-      sectionPath: sectionPathOf(body.section),
-      source: body.source,
-      suggestions: body.suggestions,
-    };
-    if (body.title !== undefined) input.title = body.title;
-    return runLimited(ctx.limiter, reply, ctx.options.requestTimeoutMs, (signal) => ctx.audit.checkCitation(input, signal));
+    const base = { claim: body.claim, context: contextSentences(body.context), sectionPath: sectionPathOf(body.section), suggestions: body.suggestions, ...(body.title !== undefined ? { title: body.title } : {}) };
+    // An uploaded file is read in the request's slot too (a PDF is parsed page by page).
+    return runLimited(ctx.limiter, reply, ctx.options.requestTimeoutMs, async (signal) => {
+      const source = 'file' in body.source ? await readUploadedSource(body.source) : body.source;
+      signal.throwIfAborted();
+      const input: CitationCheckInput = { ...base, source };
+      return ctx.audit.checkCitation(input, signal);
+    });
   },
 );

@@ -1,0 +1,239 @@
+/**
+ * `veracite models`: stronger models on a connected machine, calibrated before they judge anything.
+ *
+ *   veracite models list [--json]              recommended profiles and installed ones
+ *   veracite models pull <profile|hub-id>      download (resumable, SHA-256 verified), then calibrate
+ *   veracite models calibrate <profile>        fit verdict rule, gate, probabilities, audit thresholds on data/samples/calibration
+ *   veracite models info <profile>             manifest, checksums, calibration figures
+ *   veracite models use <profile|offline>      the default engine, globally or for one index (--index)
+ *   veracite models remove <profile>
+ *   veracite models import <folder>            the air-gapped route: a folder pulled elsewhere, or an export
+ *
+ * The hub endpoint is --endpoint, VERACITE_HUB_ENDPOINT or HF_ENDPOINT (an enterprise mirror with the hub's
+ * URL layout works the same); --offline or HF_HUB_OFFLINE=1 never touches the network. Models live in
+ * --models-dir, VERACITE_MODELS_DIR or ~/.veracite/models.
+ */
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import { CATALOG, catalogProfile, type CatalogFile, type CatalogProfile, type ProfileRole } from '../models/hub/catalog.js';
+import { HubError, downloadRepo, hubEndpoint, isOffline, verifyFolder, type DownloadProgress } from '../models/hub/download.js';
+import { importFolder, listInstalled, modelsHome, profileDir, readPullInfo, removeProfile, setActiveProfile, activeProfileName, writePullInfo, type InstalledProfile } from '../models/hub/home.js';
+import { repoFolder } from '../models/hub/profile.js';
+import { join } from 'node:path';
+import { commandLine, withJsonOutput } from './command-line.js';
+
+const ROLES: ProfileRole[] = ['nli', 'scorer', 'embedder'];
+
+function roleOption(v: string): ProfileRole {
+  if (!ROLES.includes(v as ProfileRole)) throw new InvalidArgumentError(`--role must be one of ${ROLES.join(', ')}`);
+  return v as ProfileRole;
+}
+
+export interface PullOptions {
+  home?: string;
+  endpoint?: string;
+  offline?: boolean;
+  token?: string;
+  catalog?: readonly CatalogProfile[];
+  /** For a hub id: its role, file type, revision and the profile name (default owner--name). */
+  role?: ProfileRole;
+  dtype?: 'fp32' | 'q8';
+  revision?: string;
+  name?: string;
+  onProgress?: (p: DownloadProgress) => void;
+}
+
+/** What a hub id downloads: the files the ONNX loader reads, from the hub's listing of that revision. */
+async function hubFiles(endpoint: string, repo: string, revision: string, dtype: 'fp32' | 'q8', token?: string): Promise<{ files: CatalogFile[]; revision: string }> {
+  const url = `${endpoint}/api/models/${repo}/revision/${encodeURIComponent(revision)}`;
+  const res = await fetch(url, { headers: { 'user-agent': 'veracite-models/1', ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+  if (!res.ok) throw new HubError(`${url}: HTTP ${res.status}${res.status === 404 ? ' (no such repository or revision)' : ''}`);
+  const body = (await res.json()) as { sha?: string; siblings?: { rfilename: string; lfs?: { sha256?: string; size?: number } }[] };
+  const names = new Map((body.siblings ?? []).map((s) => [s.rfilename, s]));
+  const onnx = dtype === 'q8' ? 'onnx/model_quantized.onnx' : 'onnx/model.onnx';
+  const want = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json', 'added_tokens.json', onnx, `${onnx}_data`];
+  const files: CatalogFile[] = [];
+  for (const w of want) {
+    const s = names.get(w);
+    if (s) files.push({ path: w, sha256: s.lfs?.sha256 ?? null, ...(s.lfs?.size !== undefined ? { size: s.lfs.size } : {}) });
+  }
+  for (const required of ['config.json', 'tokenizer.json', 'tokenizer_config.json', onnx]) {
+    if (!names.has(required)) throw new HubError(`${repo}@${revision} has no ${required}: not a ready ONNX repository for dtype ${dtype} (export it, see docs/MODELS.md, and use veracite models import)`);
+  }
+  // Pin the commit the listing is of, so that every file comes from one revision.
+  return { files, revision: body.sha ?? revision };
+}
+
+/** Downloads a recommended profile or a hub id into the models home (no calibration). */
+export async function pullProfile(target: string, o: PullOptions = {}): Promise<{ name: string; dir: string; repo: string; revision: string; files: number }> {
+  const home = modelsHome(o.home);
+  const endpoint = hubEndpoint(o.endpoint);
+  const known = catalogProfile(target, o.catalog ?? CATALOG);
+  if (isOffline(o.offline)) throw new HubError(`offline (HF_HUB_OFFLINE / --offline): not pulling ${target}; pull it on a machine with internet and copy its folder (${join(home, known?.name ?? repoFolder(target))}) here with "veracite models import <folder>"`);
+  let name: string;
+  let repo: string;
+  let revision: string;
+  let files: CatalogFile[];
+  let role: ProfileRole;
+  let dtype: 'fp32' | 'q8';
+  let options: CatalogProfile['options'];
+  if (known) {
+    if (known.manual || !known.files.length) throw new HubError(`profile "${known.name}" (${known.repo}) has no pinned ONNX files on the hub: ${known.manual ?? 'export it and use veracite models import'}`);
+    ({ name, repo, revision, files, role, dtype, options } = { ...known, files: [...known.files] });
+  } else {
+    if (!/^[\w.-]+\/[\w.-]+$/.test(target)) throw new HubError(`"${target}" is neither a recommended profile (${(o.catalog ?? CATALOG).map((p) => p.name).join(', ')}) nor a hub id (owner/name)`);
+    if (!o.role) throw new HubError(`${target}: say which role the model fills with --role ${ROLES.join('|')}`);
+    repo = target;
+    role = o.role;
+    dtype = o.dtype ?? 'fp32';
+    name = o.name ?? repoFolder(target);
+    ({ files, revision } = await hubFiles(endpoint, repo, o.revision ?? 'main', dtype, o.token));
+  }
+  const dir = profileDir(name, home);
+  const previous = await readPullInfo(dir);
+  if (previous && (previous.repo !== repo || previous.revision !== revision)) {
+    throw new HubError(`${dir} holds ${previous.repo}@${previous.revision}: veracite models remove ${name} first, or pull under another --name`);
+  }
+  await writePullInfo(dir, { repo, revision, role, dtype, ...(options ? { options } : {}) });
+  const manifest = await downloadRepo({ endpoint, repo, revision, files, dest: join(dir, repoFolder(repo)), ...(o.offline !== undefined ? { offline: o.offline } : {}), ...(o.token ? { token: o.token } : {}), ...(o.onProgress ? { onProgress: o.onProgress } : {}) });
+  return { name, dir, repo, revision, files: manifest.files.length };
+}
+
+function progressPrinter(quiet?: boolean): (p: DownloadProgress) => void {
+  let last = 0;
+  return (p) => {
+    if (quiet) return;
+    const now = Date.now();
+    if (!p.done && !p.resumedFrom && now - last < 1000) return;
+    last = now;
+    const pct = p.total ? ` ${((100 * p.bytes) / p.total).toFixed(0)}%` : '';
+    const mb = (n: number) => (n / 1e6).toFixed(1);
+    console.error(`  ${p.file}: ${mb(p.bytes)}${p.total ? `/${mb(p.total)}` : ''} MB${pct}${p.resumedFrom ? ` (resumed at ${mb(p.resumedFrom)} MB)` : ''}${p.done ? ' verified' : ''}`);
+  };
+}
+
+function describeInstalled(p: InstalledProfile): string {
+  const state = p.state === 'calibrated' ? 'calibrated' : p.state === 'installed' ? 'installed, NOT calibrated (veracite models calibrate ' + p.name + ')' : 'partial download (pull again to resume)';
+  return `${p.name.padEnd(14)} ${(p.role ?? '?').padEnd(9)} ${p.repo ?? '?'}@${(p.revision ?? '?').slice(0, 12)}  ${p.bytes ? `${(p.bytes / 1e6).toFixed(0)} MB  ` : ''}${state}`;
+}
+
+export function registerModelsCommand(program: Command): void {
+  const models = program.command('models').description('stronger models for a connected machine: list, pull (verified, resumable), calibrate, use, import');
+  const homeOpt = (c: Command) => c.option('--models-dir <dir>', 'where profiles live (default $VERACITE_MODELS_DIR or ~/.veracite/models)');
+
+  homeOpt(models.command('list').description('recommended profiles (role, size, licence, what they improve, published figures) and installed ones').option('--json', 'machine-readable'))
+    .action((flags: { modelsDir?: string; json?: boolean }) => withJsonOutput(flags.json, async () => {
+      const installed = await listInstalled(modelsHome(flags.modelsDir));
+      const active = await activeProfileName({ home: modelsHome(flags.modelsDir) });
+      const recommended = CATALOG.map((p) => ({ ...p, installed: installed.find((i) => i.name === p.name)?.state ?? 'no' }));
+      console.log('recommended profiles (veracite models pull <name>):');
+      for (const p of recommended) {
+        console.log(`  ${p.name.padEnd(10)} ${p.role.padEnd(9)} ${p.repo}@${p.revision.slice(0, 12)}  ${p.sizeMB} MB  ${p.licence}  [${p.installed}]`);
+        console.log(`             improves: ${p.improves}`);
+        console.log(`             published: ${p.published.map((f) => `${f.metric} ${f.value}`).join('; ')} (${p.published[0]?.source ?? ''})`);
+        const unpinned = p.files.filter((f) => !f.sha256).map((f) => f.path);
+        if (p.manual) console.log(`             not on the hub as ONNX with checksums: ${p.manual}`);
+        else if (unpinned.length) console.log(`             no published SHA-256 for ${unpinned.join(', ')}: checked against the hub's ETag, else recorded at first download`);
+      }
+      console.log(installed.length ? 'installed:' : 'installed: none (the offline heads judge)');
+      for (const p of installed) console.log(`  ${describeInstalled(p)}`);
+      console.log(`active: ${active ? `${active.name} (${active.from})` : 'offline heads'}`);
+      return { recommended, installed: installed.map(({ profile, manifest, ...rest }) => ({ ...rest, ...(profile ? { figures: profile.figures } : {}) })), active: active?.name ?? null };
+    }));
+
+  homeOpt(
+    models
+      .command('pull <target>')
+      .description('download a recommended profile or a hub id (owner/name), verify every file, then calibrate it on data/samples/calibration')
+      .option('--endpoint <url>', 'hub endpoint or mirror (default $VERACITE_HUB_ENDPOINT, $HF_ENDPOINT or https://huggingface.co)')
+      .option('--offline', 'never touch the network (as HF_HUB_OFFLINE=1)')
+      .option('--role <role>', `hub ids: the role the model fills (${ROLES.join('|')})`, roleOption)
+      .option('--dtype <t>', 'hub ids: fp32 (onnx/model.onnx) or q8 (onnx/model_quantized.onnx)', 'fp32')
+      .option('--revision <rev>', 'hub ids: branch, tag or commit (pinned to the commit it resolves to)')
+      .option('--name <name>', 'hub ids: profile name (default owner--name)')
+      .option('--no-calibrate', 'download only (calibrate later: veracite models calibrate <name>)')
+      .option('--samples <dir>', 'labelled samples to calibrate on (default: the shipped data/samples/calibration)')
+      .option('--quiet', 'no progress output'),
+  ).action(async (target: string, flags: { modelsDir?: string; endpoint?: string; offline?: boolean; role?: ProfileRole; dtype: string; revision?: string; name?: string; calibrate: boolean; samples?: string; quiet?: boolean }, cmd: Command) => {
+    if (flags.dtype !== 'fp32' && flags.dtype !== 'q8') throw new InvalidArgumentError('--dtype must be fp32 or q8');
+    const token = process.env.HF_TOKEN;
+    if (!flags.quiet) console.error(`pulling ${target} from ${hubEndpoint(flags.endpoint)}`);
+    const r = await pullProfile(target, {
+      ...(flags.modelsDir ? { home: flags.modelsDir } : {}),
+      ...(flags.endpoint ? { endpoint: flags.endpoint } : {}),
+      ...(flags.offline ? { offline: true } : {}),
+      ...(token ? { token } : {}),
+      ...(flags.role ? { role: flags.role } : {}),
+      dtype: flags.dtype,
+      ...(flags.revision ? { revision: flags.revision } : {}),
+      ...(flags.name ? { name: flags.name } : {}),
+      onProgress: progressPrinter(flags.quiet),
+    });
+    console.log(`${r.name}: ${r.repo}@${r.revision}, ${r.files} files verified in ${r.dir}`);
+    if (!flags.calibrate) {
+      console.log(`not calibrated: run veracite models calibrate ${r.name} before using it`);
+      return;
+    }
+    await runCalibrate(r.name, flags.modelsDir, commandLine(cmd), flags.quiet, flags.samples);
+  });
+
+  homeOpt(
+    models
+      .command('calibrate <profile>')
+      .description('fit the verdict rule, gate and probabilities, the audit\'s support signal and flag threshold on the samples in data/samples/calibration; save the profile beside the weights')
+      .option('--samples <dir>', 'labelled samples folder (default: the shipped data/samples/calibration; same layout)')
+      .option('--quiet', 'no progress output'),
+  ).action(async (name: string, flags: { modelsDir?: string; samples?: string; quiet?: boolean }, cmd: Command) => {
+    await runCalibrate(name, flags.modelsDir, commandLine(cmd), flags.quiet, flags.samples);
+  });
+
+  homeOpt(models.command('info <profile>').description('a profile\'s files and checksums (re-verified), revision, calibration and figures').option('--json', 'machine-readable'))
+    .action((name: string, flags: { modelsDir?: string; json?: boolean }) => withJsonOutput(flags.json, async () => {
+      const p = (await listInstalled(modelsHome(flags.modelsDir))).find((i) => i.name === name);
+      if (!p) throw new HubError(`profile "${name}" is not installed (veracite models list)`);
+      console.log(describeInstalled(p));
+      const problems = p.manifest ? await verifyFolder(join(p.dir, repoFolder(p.repo!)), p.manifest) : ['no download manifest'];
+      for (const f of p.manifest?.files ?? []) console.log(`  ${f.path}  ${f.size} bytes  sha256 ${f.sha256}  (${f.verifiedBy})`);
+      console.log(problems.length ? `PROBLEMS: ${problems.join('; ')}` : 'all files match their checksums');
+      for (const [k, v] of Object.entries(p.profile?.figures ?? {})) console.log(`  ${k}: ${v.value.toFixed(3)} (n=${v.n})${v.note ? ` ${v.note}` : ''}`);
+      return { ...p, problems };
+    }));
+
+  homeOpt(models.command('use <profile>').description("the default engine for every command ('offline': the offline heads), or for one index with --index").option('--index <dir>', 'only for this index'))
+    .action(async (name: string, flags: { modelsDir?: string; index?: string }) => {
+      const off = name === 'offline' || name === 'none';
+      const file = await setActiveProfile(off ? null : name, { ...(flags.modelsDir ? { home: flags.modelsDir } : {}), ...(flags.index ? { indexDir: flags.index } : {}) });
+      console.log(off ? `back to the offline heads (${file} removed)` : `${name} is the default engine (${file})`);
+    });
+
+  homeOpt(models.command('remove <profile>').description('delete a profile and its weights')).action(async (name: string, flags: { modelsDir?: string }) => {
+    console.log((await removeProfile(name, modelsHome(flags.modelsDir))) ? `removed ${name}` : `${name} is not installed`);
+  });
+
+  homeOpt(
+    models
+      .command('import <folder>')
+      .description('install a profile folder copied from a machine that pulled it (checksums re-verified), or an exported model folder (--role)')
+      .option('--name <name>', 'profile name (default: the folder\'s)')
+      .option('--role <role>', `for an exported folder: ${ROLES.join('|')}`, roleOption)
+      .option('--dtype <t>', 'for an exported folder: fp32 or q8', 'fp32')
+      .option('--no-calibrate', 'do not calibrate an uncalibrated import')
+      .option('--samples <dir>', 'labelled samples to calibrate on (default: the shipped data/samples/calibration)'),
+  ).action(async (folder: string, flags: { modelsDir?: string; name?: string; role?: ProfileRole; dtype: string; calibrate: boolean; samples?: string }, cmd: Command) => {
+    const p = await importFolder(folder, { ...(flags.name ? { name: flags.name } : {}), ...(flags.role ? { role: flags.role } : {}), dtype: flags.dtype === 'q8' ? 'q8' : 'fp32', ...(flags.modelsDir ? { home: flags.modelsDir } : {}) });
+    console.log(`imported ${describeInstalled(p)}`);
+    if (p.state === 'installed' && flags.calibrate) await runCalibrate(p.name, flags.modelsDir, commandLine(cmd), false, flags.samples);
+  });
+}
+
+async function runCalibrate(name: string, home: string | undefined, command: string, quiet?: boolean, samples?: string): Promise<void> {
+  // Loaded here, not at the top: calibrating opens a pipeline and loads models, which list / info / use /
+  // remove never need (src/cli/models-entry.ts starts `veracite models` without the rest of the CLI).
+  const { calibrateProfile } = await import('./models-calibrate.js');
+  const profile = await calibrateProfile({ name, ...(home ? { home } : {}), ...(samples ? { samples } : {}), command, ...(quiet ? {} : { log: (l: string) => console.error(l) }) });
+  console.log(`${name}: calibrated (${profile.modelInfo.id} ${profile.modelInfo.version})`);
+  for (const [k, v] of Object.entries(profile.figures)) console.log(`  ${k}: ${v.value.toFixed(3)} (n=${v.n})`);
+  console.log(`use it: veracite models use ${name}   (or --profile ${name} on one command)`);
+}
+
+export { profileDir };

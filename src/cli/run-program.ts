@@ -1,0 +1,33 @@
+/**
+ * Runs a built `veracite` program as the process does (main.ts, and models-entry.ts for `veracite models`):
+ * a reader that closes stdout early (`| head`) is not an error, commander's own exits keep their code, and
+ * any other error is one "veracite: ..." line with its exit code. `errors` gives the wording and the code
+ * (main.ts's messageOf / exitCodeOf); it is called only when something failed, so a light entry can load
+ * them then.
+ */
+import { CommanderError, type Command } from 'commander';
+
+export interface ErrorReport {
+  messageOf(e: Error): string;
+  exitCodeOf(e: Error): number;
+}
+
+export async function runProgram(program: Command, argv: string[], errors: () => ErrorReport | Promise<ErrorReport>): Promise<void> {
+  // `veracite ... | head` closes stdout early: that is the reader's choice, not an error.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
+  program.exitOverride();
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      process.exitCode = e.exitCode;
+      return;
+    }
+    const report = await errors();
+    console.error(`veracite: ${report.messageOf(e as Error)}`);
+    process.exitCode = report.exitCodeOf(e as Error);
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * A model profile: one pulled (or imported) model plus what it was calibrated to, stored beside the
+ * weights:
+ *
+ *   <models home>/<profile>/
+ *   ├── <owner>--<name>/              the model files, with veracite-download.json (written last)
+ *   ├── verdict-calibration.json      verdict rule, relevance gate, probability calibrator (NLI / scorer profiles)
+ *   ├── audit-calibration.json        the audit's flag threshold, support signal and probability (NLI / scorer profiles)
+ *   └── veracite-profile.json         this file, written last by `veracite models calibrate`
+ *
+ * A folder without veracite-profile.json is installed but not calibrated: it is refused for verdicts.
+ * The profile's hash (SHA-256 of its file) is in every verdict's provenance.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ProfileRole } from './catalog.js';
+import { readManifest, type DownloadManifest } from './download.js';
+
+export const PROFILE_FILE = 'veracite-profile.json';
+export const VERDICT_CALIBRATION_FILE = 'verdict-calibration.json';
+export const AUDIT_CALIBRATION_FILE = 'audit-calibration.json';
+
+export class ProfileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ProfileError';
+  }
+}
+
+export interface ProfileFigures {
+  /** Where each figure was measured (held-out samples shipped in data/samples). */
+  [name: string]: { value: number; n: number; data: string; note?: string };
+}
+
+export interface ProfileFile {
+  format: 'veracite-model-profile';
+  version: 1;
+  name: string;
+  role: ProfileRole;
+  repo: string;
+  revision: string;
+  dtype: 'fp32' | 'q8';
+  options?: { pooling?: 'mean' | 'cls'; scoreAs?: 'logit' | 'probability' };
+  /** The model folder, relative to the profile folder. */
+  model: string;
+  /** The loaded model's id and version (weights hash) when it was calibrated: a changed file is refused. */
+  modelInfo: { id: string; version: string };
+  /** Every role's spec the calibration was fitted with (the profile's own role is its model folder). */
+  specs: { embedder: string; scorer: string; nli: string };
+  calibration: { verdict?: { file: string; sha256: string }; audit?: { file: string; sha256: string } };
+  /** Figures reached on held-out shipped samples; a random model's mean nothing. */
+  figures: ProfileFigures;
+  /** The command and data the calibration ran on. */
+  calibratedOn: { data: string[]; command: string };
+  createdAt: string;
+}
+
+/** A profile as the runtime uses it. */
+export interface LoadedProfile {
+  name: string;
+  /** First 16 hex digits of the SHA-256 of veracite-profile.json. */
+  hash: string;
+  dir: string;
+  file: ProfileFile;
+  modelDir: string;
+  verdictCalibration?: string;
+  auditCalibration?: string;
+}
+
+export function profileHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+/** The model folder name of a hub repository: owner--name. */
+export function repoFolder(repo: string): string {
+  return repo.replace(/\//g, '--');
+}
+
+/** The model folder of a profile directory: the one subfolder holding a download manifest. */
+export async function modelFolderOf(dir: string, repo: string): Promise<{ path: string; manifest: DownloadManifest | undefined }> {
+  const path = join(dir, repoFolder(repo));
+  return { path, manifest: existsSync(path) ? await readManifest(path) : undefined };
+}
+
+/** Reads a calibrated profile; a ProfileError saying what to do when it is not one. */
+export async function loadProfile(dir: string, name: string): Promise<LoadedProfile> {
+  const p = join(dir, PROFILE_FILE);
+  if (!existsSync(dir)) throw new ProfileError(`model profile "${name}" is not installed (no ${dir}): veracite models pull ${name}, or veracite models list`);
+  if (!existsSync(p)) throw new ProfileError(`model profile "${name}" has no calibration (${p} missing): a model is never used for verdicts uncalibrated; run veracite models calibrate ${name}`);
+  const text = await readFile(p, 'utf8');
+  let file: ProfileFile;
+  try {
+    file = JSON.parse(text) as ProfileFile;
+  } catch (e) {
+    throw new ProfileError(`${p}: not valid JSON (${(e as Error).message}); run veracite models calibrate ${name}`);
+  }
+  if (file.format !== 'veracite-model-profile') throw new ProfileError(`${p}: not a veracite model profile`);
+  const modelDir = join(dir, file.model);
+  if (!(await readManifest(modelDir).catch(() => undefined))) {
+    throw new ProfileError(`model profile "${name}": ${modelDir} is incomplete (no download manifest: a pull was interrupted); run veracite models pull ${name} again`);
+  }
+  const out: LoadedProfile = { name, hash: profileHash(text), dir, file, modelDir };
+  for (const kind of ['verdict', 'audit'] as const) {
+    const c = file.calibration[kind];
+    if (!c) continue;
+    const path = join(dir, c.file);
+    const sha = existsSync(path) ? createHash('sha256').update(await readFile(path)).digest('hex') : 'missing';
+    if (sha !== c.sha256) throw new ProfileError(`model profile "${name}": ${path} is ${sha === 'missing' ? 'missing' : 'changed since calibration'}; run veracite models calibrate ${name}`);
+    if (kind === 'verdict') out.verdictCalibration = path;
+    else out.auditCalibration = path;
+  }
+  return out;
+}
+
+/** The role specs the profile sets: its own role is the model folder, the others what it was calibrated with. */
+export function profileSpecs(p: LoadedProfile): { embedder: string; scorer: string; nli: string } {
+  return { ...p.file.specs, [p.file.role]: p.modelDir };
+}

@@ -1,0 +1,106 @@
+/**
+ * Findings: what, in so many words, sets a piece of evidence against the claim, said for a person to read
+ * ("the source says 28 percent, the claim says 58 percent"; "the source says tumor metastasis decreased;
+ * the claim says it increases"; "the source says "did not lower resting blood pressure"; ..."). Three kinds:
+ * a different quantity about the same thing (align.ts), a change of the same thing the other way, and a
+ * statement negated in one text only (direction.ts).
+ *
+ * How they are used, everywhere (verify, the audit's support judgement, check):
+ *   - a sentence with a finding is never read as support: its entailment is capped at its contradiction
+ *     (`readWithFindings`), and the highlighting rule never colours it "supports" (highlight/evidence-role.ts);
+ *   - a decisive finding (the alignment is unambiguous: one value about the same thing, or the same change
+ *     of a claim whose subject the evidence names) is read as a contradiction, and decides REFUTES for the
+ *     document it is in when that document passes the relevance gate (verifier.ts).
+ */
+import { analyseForAlignment, type AlignAnalysis } from '../../models/align/analyse.js';
+import type { EntailmentProbs } from '../../models/types.js';
+import { quantityMismatches } from './align.js';
+import { oppositionFindings } from './direction.js';
+import { statedQuantities, wordStems, type StatedQuantity } from './quantities.js';
+
+export type FindingKind = 'quantity' | 'direction' | 'negation';
+
+export interface Finding {
+  kind: FindingKind;
+  /** In words, for people: what the source says against what the claim says. */
+  message: string;
+  /** The words of the claim it is about ("58%", "increases"). */
+  claimText: string;
+  /** The words of the evidence it is about ("28%", "decreased tumor metastasis"). */
+  evidenceText: string;
+  /** Unambiguous: the verdict may rest on it (REFUTES). */
+  decisive: boolean;
+}
+
+interface Read {
+  align: AlignAnalysis;
+  quantities: StatedQuantity[];
+  words: Set<string>;
+  /** Stems of its words (quantities.ts stemWord). */
+  stems: Set<string>;
+}
+
+/** Analyses of recent texts: the claim is read against every sentence, a sentence against the claim and its counter-claims. */
+const MEMO_SIZE = 512;
+const memo = new Map<string, Read>();
+function read(text: string): Read {
+  let r = memo.get(text);
+  if (r) return r;
+  const align = analyseForAlignment(text);
+  const quantities = statedQuantities(text);
+  const words = new Set<string>();
+  for (const t of align.tokens) {
+    words.add(t.lemma);
+    words.add(t.form);
+  }
+  r = { align, quantities, words, stems: wordStems(text) };
+  if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value!);
+  memo.set(text, r);
+  return r;
+}
+
+const pairMemo = new Map<string, Finding[]>();
+
+/** The findings of `evidence` against `claim`, decisive ones first. */
+export function findingsOf(claim: string, evidence: string): Finding[] {
+  const key = `${claim}\u0000${evidence}`;
+  const known = pairMemo.get(key);
+  if (known) return known;
+  const c = read(claim);
+  const e = read(evidence);
+  const out: Finding[] = [];
+  if (c.quantities.length && e.quantities.length) {
+    for (const m of quantityMismatches(c.quantities, e.quantities, e.stems)) {
+      out.push({ kind: 'quantity', message: m.message, claimText: m.claim.text, evidenceText: m.evidence.map((q) => q.text).join(', '), decisive: m.decisive });
+    }
+  }
+  if (c.align.changes.length || c.align.negationCues || e.align.negationCues) out.push(...oppositionFindings(c.align, e.align));
+  out.sort((a, b) => Number(b.decisive) - Number(a.decisive));
+  if (pairMemo.size >= MEMO_SIZE) pairMemo.delete(pairMemo.keys().next().value!);
+  pairMemo.set(key, out);
+  return out;
+}
+
+/** Raw contradiction a decisive finding is read as at least: the evidence states the opposite in so many words. */
+export const DECISIVE_CONTRADICTION = 0.9;
+
+/**
+ * The entailment reading with the findings applied: with any finding, entailment is capped at contradiction
+ * (the rest goes to neutral); with a decisive one, contradiction is at least DECISIVE_CONTRADICTION and
+ * takes what entailment had.
+ */
+export function readWithFindings(p: EntailmentProbs, findings: readonly Finding[]): EntailmentProbs {
+  if (findings.length === 0) return p;
+  if (findings.some((f) => f.decisive)) {
+    const contradiction = Math.max(p.contradiction, p.entailment, DECISIVE_CONTRADICTION);
+    const entailment = Math.min(p.entailment, p.contradiction, 1 - contradiction);
+    return { entailment, neutral: Math.max(0, 1 - contradiction - entailment), contradiction };
+  }
+  if (p.entailment <= p.contradiction) return p;
+  return { entailment: p.contradiction, neutral: p.neutral + p.entailment - p.contradiction, contradiction: p.contradiction };
+}
+
+/** The findings of one piece of evidence said in one line each, decisive ones marked. */
+export function findingLines(findings: readonly Finding[]): string[] {
+  return findings.map((f) => `${f.message}${f.decisive ? '' : ' (not decisive)'}`);
+}

@@ -1,0 +1,66 @@
+/**
+ * A long wikitext is read a piece at a time (issue 27: a 5 MB article with 8,691 refs ran the CLI out of
+ * memory and stalled the server): rendering in pieces gives exactly the article the whole would give;
+ * `maxCitations` stops the parse once it holds that many (the rest is never rendered); the async parse
+ * yields to the event loop between slices and gives the same article.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { syntheticWikitext } from '../server/testing/large-article.js';
+import { parseWikitext, parseWikitextAsync } from './parse-wikitext.js';
+
+const sample = (name: string) => readFileSync(new URL(`../../data/samples/wikitext/${name}`, import.meta.url), 'utf8');
+const fixture = readFileSync(new URL('../../test/fixtures/wiki/citations.wikitext', import.meta.url), 'utf8');
+const large = syntheticWikitext({ refs: 600, perSection: 20 }).text;
+
+test('rendering in pieces cut at top-level headings gives the same article as rendering it whole', () => {
+  for (const [name, text] of [['Bodmin', sample('Bodmin.txt')], ['Elizabeth Gilbert', sample('Elizabeth-Gilbert.txt')], ['fixture', fixture], ['synthetic', large]] as const) {
+    const whole = parseWikitext(text, { title: name, chunkChars: Number.MAX_SAFE_INTEGER });
+    for (const chunkChars of [1, 4096]) assert.deepEqual(parseWikitext(text, { title: name, chunkChars }), whole, `${name}, pieces of ${chunkChars}`);
+  }
+});
+
+test('maxCitations: the first n citations, as the full parse gives them; the parse stops in the piece that holds them', () => {
+  const full = parseWikitext(large, { title: 'Big' });
+  assert.ok(full.citations.length > 500);
+  assert.equal(full.truncated, undefined);
+  const first = parseWikitext(large, { title: 'Big', maxCitations: 20, chunkChars: 4096 });
+  assert.equal(first.truncated, true);
+  assert.deepEqual(first.citations, full.citations.slice(0, 20));
+  // only the pieces up to the 20th citation were rendered: a small part of the text, no refs past it skipped
+  assert.ok(first.text.length < full.text.length / 10, `${first.text.length} of ${full.text.length} characters rendered`);
+  assert.ok(full.text.startsWith(first.text));
+  const lastRead = first.citations.at(-1)!.wikitextEnd!;
+  assert.ok(first.skipped.every((s) => s.wikitextStart! < lastRead + 10_000), 'no ref far past the stop is reported as skipped');
+  // a limit at or above the article's citations changes nothing
+  assert.deepEqual(parseWikitext(large, { title: 'Big', maxCitations: full.citations.length }), full);
+  const over = parseWikitext(large, { title: 'Big', maxCitations: full.citations.length - 1 });
+  assert.equal(over.citations.length, full.citations.length - 1);
+  assert.equal(over.truncated, true);
+});
+
+test('parseWikitextAsync yields to the event loop between slices and gives the same article', async () => {
+  const sync = parseWikitext(large, { title: 'Big' });
+  let turns = 0;
+  let parsing = true;
+  const counter = (async () => {
+    while (parsing) {
+      turns++;
+      await nextTurn();
+    }
+  })();
+  const parsed = await parseWikitextAsync(large, { title: 'Big' });
+  parsing = false;
+  await counter;
+  assert.deepEqual(parsed, sync);
+  // ~330 KB in pieces of 32 KiB: the event loop turned between pieces at least
+  assert.ok(turns >= 5, `${turns} event-loop turns during the parse`);
+});
+
+test('parseWikitextAsync stops between slices when its signal is aborted', async () => {
+  const ac = new AbortController();
+  ac.abort(new Error('job stopped'));
+  await assert.rejects(parseWikitextAsync(large, { signal: ac.signal }), /job stopped/);
+});
