@@ -26,8 +26,7 @@ import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, re
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { startModuleWorker } from '../../util/module-worker.js';
 
 const MAGIC = 'VRCWV001';
 const SCALE = 127;
@@ -420,15 +419,7 @@ async function readCache(path: string, log: (line: string) => void): Promise<Wor
 
 /** Converts in a worker thread (writing the cache there); resolves with the binary form. */
 function convertInWorker(source: string, path: string, log: (line: string) => void): Promise<Buffer> {
-  const ext = extname(fileURLToPath(import.meta.url));
-  const entry = new URL(`./word-vectors-worker${ext}`, import.meta.url);
-  const workerData = { source, path };
-  // Under tsx (tests, benchmarks) this module and the worker are .ts sources, and Node 20 does not run the
-  // parent's --import hooks in a worker: it registers tsx itself before importing the entry.
-  const worker =
-    ext === '.ts'
-      ? new Worker(`import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => m.register()).then(() => import(${JSON.stringify(entry.href)}))`, { eval: true, workerData })
-      : new Worker(entry, { workerData });
+  const worker = startModuleWorker(import.meta.url, 'word-vectors-worker', { source, path });
   return new Promise<Buffer>((resolveBuf, reject) => {
     let done = false;
     worker.on('message', (m: { log?: string; bytes?: Uint8Array; error?: string }) => {

@@ -2,8 +2,10 @@
  * Fast USE-lite path: the pretrained tfjs weights re-expressed as an ONNX graph (onnx-graph.ts) and run
  * by onnxruntime-node's native CPU kernels (AVX2/AVX-512 GEMMs, fused attention) instead of tfjs-wasm.
  * Vectors match the reference path to cosine >= 0.999999 on the fixture passages (use-embedder.test.ts).
+ * The session runs in a worker thread (models/ort-thread): onnxruntime computes on the calling thread, and
+ * the server's event loop must stay free while passages are embedded.
  */
-import * as ort from 'onnxruntime-node';
+import { OrtThreadSession } from '../ort-thread/ort-thread.js';
 import { boundModelInput } from '../bounded-input.js';
 import type { Embedder } from '../types.js';
 import { buildUseOnnx, MAX_TOKENS } from './onnx-graph.js';
@@ -24,14 +26,17 @@ export interface UseFastOptions {
 export async function createUseFastEmbedder(opts: UseFastOptions = {}): Promise<Embedder> {
   const batchSize = opts.batchSize ?? 16;
   const weights = loadUseWeights();
-  const session = await ort.InferenceSession.create(buildUseOnnx(weights), {
-    graphOptimizationLevel: 'all',
-    executionMode: 'sequential',
-    ...(opts.threads ? { intraOpNumThreads: opts.threads, interOpNumThreads: 1 } : {}),
-    // No busy-waiting between ops and calls: on the shared 2-core box spinning burned up to 40% more CPU
-    // per passage under load, and its throughput gain when idle was within run-to-run noise; idle spinning
-    // also steals the cores from whatever else the pipeline runs between embed calls.
-    extra: { session: { intra_op: { allow_spinning: '0' } } },
+  const session = await OrtThreadSession.create({
+    model: buildUseOnnx(weights),
+    options: {
+      graphOptimizationLevel: 'all',
+      executionMode: 'sequential',
+      ...(opts.threads ? { intraOpNumThreads: opts.threads, interOpNumThreads: 1 } : {}),
+      // No busy-waiting between ops and calls: on the shared 2-core box spinning burned up to 40% more CPU
+      // per passage under load, and its throughput gain when idle was within run-to-run noise; idle spinning
+      // also steals the cores from whatever else the pipeline runs between embed calls.
+      extra: { session: { intra_op: { allow_spinning: '0' } } },
+    },
   });
   const tokenizer = new UseTokenizer(weights.vocabulary);
   // A text with no tokens pools to the zero vector in the tfjs graph, so its embedding is tanh(bias);
@@ -51,11 +56,11 @@ export async function createUseFastEmbedder(opts: UseFastOptions = {}): Promise<
       poolw.fill(1 / t.length, i * len, i * len + t.length);
     });
     const out = await session.run({
-      ids: new ort.Tensor('int32', ids, [b, len]),
-      lengths: new ort.Tensor('int32', lengths, [b]),
-      poolw: new ort.Tensor('float32', poolw, [b, 1, len]),
+      ids: { type: 'int32', data: ids, dims: [b, len] },
+      lengths: { type: 'int32', data: lengths, dims: [b] },
+      poolw: { type: 'float32', data: poolw, dims: [b, 1, len] },
     });
-    const data = out.embedding.data as Float32Array;
+    const data = out.embedding!.data as Float32Array;
     return tokens.map((_, i) => l2Normalize(data.slice(i * USE_DIMENSION, (i + 1) * USE_DIMENSION)));
   }
 
