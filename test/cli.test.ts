@@ -109,6 +109,11 @@ describe('veracite CLI', () => {
     const verdicts = (await readFile(out, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { id: string; label: string; evidence: unknown[] });
     assert.deepEqual(verdicts.map((v) => v.id), claims.map((l) => String((JSON.parse(l) as { id: number }).id)));
     assert.ok(verdicts.every((v) => ['SUPPORTS', 'REFUTES', 'NOT ENOUGH INFO'].includes(v.label)));
+    // It ends with a summary: counts per label, agreement with SciFact's gold labels, throughput (claims-summary.ts).
+    const counted = (/labels: SUPPORTS (\d+), REFUTES (\d+), NOT ENOUGH INFO (\d+)/.exec(r.err) ?? []).slice(1).map(Number);
+    assert.deepEqual(counted, ['SUPPORTS', 'REFUTES', 'NOT ENOUGH INFO'].map((l) => verdicts.filter((v) => v.label === l).length), r.err);
+    assert.match(r.err, /agreement with the gold labels: \d\/3 \(accuracy [\d.]+, macro-F1 [\d.]+\)/);
+    assert.match(r.err, /verified 3 claims \(0 already in .*\) -> .* in [\d.]+ s \([\d.]+ claims\/s\)/);
 
     const fromStdin = join(dir, 'verdicts-stdin.jsonl');
     const s = veracite(['verify', '--claims', '-', '--out', fromStdin, '--index', join(dir, 'idx'), '--quiet'], claims.join('\n') + '\n');
@@ -120,11 +125,11 @@ describe('veracite CLI', () => {
     assert.equal((JSON.parse(one.out) as { claim: string }).claim, 'Rare variants have larger effects than common variants.');
   });
 
-  it('refuses an over-long command-line claim before any model loads, pointing to stdin', () => {
+  it('refuses an over-long command-line argument before any model loads, stating the claim cap and pointing to files and stdin', () => {
     const r = veracite(['verify', 'x'.repeat(30_000), '--index', join(dir, 'idx')]);
     assert.equal(r.signal, null, 'no crash');
     assert.equal(r.code, 2);
-    assert.match(r.err, /30000 characters .* give a long claim on stdin instead: veracite verify -/);
+    assert.match(r.err, /30000 characters .*a claim may have at most 2000 characters.*in a file \(--source page\.txt\) or on stdin \(--source -\)/);
   });
 
   it('writes TREC run files (search, eval retrieval) and scores any run against qrels as eval retrieval does', async () => {

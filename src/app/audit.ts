@@ -9,7 +9,7 @@ import { findCalibration, flagRule, loadCalibration, scoringHash, type Calibrati
 import { DEFAULT_SCORING } from '../audit/score-document.js';
 import type { AuditConfig } from '../audit/types.js';
 import type { ModelInfo } from '../models/types.js';
-import { Retriever, type SearchMode } from '../retrieve/retriever.js';
+import type { SearchMode } from '../retrieve/retriever.js';
 import { PageCache } from '../sources/page-cache.js';
 import { SourceResolver, type SourceResolverOptions } from '../sources/resolve-source.js';
 import type { WorkRecordOptions } from '../sources/work-records.js';
@@ -20,6 +20,7 @@ import type { Engine, ModelHub } from './models.js';
 import { loadRanker } from './ranker.js';
 import { supportModel } from '../audit/support.js';
 import type { Settings } from './settings.js';
+import { candidateRetriever } from './candidate-retriever.js';
 
 export interface AuditPipeline {
   auditor: CitationAuditor;
@@ -72,10 +73,8 @@ export function pageCacheDir(settings: Settings): string {
   return settings.sources.cache ?? (dir ? join(dir, 'page-cache') : join('.veracite', 'page-cache'));
 }
 
-/** SIDE's candidate retrieval: BM25 and dense lists of `retrieval.depth` passages, combined by `audit.fusion` (union). */
-export function candidateRetriever(settings: Settings, models: ModelHub, store: Store, mode: SearchMode): Retriever {
-  return new Retriever(store, () => models.embedder(), { mode, fusion: { method: settings.audit.fusion }, sparseK: settings.retrieval.depth, denseK: settings.retrieval.depth });
-}
+// Defined in candidate-retriever.ts (the composition root builds it without loading the audit).
+export { candidateRetriever };
 
 export async function buildAuditPipeline(settings: Settings, models: ModelHub, store: Store | undefined, mode: SearchMode): Promise<AuditPipeline> {
   const notes: string[] = [];

@@ -8,14 +8,14 @@
  * (cli/options.ts maps each setting to its flag).
  */
 import { z } from 'zod';
-import { WORK_API_BASES } from '../sources/work-records.js';
+import { WORK_API_BASES } from '../sources/work-api-bases.js';
 
 const WORK_API_NAMES = Object.keys(WORK_API_BASES) as [keyof typeof WORK_API_BASES, ...(keyof typeof WORK_API_BASES)[]];
-import { DEFAULT_AUDIT_CONFIG } from '../audit/audit.js';
+import { DEFAULT_AUDIT_CONFIG } from '../audit/audit-defaults.js';
 import { QUERY_CONTEXTS } from '../audit/query.js';
 import { DEFAULT_SCORING } from '../audit/score-document.js';
 import { DEFAULT_RETRIEVER_CONFIG } from '../retrieve/retriever.js';
-import { DEFAULT_DOCUMENT_RETRIEVAL } from '../verify/document-retrieval.js';
+import { DEFAULT_DOCUMENT_RETRIEVAL } from '../verify/document-retrieval-config.js';
 import { VERDICT_RULES } from '../verify/aggregate.js';
 import { SettingsError } from '../util/settings-error.js';
 

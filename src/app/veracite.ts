@@ -11,7 +11,7 @@
  */
 import type { AuditProgress } from '../audit/audit.js';
 import type { AuditInput, AuditReport } from '../audit/types.js';
-import { ingestSource, type IngestOptions, type IngestSummary } from '../store/ingest.js';
+import type { IngestOptions, IngestSummary } from '../store/ingest.js';
 import { EmbeddingCache } from '../store/embedding-cache.js';
 import { openStore, storeEngineOf } from '../store/open-store.js';
 import { embedMissing, type EmbedMissingOptions, type EmbedMissingSummary, type VectorBackfillStore } from '../store/dense-backfill.js';
@@ -19,13 +19,14 @@ import type { Store } from '../store/types.js';
 import type { AcquireOptions } from '../store/writer-lock.js';
 import { Retriever, type RetrieverResult, type SearchMode } from '../retrieve/retriever.js';
 import type { ClaimInContext } from '../retrieve/query-building.js';
-import { Verifier } from '../verify/verifier.js';
+import type { Verifier } from '../verify/verifier.js';
 import { checkedClaim } from '../verify/claim-text.js';
 import type { Verdict } from '../verify/types.js';
 import type { ModelInfo } from '../models/types.js';
 import { SettingsError } from '../util/settings-error.js';
-import { buildAuditPipeline, candidateRetriever, type AuditPipeline } from './audit.js';
-import { checkSource, type SourceCheck, type SourceCheckInput } from './check-source.js';
+import type { AuditPipeline } from './audit.js';
+import { candidateRetriever } from './candidate-retriever.js';
+import type { SourceCheck, SourceCheckInput } from './check-source.js';
 import { ModelHub, type InjectedModels } from './models.js';
 import { checkProfileModel, requireCalibrated, resolveProfile } from './profile.js';
 import { parseSettings, type RetrievalMode, type Settings, type SettingsInput } from './settings.js';
@@ -133,6 +134,8 @@ export class Veracite {
       const [scorer, entailment] = await Promise.all([this.models.scorer(), this.models.entailment(), this.models.alignment()]);
       const embedder = this.mode === 'bm25' ? undefined : await this.models.embedder();
       const profile = this.checkedProfile({ scorer, entailment, ...(embedder ? { embedder } : {}) });
+      // Verification (entity mentions: compromise) and the audit load on first use: a search needs neither.
+      const { Verifier } = await import('../verify/verifier.js');
       return new Verifier(this.requireStore(), this.retriever(), { ...(embedder ? { embedder } : {}), scorer, entailment }, {
         documents: { mode: this.mode, maxDocs: v.candidates, titleMatch: v.titleMatch },
         evidence: { mode: v.evidence },
@@ -151,6 +154,7 @@ export class Veracite {
   /** The citation audit (works without an index: sources from a folder or the web, no suggestions). */
   auditPipeline(): Promise<AuditPipeline> {
     this.auditOf ??= (async () => {
+      const { buildAuditPipeline } = await import('./audit.js');
       const pipeline = await buildAuditPipeline(this.settings, this.models, this.store, this.mode);
       this.checkedProfile({ scorer: pipeline.engine.scorer, ...(pipeline.deps.support ? { entailment: pipeline.deps.support.entailment } : {}) });
       return pipeline;
@@ -195,6 +199,7 @@ export class Veracite {
    */
   async check(input: Omit<SourceCheckInput, 'suggestions'> & { suggestions?: number }, opts: { signal?: AbortSignal } = {}): Promise<SourceCheck> {
     const claim = checkedClaim(input.claim);
+    const { checkSource } = await import('./check-source.js');
     return checkSource(await this.auditPipeline(), { ...input, claim, suggestions: input.suggestions ?? this.settings.audit.suggestions }, opts.signal);
   }
 
@@ -206,6 +211,8 @@ export class Veracite {
   async ingest(path: string, opts: Omit<IngestOptions, 'embedder' | 'embeddingCache'> & { dense?: boolean } = {}): Promise<IngestSummary> {
     const store = this.requireStore();
     const { dense, ...rest } = opts;
+    // The corpus readers (HTML: linkedom, Readability) load only to ingest.
+    const { ingestSource } = await import('../store/ingest.js');
     if (!dense) return ingestSource(store, path, rest);
     const embedder = await this.models.embedder();
     const embeddingCache = await this.openEmbeddingCache();

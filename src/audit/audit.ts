@@ -23,7 +23,7 @@ import type { Embedder } from '../models/types.js';
 import type { Bm25Stats } from '../text/bm25-stats.js';
 import { rankFeatures, type RankFeatureDeps } from './rank-features.js';
 import { rankSuggestions, retrieveCandidates, type CandidateSet, type RankerScores } from './recommend.js';
-import { DEFAULT_SCORING, scoreDocuments, type DocumentScore, type ScoreJob } from './score-document.js';
+import { scoreDocuments, type DocumentScore, type ScoreJob } from './score-document.js';
 import type { SourceRanker } from './source-ranker.js';
 import { judgeSupport, type SupportModel } from './support.js';
 import { pageSimilarity } from './page-similarity.js';
@@ -35,18 +35,10 @@ import { citationStatus, countByStatus } from './citation-status.js';
 import { BAND_THRESHOLDS, citationBand, countByBand } from './bands.js';
 import { standaloneClaim } from './standalone-claim.js';
 import { documentKindOf } from './document-kind.js';
+import { DEFAULT_AUDIT_CONFIG } from './audit-defaults.js';
 
-export const DEFAULT_AUDIT_CONFIG: AuditConfig = {
-  scoring: DEFAULT_SCORING,
-  queryContext: 'none',
-  // Whole sentences: with the source ranker's flags, recall and ROC AUC are higher than with SIDE's prefix
-  // on both labelled articles (Bodmin: not_supported R 0.75 vs 0.25, AUC 1.000 vs 0.984; Toronto's 16
-  // mid-sentence citations: R 1.00 vs 0.50, AUC 1.000 vs 0.929), and WiCE's whole sentences are what
-  // every threshold was calibrated on. src/audit/README.md "Claim text" has all the figures.
-  claimText: 'sentence',
-  recommend: { enabled: true, mode: 'auto', candidates: 5, passagesPerCandidate: 2, suggestions: 3, firstStageWeight: 0 },
-  concurrency: 2,
-};
+// Defined in audit-defaults.ts (light: the settings read it).
+export { DEFAULT_AUDIT_CONFIG };
 
 export interface AuditDeps {
   scorer: PairScorer;
@@ -158,6 +150,7 @@ export class CitationAuditor {
         if (existingJudged.contradicted) verification.contradicted = true;
         if (existingJudged.conflict) verification.conflict = existingJudged.conflict;
         if (existingJudged.findings) verification.findings = existingJudged.findings;
+        if (existingJudged.review) verification.review = existingJudged.review;
         verification.coverage = coverage[0]!;
         if (weights) {
           verification.similarity = similarity[0]!;

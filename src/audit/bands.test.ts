@@ -59,11 +59,12 @@ describe('plain bands', () => {
     assert.equal(bandOf(0.05, true), 'not-supported');
     assert.equal(bandOf(undefined, false), 'needs-review');
     assert.equal(citationBand(citation(1, { probability: 0.99, contradicted: true })).band, 'needs-review');
+    assert.equal(citationBand(citation(2, { probability: 0.3, flagged: true })).band, 'needs-review');
   });
 
   it('the view and the HTML report show the green badge only in the supported band', () => {
     const just = BAND_THRESHOLDS.supportedFrom;
-    const cs = [citation(0, { probability: just - 0.001 }), citation(1, { probability: just }), citation(2, { probability: 0.6 }), citation(3, { probability: 0.99, contradicted: true })];
+    const cs = [citation(0, { probability: just - 0.001 }), citation(1, { probability: just }), citation(2, { probability: 0.3 }), citation(3, { probability: 0.99, contradicted: true })];
     const views = cs.map((c) => citationView({}, { status: 'found', attempts: [] }, c, 'support', new Map()));
     assert.deepEqual(
       views.map((v) => v.band),

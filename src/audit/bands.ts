@@ -76,7 +76,13 @@ export function citationBand(c: Pick<CitationAudit, 'source' | 'verification' | 
     return out('could-not-check', status.reason, howToCheck(c.source, c.error));
   }
   const p = v.probability;
-  const band = bandOf(p, !!v.contradicted, t);
+  const banded = bandOf(p, !!v.contradicted, t);
+  // Flagged by the calibrated failed-verification threshold (another calibration than the bands' own may put
+  // it above partlyFrom): the two signals disagree, an editor decides.
+  if (v.flagged && !v.contradicted && p !== undefined && (banded === 'supported' || banded === 'partly-supported')) {
+    return out('needs-review', `conflicting signals: probability of support ${p.toFixed(2)}, but at or below the failed-verification threshold`);
+  }
+  const band = banded;
   const pct = (x: number) => x.toFixed(2);
   if (p === undefined) return out(band, 'scored, but without a probability of support to band on (an explicit --threshold or an old calibration)');
   if (v.contradicted) return out(band, band === 'needs-review' ? `conflicting signals: probability of support ${pct(p)}, but its best evidence contradicts the claim` : `its best evidence contradicts the claim (probability of support ${pct(p)})`);

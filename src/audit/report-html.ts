@@ -170,7 +170,7 @@ function citationHtml(c: CitationAudit, rank: number | undefined, view: View): s
     ? `${capitalize(scale.name)} ${scaled(scale.of(c), scale)}${scale.threshold !== undefined ? ` <span class="meta">(flagged at ≤ ${fmt(scale.threshold)})</span>` : ''}${raw ? ` · <span class="meta">${raw}</span>` : ''}`
     : '';
   const body = v
-    ? `<div>${scoreLine} <span class="meta">(max over ${v.sentencesScored}/${v.sentencesTotal} sentences scored${src.pageTitle ? ` of “${escapeHtml(src.pageTitle)}”` : ''})</span></div>${v.coverage ? `<div class="meta">The source ${escapeHtml(coverageInWords(v.coverage))}.</div>` : ''}${evidenceList(v.evidence, words, view.probabilityScale, view.roles)}`
+    ? `<div>${scoreLine} <span class="meta">(max over ${v.sentencesScored}/${v.sentencesTotal} sentences scored${src.pageTitle ? ` of “${escapeHtml(src.pageTitle)}”` : ''})</span></div>${v.coverage ? `<div class="meta">The source ${escapeHtml(coverageInWords(v.coverage))}.</div>` : ''}${v.review ? `<div class="meta">The NLI verdict (${escapeHtml(v.supportLabel ?? '')}) ${escapeHtml(v.review.message)}.</div>` : ''}${evidenceList(v.evidence, words, view.probabilityScale, view.roles)}`
     : `<div class="meta">Not scored: ${escapeHtml(src.reason ?? src.status)}</div>${band.howToCheck ? `<div class="todo">To check it: ${escapeHtml(band.howToCheck)}</div>` : ''}`;
   const rec = c.recommendations;
   const recHtml = rec?.suggestions.length

@@ -16,9 +16,11 @@ import type { ModelInfo } from '../models/types.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { packageRoot } from '../util/package-root.js';
 import { RANK_FEATURES } from './rank-features.js';
+import { DEFAULT_RANKER_FILE } from './ranker-defaults.js';
 
 export const RANKER_FORMAT = 'veracite-source-ranker';
-export const DEFAULT_RANKER_FILE = 'models/source-ranker.json';
+// Defined in ranker-defaults.ts (light: the command line's help names it).
+export { DEFAULT_RANKER_FILE };
 
 export interface SourceRankerFile {
   format: typeof RANKER_FORMAT;

@@ -17,6 +17,7 @@ import { counterClaims, counterPairs, splitCounterReads } from '../verify/counte
 import { aggregateConfigOf, loadVerdictCalibration } from '../verify/verdict-calibration.js';
 import type { Label, LabelProbs } from '../verify/types.js';
 import { explicitConflict, type ConflictKind } from '../verify/explicit-conflict.js';
+import { loadReviewModel, reviewOf, type Review, type ReviewModel } from '../verify/review.js';
 import { capStatedConflict } from '../verify/stated-conflict.js';
 import { findingsOf, readWithFindings, type Finding } from '../verify/findings/findings.js';
 
@@ -25,6 +26,8 @@ export interface SupportModel {
   /** The concat rule's fitted configuration: thresholds, relevance gate, probability calibrator. */
   verdict: AggregateConfig;
   info: ModelInfo;
+  /** Needs review for one cited source (verify/review.ts, the `document` model), when fitted for these models. */
+  review?: ReviewModel;
 }
 
 export interface SupportJudgement {
@@ -53,6 +56,8 @@ export interface SupportJudgement {
    * contradicted. Reported (scripts/learn/support-detection.ts); the audit flags on `contradicted` only.
    */
   fails: boolean;
+  /** Needs review (verify/review.ts): P(right) of this verdict is below the stated level, with the reason. */
+  review?: Review;
 }
 
 /** The conflict a decisive finding states (explicit-conflict.ts kinds). */
@@ -76,7 +81,9 @@ export function supportModel(scorer: ModelInfo, entailment: EntailmentModel, cal
   // The cited source is one document judged on its own: the calibration that reads claim coverage.
   const fitted = cal?.documentRules?.concat ?? cal?.rules.concat;
   if (!fitted?.calibrator) return { reason: `no support probability: ${calibrationPath ?? 'models/verdict-calibration.json'} was not fitted for ${scorer.id} + ${entailment.info.id} (run veracite tune-verdict)` };
-  return { entailment, verdict: aggregateConfigOf(fitted), info: entailment.info };
+  // Needs review: fitted on the shipped calibration's decisions only (a profile's calibration has none).
+  const review = calibrationPath ? undefined : loadReviewModel([scorer, entailment.info])?.document;
+  return { entailment, verdict: aggregateConfigOf(fitted), info: entailment.info, ...(review ? { review } : {}) };
 }
 
 /**
@@ -87,6 +94,8 @@ export function supportModel(scorer: ModelInfo, entailment: EntailmentModel, cal
  */
 export async function judgeSupport(model: SupportModel, items: readonly { claim: string; evidence: readonly { text: string; score: number }[]; coverage?: number }[]): Promise<(SupportJudgement | undefined)[]> {
   const withText = items.map((it, i) => ({ i, premise: it.evidence.map((e) => e.text).join(' '), claim: it.claim })).filter((x) => x.premise.trim());
+  // The source's best evidence is read for findings as one text: a sentence's subject may be named in the
+  // one before it ("The Great Wall of China ..." / "... the total length of all its sections at 21,196 km").
   // The claim's counter-claims, read on the same evidence, when the calibration reads the twin margin.
   const readsMargin = !!model.verdict.calibrator && calibratorInputs(model.verdict.calibrator).includes('twinMargin');
   const counters = new Map<string, string[]>();
@@ -112,7 +121,8 @@ export async function judgeSupport(model: SupportModel, items: readonly { claim:
     const decisive = relevant ? findings.find((f) => f.decisive) : undefined;
     const conflict = decisive ? CONFLICT_OF_FINDING[decisive.kind] : relevant && rawOwn.contradiction >= CONTRADICTED_MIN && v.label !== 'SUPPORTS' ? explicitConflict(x.claim, x.premise) : undefined;
     const contradicted = conflict !== undefined;
-    out[x.i] = { probability: v.probs.SUPPORTS, label: v.label, probs: v.probs, relevant, contradicted, ...(conflict ? { conflict } : {}), ...(findings.length ? { findings } : {}), fails: !relevant || v.label === 'REFUTES' || contradicted };
+    const review = model.review && reviewOf(model.review, { probs: v.probs, label: v.label, relevance, twinMargin: reading!.margin, sentences: [reading!.claim], gate: model.verdict.relevanceThreshold ?? 0 });
+    out[x.i] = { probability: v.probs.SUPPORTS, label: v.label, probs: v.probs, relevant, contradicted, ...(conflict ? { conflict } : {}), ...(findings.length ? { findings } : {}), fails: !relevant || v.label === 'REFUTES' || contradicted, ...(review ? { review } : {}) };
   });
   return out;
 }

@@ -4,6 +4,7 @@
  * threshold applies, SIDE's URL-depth baseline, and better sources from the index when the existing one is
  * not ranked first.
  */
+import type { Review } from '../verify/review.js';
 import type { ConflictKind } from '../verify/explicit-conflict.js';
 import type { Finding } from '../verify/findings/findings.js';
 import type { CoverageDetail } from '../verify/coverage.js';
@@ -94,6 +95,11 @@ export interface Verification {
   conflict?: ConflictKind;
   /** What the source's best evidence states against the claim, in words (src/verify/findings; support.ts). */
   findings?: Finding[];
+  /**
+   * Needs review (src/verify/review.ts): the probability that `supportLabel` is right is below the stated
+   * level, with the reason (conflicting evidence, off-topic, uncertain engine). Absent when it is not.
+   */
+  review?: Review;
   /**
    * How much of what the claim is about the source names (src/verify/coverage.ts): the share of the claim's
    * subject words its best ~250-token passage contains, and those it does not. An input of `support`; shown

@@ -11,12 +11,10 @@ import type { Command } from 'commander';
 import { checkCitationCap, citationsToRead } from '../audit/citation-cap.js';
 import { BAND_LABELS, citationBand, type CitationBand } from '../audit/bands.js';
 import { CITATION_STATUS_LABELS } from '../audit/citation-status.js';
-import { INPUT_FORMATS, loadDocumentInput, type InputFormat } from '../documents/index.js';
+import { INPUT_FORMATS, type InputFormat } from '../documents/input-formats.js';
 import { count } from './format.js';
 import { orderForReport, reportScale } from '../audit/report-scale.js';
-import { renderAuditHtmlWithChart } from '../report/audit-chart.js';
 import type { AuditReport } from '../audit/types.js';
-import { writeKiltWafer } from '../wiki/index.js';
 import { openApp } from './open-app.js';
 import { addOptions, oneOf, positiveInt, type OptionPick } from './options.js';
 import { createProgress } from './progress.js';
@@ -64,13 +62,16 @@ export function registerAuditCommand(program: Command): void {
   ).action(async (article: string, flags: AuditFlags) => {
     const report = await runAudit(article, flags);
     if (flags.out) await saveText(flags.out, JSON.stringify(report, null, 2) + '\n');
-    if (flags.html) await saveText(flags.html, await renderAuditHtmlWithChart(report));
+    // The chart (vega) loads only for an HTML report (issue 31: the CLI answers at once).
+    if (flags.html) await saveText(flags.html, await (await import('../report/audit-chart.js')).renderAuditHtmlWithChart(report));
     if (flags.json) console.log(JSON.stringify(report, null, 2));
     else printSummary(report, flags);
   });
 }
 
 async function runAudit(article: string, flags: AuditFlags): Promise<AuditReport> {
+  // The readers load when an audit runs, not at start-up (issue 31).
+  const [{ loadDocumentInput }, { writeKiltWafer }] = await Promise.all([import('../documents/index.js'), import('../wiki/index.js')]);
   const vc = await openApp(flags, AUDIT_OPTIONS);
   try {
     const src = vc.settings.sources;

@@ -7,19 +7,14 @@
  */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { auditConfigOf } from '../app/audit.js';
-import { rankerWeights } from '../app/ranker.js';
 import type { SettingsInput } from '../app/settings.js';
-import { Veracite } from '../app/veracite.js';
 import { probabilityOf, DEFAULT_CALIBRATION } from '../audit/calibration.js';
-import { supportModel } from '../audit/support.js';
-import { supportDetection } from '../eval/support-detection.js';
-import { combineSupport, fitAuditCalibration } from '../eval/audit-calibration.js';
 import { SettingsError } from '../util/settings-error.js';
 import { parseCriterion, type ThresholdCriterion } from '../learn/detection-metrics.js';
 import { QUERY_CONTEXTS, type QueryContext } from '../audit/query.js';
 import { DEFAULT_SCORING, type Granularity } from '../audit/score-document.js';
-import { POSITIVE_DEFINITIONS, rankerSupport, readWiceData, runCitationDetectionEval, scoreWiceClaims, type DetectionVariant, type PositiveDefinition } from '../eval/run-citation-detection.js';
+import type { DetectionVariant } from '../eval/run-citation-detection.js';
+import { POSITIVE_DEFINITIONS, type PositiveDefinition } from '../eval/positive-definitions.js';
 import { configHash } from '../provenance/config-hash.js';
 import { VERACITE_VERSION } from '../provenance/version.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
@@ -77,6 +72,7 @@ export function registerCalibrateCommand(program: Command): void {
       .option('--quiet', 'no progress output'),
     CALIBRATE_OPTIONS,
   ).action((flags: CalibrateFlags, cmd: Command) => withJsonOutput(flags.json, async () => {
+    const [{ auditConfigOf }, { rankerWeights }, { Veracite }, { supportModel }, { supportDetection }, { combineSupport, fitAuditCalibration }, { rankerSupport, readWiceData, scoreWiceClaims }] = await Promise.all([import('../app/audit.js'), import('../app/ranker.js'), import('../app/veracite.js'), import('../audit/support.js'), import('../eval/support-detection.js'), import('../eval/audit-calibration.js'), import('../eval/run-citation-detection.js')]);
     // A ranker named on the command line with the default signal would calibrate the engine's score under
     // a ranker's name (an earlier wice-dev-ranker.json recorded such a command).
     if (cmd.getOptionValueSource('ranker') === 'cli' && cmd.getOptionValueSource('signal') !== 'cli' && cmd.getOptionValue('ranker') !== 'off') {
@@ -163,6 +159,7 @@ export function registerCitationEvals(evalCmd: Command): void {
       .option('--quiet', 'no progress output'),
     DETECTION_OPTIONS,
   ).action((flags: { data: string; variants: string[]; limit?: number; out: string; json?: boolean; quiet?: boolean } & Record<string, unknown>, cmd: Command) => withJsonOutput(flags.json, async () => {
+      const [{ rankerWeights }, { Veracite }, { readWiceData, runCitationDetectionEval }] = await Promise.all([import('../app/ranker.js'), import('../app/veracite.js'), import('../eval/run-citation-detection.js')]);
       const variants = flags.variants.map(parseVariant);
       const data = await readWiceData(flags.data, typeof flags.name === 'string' ? { name: flags.name } : {});
       const claims = data.claims.slice(0, flags.limit);

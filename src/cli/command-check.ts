@@ -6,7 +6,7 @@
  * POST /v1/citations/check answers the same question.
  */
 import type { Command } from 'commander';
-import { contextSentences, sectionPathOf, type SourceCheck } from '../app/check-source.js';
+import type { SourceCheck } from '../app/check-source.js';
 import type { SourceSentence, SourceView } from '../audit/citation-view.js';
 import { coverageInWords } from '../verify/coverage.js';
 import { SettingsError } from '../util/settings-error.js';
@@ -14,8 +14,6 @@ import { checkedClaim } from '../verify/claim-text.js';
 import { AUDIT_OPTIONS } from './command-audit.js';
 import { snapshotText } from './format.js';
 import { withApp } from './open-app.js';
-import { checkPairs } from './check-pairs.js';
-import { readSourceArgument } from './source-argument.js';
 import { addOptions } from './options.js';
 
 interface CheckFlags extends Record<string, unknown> {
@@ -47,6 +45,7 @@ export function registerCheckCommand(program: Command): void {
       .option('--json', 'print the whole check as JSON (the audit record, the status, the API\'s view)'),
     AUDIT_OPTIONS,
   ).action(async (claim: string | undefined, flags: CheckFlags) => {
+    const [{ contextSentences, sectionPathOf }, { checkPairs }, { readSourceArgument }] = await Promise.all([import('../app/check-source.js'), import('./check-pairs.js'), import('./source-argument.js')]);
     if (flags.pairs) {
       if (claim !== undefined || flags.source) throw new SettingsError('--pairs', 'give either a claim with --source, or --pairs, not both');
       await checkPairs(flags);
@@ -112,6 +111,8 @@ export function printCheck({ audit, status, view, provenance }: SourceCheck): vo
   if (v?.supportLabel) console.log(`  the NLI verdict on the source's evidence: ${v.supportLabel}${v.support !== undefined ? ` (P(supports) ${v.support.toFixed(3)})` : ''}`);
   // What the source states against the claim, in words (src/verify/findings).
   for (const f of v?.findings ?? []) console.log(`  finding: ${f.message}${f.decisive ? '' : ' (not decisive)'}`);
+  // Needs review (src/verify/review.ts): the NLI verdict's P(right) is below the stated level.
+  if (v?.review) console.log(`  NLI verdict NEEDS REVIEW (${v.review.reason}): ${v.review.message.replace(/^needs review: /, '')}`);
   // The reason of a flagged citation already says what the source leaves out.
   if (view.coverage && !(v?.coverage && status.reason.includes(coverageInWords(v.coverage)))) console.log(`  ${view.coverage.text}`);
   if (view.existing) {

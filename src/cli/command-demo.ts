@@ -6,10 +6,6 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { Veracite } from '../app/veracite.js';
-import { scifactTask } from '../eval/retrieval-data.js';
-import { runRetrievalEval } from '../eval/run-retrieval.js';
-import { readSciFactClaims } from '../eval/run-scifact.js';
 import type { Label } from '../verify/types.js';
 import { packageRoot } from '../util/package-root.js';
 import { printSearchResult } from './command-search.js';
@@ -26,6 +22,13 @@ export function registerDemoCommand(program: Command): void {
     .option('--index <dir>', 'where to build the demo index', '.veracite/demo')
     .option('--quiet', 'no progress output')
     .action(async (flags: { index: string; quiet?: boolean }) => {
+      // The pipeline and the evaluation load when the demo runs, not at start-up (issue 31).
+      const [{ Veracite }, { scifactTask }, { runRetrievalEval }, { readSciFactClaims }] = await Promise.all([
+        import('../app/veracite.js'),
+        import('../eval/retrieval-data.js'),
+        import('../eval/run-retrieval.js'),
+        import('../eval/run-scifact.js'),
+      ]);
       const corpus = join(SAMPLES, 'scifact', 'corpus.jsonl');
       const claims = join(SAMPLES, 'scifact', 'claims_dev.jsonl');
       await rm(flags.index, { recursive: true, force: true });

@@ -5,9 +5,8 @@
  * recall at the threshold in use, the PR curve, beside the URL-depth and {{failed verification}} baselines.
  */
 import type { Command } from 'commander';
-import { INPUT_FORMATS, loadDocumentInput, type InputFormat } from '../documents/index.js';
+import { INPUT_FORMATS, type InputFormat } from '../documents/input-formats.js';
 import { datasetName } from '../eval/dataset-name.js';
-import { runAuditEval } from '../eval/run-audit-eval.js';
 import { commandLine, saveJson, withJsonOutput } from './command-line.js';
 import { AUDIT_OPTIONS } from './command-audit.js';
 import { openApp } from './open-app.js';
@@ -44,6 +43,7 @@ export function registerEvalAuditCommand(evalCmd: Command): void {
     AUDIT_OPTIONS,
   ).action((article: string, flags: EvalAuditFlags, cmd: Command) =>
     withJsonOutput(flags.json, async () => {
+      const [{ loadDocumentInput }, { runAuditEval }] = await Promise.all([import('../documents/index.js'), import('../eval/run-audit-eval.js')]);
       // Only the flags are scored: suggestions are not needed unless asked for.
       const vc = await openApp(flags, AUDIT_OPTIONS, { base: { audit: { recommend: false } } });
       try {

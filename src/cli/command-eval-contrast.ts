@@ -6,7 +6,6 @@
  * in-distribution check, not a test on claims written otherwise.
  */
 import type { Command } from 'commander';
-import { runContrastEval } from '../eval/run-contrast.js';
 import { readSciFactClaims } from '../eval/run-scifact.js';
 import { commandLine, saveJson, withJsonOutput } from './command-line.js';
 import { VERIFY_OPTIONS } from './command-verify.js';
@@ -27,6 +26,7 @@ export function registerEvalContrastCommand(evalCmd: Command): void {
   ).action((flags: { claims: string; out: string; json?: boolean; quiet?: boolean } & Record<string, unknown>, cmd: Command) =>
     withJsonOutput(flags.json, () =>
       withApp(flags, VERIFY_OPTIONS, async (vc) => {
+        const { runContrastEval } = await import('../eval/run-contrast.js');
         const claims = await readSciFactClaims(flags.claims);
         const store = vc.requireStore();
         const verifier = await vc.verifier();

@@ -4,7 +4,6 @@
  * matrices, score histograms by label (src/report).
  */
 import type { Command } from 'commander';
-import { evalReportFromFiles } from '../report/eval-report.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 
 export function registerEvalReportCommand(evalCmd: Command): void {
@@ -15,6 +14,7 @@ export function registerEvalReportCommand(evalCmd: Command): void {
     .requiredOption('--html <file>', 'the page to write')
     .option('--title <title>', 'page title')
     .action(async (files: string[], flags: { html: string; title?: string }) => {
+      const { evalReportFromFiles } = await import('../report/eval-report.js');
       const page = await evalReportFromFiles(files, flags.title ? { title: flags.title } : {});
       await writeFileAtomic(flags.html, page);
       console.log(`wrote ${flags.html} from ${files.length} result file${files.length === 1 ? '' : 's'}`);

@@ -18,6 +18,7 @@ import { registerCitationEvals } from './command-calibrate.js';
 import { registerEvalAuditCommand } from './command-eval-audit.js';
 import { registerEvalReportCommand } from './command-eval-report.js';
 import { registerEvalContrastCommand } from './command-eval-contrast.js';
+import { registerEvalDomainsCommand } from './command-eval-domains.js';
 import { readFeverData, runFeverEval } from '../eval/run-fever.js';
 import { writeFile } from 'node:fs/promises';
 import { saveJson, withJsonOutput } from './command-line.js';
@@ -140,6 +141,7 @@ export function registerEvalCommand(program: Command): void {
   registerEvalAuditCommand(evalCmd);
   registerEvalReportCommand(evalCmd);
   registerEvalContrastCommand(evalCmd);
+  registerEvalDomainsCommand(evalCmd);
 }
 
 export function registerVerdictEvals(evalCmd: Command): void {

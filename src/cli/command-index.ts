@@ -3,7 +3,7 @@
  * `veracite index --dense` with no paths: add vectors to an index built without them (resumable).
  */
 import type { Command } from 'commander';
-import { ingestProblem, type IngestSummary } from '../store/ingest.js';
+import type { IngestSummary } from '../store/ingest.js';
 import type { EmbedMissingSummary } from '../store/dense-backfill.js';
 import type { Veracite } from '../app/veracite.js';
 import type { CorpusFormat } from '../corpus/types.js';
@@ -54,6 +54,7 @@ export function registerIndexCommand(program: Command): void {
     .option('--json', 'print the summary as JSON on stdout'), INDEX_OPTIONS)
     .action(async (paths: string[], flags: IndexFlags) => {
       if (paths.length === 0 && !flags.dense) throw new Error('index: give the corpus files or folders to index, or --dense alone to add vectors to an existing index');
+      const { ingestProblem } = await import('../store/ingest.js');
       const vc = await openApp(flags, INDEX_OPTIONS, {
         create: true,
         lockOptions: { command: process.argv.slice(1).join(' '), onStale: (h) => console.error(`removed a stale writer lock left by pid ${h.pid} on ${h.host}`) },

@@ -10,20 +10,14 @@ import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import type { Engine } from '../app/models.js';
 import type { SettingsInput } from '../app/settings.js';
-import { Veracite } from '../app/veracite.js';
-import { corpusStats } from '../audit/corpus-stats.js';
-import { RANK_FEATURES } from '../audit/rank-features.js';
-import { DEFAULT_RANKER_FILE, SourceRanker, defaultRankerPath } from '../audit/source-ranker.js';
-import { collectRecoveryCandidates, type CollectOptions } from '../eval/recovery-candidates.js';
+import type { CollectOptions } from '../eval/recovery-candidates.js';
 import type { EvalQuery } from '../eval/retrieval-data.js';
 import { wiceTask } from '../eval/retrieval-data.js';
-import { CV_METHOD, rankingExamples, runCitationRecoveryEval, scoreRecovery } from '../eval/run-citation-recovery.js';
-import { listwiseLoss, trainListwise } from '../learn/ranker/train-ranker.js';
 import type { Embedder, ModelInfo } from '../models/types.js';
 import { configHash } from '../provenance/config-hash.js';
 import { VERACITE_VERSION } from '../provenance/version.js';
-import { auditConfigOf } from '../app/audit.js';
 import { SettingsError } from '../util/settings-error.js';
+import { DEFAULT_RANKER_FILE } from '../audit/ranker-defaults.js';
 import { commandLine, saveJson, withJsonOutput } from './command-line.js';
 import { addOptions, positiveInt, settingsFrom, type OptionPick } from './options.js';
 import { createProgress } from './progress.js';
@@ -42,6 +36,7 @@ export function registerCitationRecovery(evalCmd: Command): void {
     .option('--name <name>', 'name of the data in the result (default: the queries file name)')
     .action((flags: RecoveryFlags & { folds: number; seed: number; ranker?: string; out: string; name?: string }, cmd: Command) =>
       withJsonOutput(flags.json, () => withRecoverySetup(flags, async (setup) => {
+        const [{ SourceRanker, defaultRankerPath }, { CV_METHOD, runCitationRecoveryEval }] = await Promise.all([import('../audit/source-ranker.js'), import('../eval/run-citation-recovery.js')]);
         const rankerPath = flags.ranker ?? (existsSync(defaultRankerPath()) ? defaultRankerPath() : undefined);
         const ranker = rankerPath ? await SourceRanker.loadFor(setup.engine.scorer.info, rankerPath, '--ranker') : undefined;
         const bar = createProgress('recovery', setup.queries.length, 'queries', { quiet: flags.quiet });
@@ -100,6 +95,12 @@ interface RecoverySetup {
 }
 
 async function withRecoverySetup<T>(flags: RecoveryFlags, run: (s: RecoverySetup) => Promise<T>): Promise<T> {
+  const [{ Veracite }, { auditConfigOf }, { corpusStats }, { RANK_FEATURES }] = await Promise.all([
+    import('../app/veracite.js'),
+    import('../app/audit.js'),
+    import('../audit/corpus-stats.js'),
+    import('../audit/rank-features.js'),
+  ]);
   const settings = settingsFrom(flags, RECOVERY_OPTIONS, RECOVERY_BASE);
   const scorer = settings.models?.scorer ?? 'trained';
   // Checked before any index is built: the features need the trained engine's USE encoder.
@@ -156,6 +157,7 @@ export function registerTrainRankerCommand(program: Command): void {
     .option('--out <file>', 'weights file', DEFAULT_RANKER_FILE)
     .action((flags: RecoveryFlags & { folds: number; seed: number; out: string }, cmd: Command) =>
       withJsonOutput(flags.json, () => withRecoverySetup(flags, async (setup) => {
+        const [{ RANK_FEATURES }, { SourceRanker }, { collectRecoveryCandidates }, { CV_METHOD, rankingExamples, scoreRecovery }, { listwiseLoss, trainListwise }] = await Promise.all([import('../audit/rank-features.js'), import('../audit/source-ranker.js'), import('../eval/recovery-candidates.js'), import('../eval/run-citation-recovery.js'), import('../learn/ranker/train-ranker.js')]);
         const bar = createProgress('features', setup.queries.length, 'queries', { quiet: flags.quiet });
         const claims = await collectRecoveryCandidates({ ...setup.collect, onProgress: (d) => bar.update(d) });
         bar.stop();
@@ -188,6 +190,7 @@ export function registerTrainRankerCommand(program: Command): void {
 
 /** The pooled index, dense, through the same ingest as `veracite index --dense`. */
 async function buildPooledIndex(settings: SettingsInput, corpora: string[], quiet?: boolean): Promise<void> {
+  const { Veracite } = await import('../app/veracite.js');
   // A new index has no vectors yet: open it for writing with the mode decided later, not 'hybrid'.
   const vc = await Veracite.open({ ...settings, retrieval: { ...settings.retrieval, mode: 'auto' } }, { create: true });
   try {

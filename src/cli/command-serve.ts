@@ -10,7 +10,6 @@ import { annotationsPath, exportLines } from '../annotations/annotation-store.js
 import { annotationsToPairs, toEvidencePairs, toNliPairs } from '../learn/annotation-pairs.js';
 import { AnnotationSchema } from '../annotations/types.js';
 import { parseDuration, parseSize, resolveServerOptions } from '../server/options.js';
-import { closeOnSignals, startServer } from '../server/start.js';
 import { count, snapshotText } from './format.js';
 import { openApp } from './open-app.js';
 import { addOptions, DEFAULT_INDEX, oneOf, positiveInt, type OptionPick } from './options.js';
@@ -89,6 +88,8 @@ export function registerServeCommand(program: Command): void {
       .option('--log', 'log every request (JSON lines on stdout)'),
     SERVE_OPTIONS,
   ).action(async (flags: ServeFlags) => {
+    // The server (fastify) loads only when it starts (issue 31: the CLI answers at once).
+    const { closeOnSignals, startServer } = await import('../server/start.js');
     const vc = await openApp(flags, SERVE_OPTIONS);
     const serverOptions = {
       ...(flags.dataDir ? { dataDir: flags.dataDir } : {}),

@@ -5,9 +5,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import { createUseEmbedder } from '../models/use/index.js';
-import { runTraining } from '../learn/heads/train.js';
-import { pct } from '../learn/heads/train-nli.js';
 import { packageRoot } from '../util/package-root.js';
 import { oneOf, positiveInt } from './options.js';
 
@@ -54,6 +51,7 @@ export function registerTrainCommand(program: Command): void {
     .option('--sick', 'add SICK train pairs (nli/sick; CC BY-NC-SA 3.0, non-commercial: weights trained with it must not be shipped, so --out must not be models/)')
     .option('-q, --quiet', 'only print the summary')
     .action(async (flags: TrainFlags) => {
+      const [{ createUseEmbedder }, { runTraining }, { pct }] = await Promise.all([import('../models/use/index.js'), import('../learn/heads/train.js'), import('../learn/heads/train-nli.js')]);
       // SICK is non-commercial: the product's weights never see it, so refuse to write them where they ship.
       if (flags.sick && resolve(flags.out) === resolve(packageRoot(), 'models')) {
         throw new Error('--sick: SICK is CC BY-NC-SA (non-commercial) and the weights in models/ ship with veracite; pass --out to another folder, e.g. --out tmp/models-sick');

@@ -10,12 +10,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { Veracite } from '../app/veracite.js';
-import { fitVerdictCrossFitted } from '../learn/verdict/crossfit.js';
+import type { Veracite } from '../app/veracite.js';
 import { CALIBRATION_PATH, RULE_MARGIN, saveVerdictCalibration } from '../learn/verdict/fit-verdict.js';
-import { createUseEmbedder } from '../models/use/index.js';
 import type { EntailmentModel, PairScorer } from '../models/types.js';
-import { reliabilityTable } from '../verify/reliability.js';
+import { REVIEW_PATH } from '../verify/review.js';
 import { addOptions, nonNegativeInt, positiveInt, settingsFrom, type OptionPick } from './options.js';
 
 /** The shipped evidence scorer over the index of the SciFact corpus (abstracts read from it). */
@@ -32,9 +30,27 @@ export function registerTuneVerdictCommand(program: Command): void {
       .option('--out <file>', 'where to save', CALIBRATION_PATH)
       .option('--items-out <file>', 'also save the cross-fitted items (per-sentence probabilities, evidence scores, gold) as JSON')
       .option('--retrieved <n>', 'per claim, this many abstracts BM25 ranks in its top 3 but the claim does not cite, as NOT ENOUGH INFO', nonNegativeInt('--retrieved'), 0)
+      .option('--domains', 'instead: fit the verdict layer leave-one-domain-out over SciFact train, SNLI, RTE and WiCE dev and report per domain (learn/verdict/lodo.ts); also fits the needs-review model')
+      .option('--sick', 'with --domains: add SICK (opt-in: CC BY-NC-SA) to the domains')
+      .option('--domains-out <file>', 'with --domains: the per-domain figures', 'eval-results/verdict-domains.json')
+      .option('--review-out <file>', 'with --domains: where to save the needs-review model', REVIEW_PATH)
       .option('--quiet', 'no progress output'),
     TUNE_OPTIONS,
-  ).action(async (flags: { data: string; seed: number; cache: string; out: string; itemsOut?: string; retrieved: number; quiet?: boolean } & Record<string, unknown>) => {
+  ).action(async (flags: { data: string; seed: number; cache: string; out: string; itemsOut?: string; retrieved: number; quiet?: boolean; domains?: boolean; sick?: boolean; domainsOut: string; reviewOut: string } & Record<string, unknown>) => {
+    if (flags.domains) {
+      const [{ FIT_DOMAINS }, { runDomainReport, DOMAIN_LIMITS, DOMAIN_CAP }] = await Promise.all([import('../learn/verdict/domains.js'), import('./tune-domains.js')]);
+      const fit = [...FIT_DOMAINS, ...(flags.sick ? ['sick' as const] : [])];
+      // The engine's readings are cached per domain in tmp/domains (the same models and sample: read once).
+      await runDomainReport({ settings: settingsFrom(flags, TUNE_OPTIONS), data: flags.data, domains: [...fit, 'scifact-dev'], fit, limits: DOMAIN_LIMITS, cacheDir: 'tmp/domains', seed: flags.seed, cap: DOMAIN_CAP, out: flags.domainsOut, reviewOut: flags.reviewOut, log: flags.quiet ? () => {} : (line: string) => console.error(line) });
+      return;
+    }
+    // The pipeline and the fitting load when the command runs, not at start-up (issue 31).
+    const [{ Veracite }, { fitVerdictCrossFitted }, { createUseEmbedder }, { reliabilityTable }] = await Promise.all([
+      import('../app/veracite.js'),
+      import('../learn/verdict/crossfit.js'),
+      import('../models/use/index.js'),
+      import('../verify/reliability.js'),
+    ]);
     if (!existsSync(join(flags.data, 'scifact', 'claims_train.jsonl'))) throw new Error(`--data ${flags.data}: scifact/claims_train.jsonl not found (expected the shared data folder)`);
     const log = flags.quiet ? () => {} : (line: string) => console.error(line);
     // Per-sentence entailment probabilities are what is fitted on: the columbia rule, BM25 candidates.

@@ -7,7 +7,8 @@
 import { appendFile, mkdir, readFile, truncate } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
-import type { Verdict } from '../verify/types.js';
+import type { Label, Verdict } from '../verify/types.js';
+import { ClaimsTally, goldLabelOf, summaryLines } from './claims-summary.js';
 import { claimTerms, verifyEvidenceRoles, verifyRelevanceThreshold, type VerdictDisplayConfig } from '../highlight/evidence-role.js';
 import { evidenceSentenceText, roleLegendText, useColor } from '../highlight/render.js';
 import { findingLines } from '../verify/findings/findings.js';
@@ -53,6 +54,9 @@ export function printVerdict(v: Verdict, opts: { color?: boolean } = {}): void {
     const o = v.opposite;
     console.log(`  read against its opposite: "${o.text}" entailment ${o.entailment.toFixed(2)}, the claim ${o.claimEntailment.toFixed(2)}${o.entailment > o.claimEntailment ? ' (the evidence favours the opposite)' : ''}`);
   }
+  // Needs review (src/verify/review.ts) and what the engine cannot do (src/verify/engine-notes.ts).
+  if (v.review) console.log(`  NEEDS REVIEW (${v.review.reason}): ${v.review.message.replace(/^needs review: /, '')}`);
+  if (v.engine?.offline) for (const w of v.engine.weakSpots) console.log(`  offline engine (${v.engine.name}), ${w.message}`);
   console.log(`  documents: ${v.documents.map((d) => `${d.title} (${d.docId}; ${d.via.join('+')})`).slice(0, 5).join('; ')}`);
   console.log(`  provenance: ${snapshotText(v.provenance.snapshot)}, config ${v.provenance.configHash}, models ${v.provenance.models.map((m) => m.id).join(', ')}`);
   console.log(`  ${v.timings.totalMs!.toFixed(0)} ms`);
@@ -61,6 +65,8 @@ export function printVerdict(v: Verdict, opts: { color?: boolean } = {}): void {
 interface ClaimLine {
   id: string;
   claim: string;
+  /** The line's gold label (a `label` field, or SciFact's `evidence`), for the summary's agreement. */
+  gold?: Label;
 }
 
 /** Reads standard input to its end, as bytes (a source given as `--source -` may be a PDF). */
@@ -83,7 +89,8 @@ export async function* readClaims(path: string): AsyncGenerator<ClaimLine> {
   for await (const { line, fields: v } of readJsonlObjects(path)) {
     const field = v.claim !== undefined ? 'claim' : v.text !== undefined ? 'text' : v.input !== undefined ? 'input' : 'claim';
     if (v[field] === undefined) throw new ClaimTextError('missing: each line needs the claim to verify', `${where}:${line} field "claim"`);
-    yield { id: String(v.id ?? v._id ?? line), claim: checkedClaim(v[field], `${where}:${line} field "${field}"`) };
+    const gold = goldLabelOf(v);
+    yield { id: String(v.id ?? v._id ?? line), claim: checkedClaim(v[field], `${where}:${line} field "${field}"`), ...(gold ? { gold } : {}) };
   }
 }
 
@@ -144,20 +151,23 @@ export function registerVerifyCommand(program: Command): void {
       const total = flags.claims === '-' ? 0 : await countRecords(flags.claims!, 'jsonl');
       const bar = createProgress('verify', total, 'claims', { quiet: flags.quiet });
       let n = 0;
-      let written = 0;
+      const tally = new ClaimsTally();
+      const started = performance.now();
       for await (const c of readClaims(flags.claims!)) {
         n++;
         if (done.has(c.id)) {
+          tally.skipped++;
           bar.update(n);
           continue;
         }
         const v = await verifier.verify(c.claim);
         await appendFile(flags.out, `${JSON.stringify({ id: c.id, ...v })}\n`);
-        written++;
+        tally.add(v.label, c.gold);
         bar.update(n);
       }
       bar.stop();
-      console.error(`verified ${written} claims (${done.size} already in ${flags.out}) -> ${flags.out}`);
+      // Counts per label, agreement with the file's gold labels (when it has them) and throughput.
+      for (const line of summaryLines(tally.summary((performance.now() - started) / 1000), flags.out)) console.error(line);
     });
   });
 }

@@ -4,8 +4,6 @@
  */
 import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
-import { detectFormat } from '../corpus/read-corpus.js';
-import { sourceFiles } from '../corpus/source-files.js';
 import type { CorpusFormat } from '../corpus/types.js';
 
 async function countLines(file: string): Promise<number> {
@@ -26,6 +24,8 @@ async function countLines(file: string): Promise<number> {
 }
 
 export async function countRecords(path: string, format: CorpusFormat | 'auto' = 'auto'): Promise<number> {
+  // The corpus readers load HTML parsing; only a command that reads a corpus needs them (issue 31).
+  const [{ detectFormat }, { sourceFiles }] = await Promise.all([import('../corpus/read-corpus.js'), import('../corpus/source-files.js')]);
   const f = format === 'auto' ? await detectFormat(path) : format;
   const files = await sourceFiles(path, f);
   if (f === 'folder') return files.length;

@@ -33,7 +33,7 @@ export const EXAMPLES: Record<string, string[]> = {
   serve: ['veracite serve --index .veracite/demo --port 8080', 'veracite serve --index .veracite/scifact --fetch --sources saved-pages/'],
   demo: ['veracite demo', 'veracite demo --index /tmp/veracite-demo --quiet'],
   train: ['veracite train --data ../shared/data --seed 13', 'veracite train --data ../shared/data --only nli --annotations annotations.jsonl'],
-  'tune-verdict': ['veracite tune-verdict --index .veracite/scifact --data ../shared/data --seed 13'],
+  'tune-verdict': ['veracite tune-verdict --index .veracite/scifact --data ../shared/data --seed 13', 'veracite tune-verdict --domains --data ../shared/data'],
   calibrate: ['veracite calibrate --data ../shared/data/wice/claim_dev.jsonl', 'veracite calibrate --data ../shared/data/wice/claim_dev.jsonl --signal ranker --ranker default --out models/calibration/wice-dev-ranker.json'],
   'train-ranker': ['veracite train-ranker --index tmp/audit/wice-pooled --queries ../shared/data/wice/retrieval_dev_queries.jsonl --corpus ../shared/data/wice/retrieval_dev_corpus.jsonl ../shared/data/scifact/corpus.jsonl'],
   'eval retrieval': [
@@ -47,8 +47,16 @@ export const EXAMPLES: Record<string, string[]> = {
     'veracite eval audit data/samples/audit/article.wikitext --sources data/samples/audit/sources --labels data/samples/audit/labels.jsonl --index .veracite/demo',
   ],
   'eval contrast': ['veracite eval contrast --index .veracite/scifact --claims ../shared/data/scifact/claims_dev.jsonl --mode bm25'],
+  'eval domains': ['veracite eval domains --data ../shared/data', 'veracite eval domains --sick --out eval-results/verdict-domains-sick.json'],
   'eval report': ['veracite eval report eval-results/citation-detection.json eval-results/scifact.json --html eval-report.html'],
   'eval citation-recovery': ['veracite eval citation-recovery --index tmp/audit/wice-pooled --queries ../shared/data/wice/retrieval_dev_queries.jsonl'],
+  'models list': ['veracite models list', 'veracite models list --json'],
+  'models pull': ['veracite models pull nli-small                                     # download, verify SHA-256, calibrate on data/samples/calibration', 'veracite models pull Xenova/nli-deberta-v3-xsmall --role nli --name my-nli'],
+  'models calibrate': ['veracite models calibrate nli-small'],
+  'models info': ['veracite models info nli-small --json'],
+  'models use': ['veracite models use nli-small', 'veracite models use offline                                        # back to the offline heads'],
+  'models remove': ['veracite models remove nli-small'],
+  'models import': ['veracite models import /media/usb/veracite-models/nli-small      # pulled on a connected machine'],
   'annotations export': ['veracite annotations export --index .veracite/demo --out annotations.jsonl', 'veracite annotations export --index .veracite/demo --as nli --out nli-pairs.jsonl'],
 };
 

@@ -2,7 +2,7 @@
  * The `veracite` command. Each sub-command lives in its own file and registers itself here.
  */
 import { Command } from 'commander';
-import { MissingIndexError } from '../store/lancedb-store.js';
+import { MissingIndexError } from '../store/missing-index.js';
 import { WriterLockError } from '../store/writer-lock.js';
 import { SettingsError } from '../util/settings-error.js';
 import { NotTextError } from '../util/not-text.js';

@@ -6,6 +6,7 @@
  */
 import { Command } from 'commander';
 import { registerModelsCommand } from './command-models.js';
+import { addExamples } from './examples.js';
 import { runProgram } from './run-program.js';
 
 export function isModelsCommand(argv: readonly string[]): boolean {
@@ -16,5 +17,6 @@ export async function modelsMain(argv: string[]): Promise<void> {
   const program = new Command();
   program.name('veracite').description('check claims against evidence: index, search, verify, audit').version('0.1.0');
   registerModelsCommand(program);
+  addExamples(program);
   await runProgram(program, argv, () => import('./main.js'));
 }

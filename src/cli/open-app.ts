@@ -1,10 +1,12 @@
 /** Opens the composition root from a command's parsed options (the only way commands build a pipeline). */
 import type { SettingsInput } from '../app/settings.js';
-import { Veracite, type OpenOptions } from '../app/veracite.js';
+import type { OpenOptions, Veracite } from '../app/veracite.js';
 import { settingsFrom, type OptionPick } from './options.js';
 
-export function openApp(values: Record<string, unknown>, pick: OptionPick, opts: OpenOptions & { base?: SettingsInput } = {}): Promise<Veracite> {
+export async function openApp(values: Record<string, unknown>, pick: OptionPick, opts: OpenOptions & { base?: SettingsInput } = {}): Promise<Veracite> {
   const { base, ...open } = opts;
+  // Loaded here, not at start-up: the composition root pulls in the stores and the models (issue 31).
+  const { Veracite } = await import('../app/veracite.js');
   return Veracite.open(settingsFrom(values, pick, base), open);
 }
 

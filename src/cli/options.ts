@@ -10,7 +10,7 @@ import { DEVICES, FUSION_METHODS, RETRIEVAL_MODES, parseSettings, type SettingsI
 import { QUERY_CONTEXTS } from '../audit/query.js';
 import { MODEL_SPEC_HELP } from '../models/registry.js';
 import { VERDICT_RULES } from '../verify/aggregate.js';
-import { WORK_API_BASES } from '../sources/work-records.js';
+import { WORK_API_BASES } from '../sources/work-api-bases.js';
 
 export function positiveInt(name: string) {
   return (value: string): number => {

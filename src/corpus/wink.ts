@@ -3,14 +3,21 @@
  * sentence boundary detection in the pipe: tokenisation is mandatory, POS/NER/negation/sentiment are not
  * needed to split sentences and would cost more time than the splitting itself.
  */
-import winkNLP from 'wink-nlp';
-import model from 'wink-eng-lite-web-model';
+import { createRequire } from 'node:module';
+import type winkNLP from 'wink-nlp';
+import type model from 'wink-eng-lite-web-model';
 
 type Wink = ReturnType<typeof winkNLP>;
 let nlp: Wink | undefined;
 
 function wink(): Wink {
-  nlp ??= winkNLP(model, ['sbd']);
+  if (!nlp) {
+    // Required on first use, not imported: the model's data costs start-up time to every process that
+    // merely imports this module (the CLI's --help, issue 31). Both packages are CommonJS.
+    const require = createRequire(import.meta.url);
+    const load = require('wink-nlp') as typeof winkNLP;
+    nlp = load(require('wink-eng-lite-web-model') as typeof model, ['sbd']);
+  }
   return nlp;
 }
 

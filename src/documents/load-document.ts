@@ -22,9 +22,10 @@ import { parseHtmlDocument } from './html.js';
 import { parseMarkdownDocument } from './markdown.js';
 import { parsePlainTextDocument } from './plain-text.js';
 import type { CitedDocument, DocumentParseOptions } from './types.js';
+import { INPUT_FORMATS, type InputFormat } from './input-formats.js';
 
-export type InputFormat = 'auto' | DocumentKind;
-export const INPUT_FORMATS: readonly InputFormat[] = ['auto', 'wikipedia-wikitext', 'wikipedia-html', 'kilt', 'markdown', 'html', 'text', 'pdf'];
+// Defined in input-formats.ts (light: the command line's help lists them).
+export { INPUT_FORMATS, type InputFormat };
 
 export interface DocumentInputOptions {
   format?: InputFormat;

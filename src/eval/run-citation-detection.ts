@@ -30,9 +30,10 @@ import type { ClaimText } from '../audit/types.js';
 import { ProblemList, readJsonRecords } from './data-problems.js';
 import { datasetName } from './dataset-name.js';
 import { ACCEPTED_SUPPORT_LABELS, acceptedHint, supportLabel, unknownLabel } from './label-aliases.js';
+import { POSITIVE_DEFINITIONS, WICE_LABELS, type PositiveDefinition, type WiceLabel } from './positive-definitions.js';
 
-export const WICE_LABELS = ['supported', 'partially_supported', 'not_supported'] as const;
-export type WiceLabel = (typeof WICE_LABELS)[number];
+// Defined in positive-definitions.ts (light: the command line's help lists them).
+export { POSITIVE_DEFINITIONS, WICE_LABELS, type PositiveDefinition, type WiceLabel };
 
 export interface WiceClaim {
   id: string;
@@ -49,13 +50,6 @@ export interface WiceClaim {
   /** The cited page as WiCE gives it (sentence list). */
   doc: Document;
 }
-
-/** Positive = "this citation fails verification". */
-export const POSITIVE_DEFINITIONS = {
-  not_supported: ['not_supported'],
-  not_or_partially_supported: ['not_supported', 'partially_supported'],
-} as const satisfies Record<string, readonly WiceLabel[]>;
-export type PositiveDefinition = keyof typeof POSITIVE_DEFINITIONS;
 
 /** A WiCE-shaped file, checked, labels in WiCE's spelling. */
 export interface WiceData {

@@ -260,3 +260,31 @@ export function metricBarsSpec(opts: { title: string; subtitle?: string; rows: {
 function fmt(x: number): string {
   return Math.abs(x) >= 10 ? x.toFixed(1) : x.toFixed(Math.abs(x) >= 1 ? 2 : 3);
 }
+
+/**
+ * Risk-coverage curves (needs review, issue 28): selective accuracy of the most confident share of verdicts
+ * against the share answered, one line per domain.
+ */
+export function riskCoverageSpec(opts: { title: string; subtitle?: string; curves: { name: string; points: { coverage: number; accuracy: number }[] }[]; target?: number }): TopLevelSpec {
+  const values = opts.curves.flatMap((c) => c.points.map((p) => ({ series: c.name, coverage: p.coverage, accuracy: p.accuracy })));
+  const names = opts.curves.map((c) => c.name);
+  const layer: unknown[] = [
+    {
+      mark: { type: 'line', point: true },
+      encoding: {
+        x: { field: 'coverage', type: 'quantitative', title: 'coverage (share of verdicts answered, most confident first)', scale: { domain: [0, 1] } },
+        y: { field: 'accuracy', type: 'quantitative', title: 'selective accuracy', scale: { domain: [0, 1] } },
+        color: { field: 'series', type: 'nominal', title: null, sort: names, scale: { range: SERIES_COLORS } },
+      },
+    },
+  ];
+  if (opts.target !== undefined) layer.push({ data: { values: [{ y: opts.target }] }, mark: { type: 'rule', strokeDash: [4, 4], color: '#888' }, encoding: { y: { field: 'y', type: 'quantitative' } } });
+  return {
+    title: { text: opts.title, ...(opts.subtitle ? { subtitle: opts.subtitle } : {}) },
+    description: `Risk-coverage: ${opts.title}`,
+    width: 360,
+    height: 240,
+    data: { values },
+    layer,
+  } as TopLevelSpec;
+}

@@ -18,7 +18,7 @@
  *     metric bars per mode / method.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import { confusionSpec, histogramByGroupSpec, metricBarsSpec, precisionRecallSpec, reliabilitySpec, type NamedPoint, type PrCurve } from './charts.js';
+import { confusionSpec, histogramByGroupSpec, metricBarsSpec, precisionRecallSpec, reliabilitySpec, riskCoverageSpec, type NamedPoint, type PrCurve } from './charts.js';
 import { expectedCalibrationError, reliabilityBins } from './reliability.js';
 
 export interface Table {
@@ -327,6 +327,36 @@ function verdictSection(file: ResultFile, d: Json): Section {
   };
 }
 
+// ---- the verdict layer across domains (veracite tune-verdict --domains) ----
+
+function domainsSection(file: ResultFile, d: Json): Section {
+  const verdict = d['verdict'] as Json;
+  const review = (isObj(d['review']) ? d['review'] : {}) as Json;
+  const final = (isObj(d['finalCheck']) ? d['finalCheck'] : {}) as Json;
+  const pct = (x: unknown) => (num(x) === undefined ? '' : `${(100 * num(x)!).toFixed(1)}%`);
+  const recall = (f: Json) => Object.entries((f['recall'] ?? {}) as Json).map(([l, v]) => `${l} ${pct(v)}`).join(', ');
+  const rows: (string | number)[][] = [];
+  const curves: { name: string; points: { coverage: number; accuracy: number }[] }[] = [];
+  const addRow = (name: string, f: Json, r: Json | undefined) => {
+    const maj = (f['majority'] ?? {}) as Json;
+    const s = (r?.['selectiveAccuracy'] ?? {}) as Json;
+    rows.push([name, String(f['items'] ?? ''), pct(f['accuracy']), `${String(maj['label'] ?? '')} ${pct(maj['accuracy'])}`, recall(f), fmt(num(f['ece'])), ...(r ? [fmt(num(r['auroc'])), pct(s['25']), pct(s['50']), pct(s['75']), pct(s['100']), fmt(num(r['aurc']))] : ['', '', '', '', '', ''])]);
+    if (r && Array.isArray(r['curve'])) curves.push({ name, points: r['curve'] as { coverage: number; accuracy: number }[] });
+  };
+  for (const [domain, v] of Object.entries(verdict)) {
+    if (!isObj(v)) continue;
+    if (isObj(v['shipped'])) addRow(`${domain}: shipped rule`, v['shipped'] as Json, isObj(review[domain]) ? (review[domain] as Json) : undefined);
+    if (isObj(v['lodo'])) addRow(`${domain}: fitted without ${domain}`, v['lodo'] as Json, undefined);
+  }
+  for (const [domain, f] of Object.entries(final)) if (isObj(f) && isObj(f['verdict'])) addRow(`${domain} (final check): shipped rule`, f['verdict'] as Json, isObj(f['review']) ? (f['review'] as Json) : undefined);
+  return {
+    heading: 'The verdict layer across domains (leave one domain out)',
+    source: [file.name, `rule ${String(d['rule'] ?? '')}; needs review below P(right) ${String(d['level'] ?? '')}; created ${String(d['createdAt'] ?? '')}`],
+    figures: curves.length ? [{ id: 'risk-coverage', caption: 'Selective accuracy when only the verdicts with the highest P(right) are answered (the needs-review model fitted without the domain it is drawn for); the dashed line is the 0.80 target at 50% coverage.', spec: riskCoverageSpec({ title: 'Risk-coverage per domain', curves, target: 0.8 }) }] : [],
+    tables: [{ caption: 'Per held-out domain: label accuracy against the majority class, per-class recall, ECE; needs review: AUROC of P(right), selective accuracy at 25/50/75/100% coverage, area under the risk-coverage curve', columns: ['domain / rule', 'items', 'accuracy', 'majority', 'recall', 'ECE', 'AUROC', 'sel@25', 'sel@50', 'sel@75', 'sel@100', 'AURC'], rows }],
+  };
+}
+
 // ---- retrieval and citation recovery ----
 
 const RETRIEVAL_METRICS = ['ndcg@10', 'recall@10', 'recall@100', 'mrr'];
@@ -358,7 +388,7 @@ function recoverySection(file: ResultFile, d: Json): Section {
   };
 }
 
-export type ResultKind = 'citation-detection' | 'calibration' | 'audit-eval' | 'verdicts' | 'retrieval' | 'citation-recovery';
+export type ResultKind = 'citation-detection' | 'calibration' | 'audit-eval' | 'verdicts' | 'retrieval' | 'citation-recovery' | 'verdict-domains';
 
 export function resultKind(d: unknown): ResultKind | undefined {
   if (!isObj(d)) return undefined;
@@ -366,13 +396,14 @@ export function resultKind(d: unknown): ResultKind | undefined {
   if (d['format'] === 'veracite-calibration' && isObj(d['definitions'])) return 'calibration';
   if (d['task'] === 'audit-eval') return 'audit-eval';
   if (d['task'] === 'wice-citation-recovery') return 'citation-recovery';
+  if (d['task'] === 'verdict-domains' && isObj(d['verdict'])) return 'verdict-domains';
   if (isObj(d['results']) && Object.values(d['results']).some((r) => isObj(r) && (isObj(r['labelAccuracy']) || isObj(r['metrics'])))) return 'verdicts';
   if (isObj(d['metrics']) && num((d['metrics'] as Json)['ndcg@10']) !== undefined) return 'retrieval';
   return undefined;
 }
 
 export const KNOWN_RESULTS =
-  'citation detection (eval citation-detection), a flag calibration (veracite calibrate), an audit against labels (eval audit), claim verification (eval scifact), retrieval (eval retrieval), citation recovery (eval citation-recovery)';
+  'citation detection (eval citation-detection), a flag calibration (veracite calibrate), an audit against labels (eval audit), claim verification (eval scifact), the verdict layer across domains (tune-verdict --domains), retrieval (eval retrieval), citation recovery (eval citation-recovery)';
 
 /** Sections for the given results, in the given order (retrieval results of one task share a section). */
 export function sectionsFor(files: readonly ResultFile[]): Section[] {
@@ -392,7 +423,7 @@ export function sectionsFor(files: readonly ResultFile[]): Section[] {
       continue;
     }
     sections.push(
-      kind === 'citation-detection' ? detectionSection(file, d) : kind === 'calibration' ? calibrationSection(file, d) : kind === 'audit-eval' ? auditEvalSection(file, d) : kind === 'verdicts' ? verdictSection(file, d) : recoverySection(file, d),
+      kind === 'citation-detection' ? detectionSection(file, d) : kind === 'calibration' ? calibrationSection(file, d) : kind === 'audit-eval' ? auditEvalSection(file, d) : kind === 'verdicts' ? verdictSection(file, d) : kind === 'verdict-domains' ? domainsSection(file, d) : recoverySection(file, d),
     );
   }
   return sections.map((s) => (s.heading.startsWith('retrieval:') ? retrievalSection(retrieval.get(s.heading.slice('retrieval:'.length))!) : s));

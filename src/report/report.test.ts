@@ -177,3 +177,17 @@ describe('audit score distribution', () => {
     assert.match(page, /= probability of support 0\.\d{3}\)/, 'the provenance gives the threshold on both scales');
   });
 });
+
+describe('the verdict layer across domains (eval-results/verdict-domains.json)', () => {
+  it('gives a risk-coverage chart and a per-domain table, and the chart renders', async () => {
+    const data = JSON.parse(await readFile(join(packageRoot(), 'eval-results', 'verdict-domains.json'), 'utf8')) as Record<string, unknown>;
+    assert.equal(resultKind(data), 'verdict-domains');
+    const [section] = sectionsFor([{ name: 'eval-results/verdict-domains.json', data }]);
+    assert.ok(section!.heading.includes('across domains'));
+    assert.equal(section!.figures[0]!.id, 'risk-coverage');
+    const domains = Object.keys(data['verdict'] as object);
+    for (const d of domains) assert.ok(section!.tables[0]!.rows.some((r) => String(r[0]).startsWith(`${d}: shipped`)), d);
+    const svg = await renderSvg(section!.figures[0]!.spec, 'rc-');
+    assert.match(svg, /^<svg/);
+  });
+});

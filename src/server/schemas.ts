@@ -172,6 +172,23 @@ export const VerdictResponse = z
       .object({ label: z.enum(LABELS), probs: Probs, finding: VerdictFindingSchema })
       .optional()
       .describe("Present when a decisive finding decided REFUTES over the model's own reading: that reading (label, probabilities) and the finding. The verdict's probabilities are then the model's with its support mass given to REFUTES, not calibrated."),
+    review: z
+      .object({
+        reason: z.enum(['conflicting-evidence', 'off-topic', 'uncertain']),
+        message: z.string().describe('The reason in words.'),
+        pRight: z.number().describe('The probability that the label is right, 0-1 (fitted leave-one-domain-out over SciFact, SNLI, RTE and WiCE).'),
+        level: z.number().describe('The stated level below which a verdict needs review.'),
+      })
+      .optional()
+      .describe('Needs review: the probability that the label is right is below the stated level. The verdict is still given; it is not one to act on unread. Absent otherwise, and for models the needs-review model was not fitted for.'),
+    engine: z
+      .object({
+        name: z.string().describe("The entailment model's id."),
+        offline: z.boolean().describe('The offline heads shipped with veracite.'),
+        weakSpots: z.array(z.object({ kind: z.enum(['unaligned-number', 'long-range-negation']), message: z.string() })).describe("The offline engine's known weak spots that apply to this verdict: figures of the claim no deciding sentence states, negation in a long sentence."),
+      })
+      .optional()
+      .describe('The engine that judged, and what it cannot do here.'),
     evidence: z.array(
       z.object({
         docId: z.string(),

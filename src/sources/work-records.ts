@@ -20,24 +20,10 @@ import type { Document } from '../corpus/types.js';
 import { fetchApi, type ApiFetchPolicy, type ApiResult } from './api-fetch.js';
 import type { PageCache } from './page-cache.js';
 import { pageToDocument } from './page-text.js';
+import { WORK_API_BASES, type WorkApiBases, type WorkApiName } from './work-api-bases.js';
 
-/** Public endpoints; each may be replaced by a mirror (setting `sources.apis.<name>`). */
-export const WORK_API_BASES = {
-  /** The DOI resolver (landing pages). */
-  doi: 'https://doi.org',
-  crossref: 'https://api.crossref.org',
-  openalex: 'https://api.openalex.org',
-  europepmc: 'https://www.ebi.ac.uk/europepmc/webservices/rest',
-  arxiv: 'https://export.arxiv.org/api',
-  /** Where arXiv PDFs are read (`<base>/<id>`). */
-  arxivPdf: 'https://arxiv.org/pdf',
-  pmc: 'https://pmc.ncbi.nlm.nih.gov/articles',
-  pubmed: 'https://pubmed.ncbi.nlm.nih.gov',
-  arxivAbs: 'https://arxiv.org/abs',
-  openlibrary: 'https://openlibrary.org',
-} as const;
-export type WorkApiName = keyof typeof WORK_API_BASES;
-export type WorkApiBases = Record<WorkApiName, string>;
+// The endpoints live in work-api-bases.ts (light: the settings and the CLI's help read them).
+export { WORK_API_BASES, type WorkApiBases, type WorkApiName };
 
 /**
  * Least time between two requests to one API (ms): Crossref's polite pool and Europe PMC allow ~10/s, NCBI 3/s

@@ -37,6 +37,7 @@ import type { VectorBackfillStore } from './dense-backfill.js';
 import type { DocumentWithPassages, IngestCheckpoint, PassageHit, Store, StoreStats, UpsertResult } from './types.js';
 import { normalizeUrl } from './url.js';
 import { lockStatus, WRITER_LOCK_FILE, WriterLock, type AcquireOptions, type LockStatus } from './writer-lock.js';
+import { MissingIndexError } from './missing-index.js';
 
 const PASSAGES = 'passages';
 const DOCUMENTS = 'documents';
@@ -112,17 +113,8 @@ export interface LanceStoreOptions {
   indexCacheBytes?: number;
 }
 
-/** Thrown by read opens of a missing or empty index; the message says how to build one. */
-export class MissingIndexError extends Error {
-  readonly code = 'ENOINDEX';
-  constructor(
-    readonly dir: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'MissingIndexError';
-  }
-}
+// Defined in missing-index.ts (light: the CLI tells it apart without loading LanceDB).
+export { MissingIndexError };
 
 /**
  * Why a read open refused an index with no documents, and what to run. The writer lock tells a running

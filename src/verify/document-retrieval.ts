@@ -3,24 +3,15 @@
  * united with documents whose title matches an entity mention of the claim (ColumbiaNLP). Title matches
  * come first: when a claim names its subject, that page is almost always where the evidence is.
  */
-import type { Retriever, SearchMode } from '../retrieve/retriever.js';
+import type { Retriever } from '../retrieve/retriever.js';
 import { titleKey } from '../store/title-key.js';
 import type { Store } from '../store/types.js';
 import { extractMentions } from './mentions.js';
 import type { CandidateDocument } from './types.js';
+import { DEFAULT_DOCUMENT_RETRIEVAL, type DocumentRetrievalConfig } from './document-retrieval-config.js';
 
-export interface DocumentRetrievalConfig {
-  mode: SearchMode;
-  /** Documents taken from passage retrieval. */
-  retrievalDocs: number;
-  titleMatch: boolean;
-  /** Documents taken from title matching. */
-  titleDocs: number;
-  /** Cap on the union. */
-  maxDocs: number;
-}
-
-export const DEFAULT_DOCUMENT_RETRIEVAL: DocumentRetrievalConfig = { mode: 'bm25', retrievalDocs: 10, titleMatch: true, titleDocs: 5, maxDocs: 10 };
+// Defined in document-retrieval-config.ts (light: the settings read the defaults).
+export { DEFAULT_DOCUMENT_RETRIEVAL, type DocumentRetrievalConfig };
 
 /** Title matches ranked: longer mentions first; an unqualified title before "X (film)", unless the
  * claim uses the qualifier's words ("the film Soul Food" -> "Soul Food (film)"). */

@@ -100,6 +100,14 @@ export interface Verdict {
    * mass given to REFUTES, not a calibrated probability.
    */
   overruled?: { label: Label; probs: LabelProbs; finding: VerdictFinding };
+  /**
+   * Needs review (review.ts): the probability that the label is right is below the stated level, with the
+   * reason (conflicting evidence, an off-topic deciding document, an uncertain engine). The verdict is still
+   * given; it is not one to act on unread. Absent when the needs-review model does not apply (other models).
+   */
+  review?: Review;
+  /** The entailment engine and, for the offline one, its known weak spots that apply here (engine-notes.ts). */
+  engine?: EngineNote;
   evidence: EvidenceSentence[];
   documents: CandidateDocument[];
   provenance: Provenance;
@@ -115,3 +123,35 @@ export interface Opposite {
 }
 
 export type { Document };
+
+/** Why a verdict needs review (review.ts). */
+export type ReviewReason = 'conflicting-evidence' | 'off-topic' | 'uncertain';
+
+/** Needs review (review.ts): P(right) below the stated level, with the reason. */
+export interface Review {
+  reason: ReviewReason;
+  /** The reason in words, for people. */
+  message: string;
+  /** The probability that the verdict's label is right. */
+  pRight: number;
+  /** The stated level below which a verdict needs review. */
+  level: number;
+}
+
+export type WeakSpotKind = 'unaligned-number' | 'long-range-negation';
+
+/** A known weak spot of the offline engine that applies to one verdict (engine-notes.ts). */
+export interface WeakSpot {
+  kind: WeakSpotKind;
+  message: string;
+}
+
+/** The engine behind a verdict, and what it cannot do there (engine-notes.ts). */
+export interface EngineNote {
+  /** The entailment model's id. */
+  name: string;
+  /** The offline heads shipped with veracite (backend `trained`). */
+  offline: boolean;
+  /** The offline engine's known weak spots that apply to this verdict (none for another engine). */
+  weakSpots: WeakSpot[];
+}

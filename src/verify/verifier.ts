@@ -13,7 +13,7 @@ import type { Retriever } from '../retrieve/retriever.js';
 import type { Store } from '../store/types.js';
 import { coverageDetailOfDocument, coverageInWords, documentCoverage } from './coverage.js';
 import { capStatedConflict } from './stated-conflict.js';
-import { findingsOf, readWithFindings } from './findings/findings.js';
+import { findingsOf, isJoined, noteJoined, readWithFindings } from './findings/findings.js';
 import { aggregateColumbia, aggregateConcat, calibratorInputs, decideAcrossDocuments, DEFAULT_AGGREGATE, passesGate, type AcrossDocuments, type AggregateConfig, type DecisionInputs, type VerdictRule } from './aggregate.js';
 import { counterClaims, counterPairs, splitCounterReads } from './counter-claims.js';
 import { DEFAULT_DOCUMENT_RETRIEVAL, retrieveDocuments, type DocumentRetrievalConfig } from './document-retrieval.js';
@@ -21,6 +21,8 @@ import { DocumentLevelSelector } from './evidence-document-level.js';
 import { SentenceLevelSelector } from './evidence-sentence-level.js';
 import { hopEvidence, type HopConfig } from './hop.js';
 import { aggregateConfigOf, loadVerdictCalibration } from './verdict-calibration.js';
+import { loadReviewModel, reviewOf, type ReviewModel } from './review.js';
+import { engineNote } from './engine-notes.js';
 import type { CandidateDocument, EvidenceSelector, EvidenceSentence, Label, LabelProbs, Opposite, Verdict, VerdictFinding } from './types.js';
 
 export interface DocumentVerdict {
@@ -92,6 +94,8 @@ export class Verifier {
   readonly calibrated: boolean;
   /** The verdict settings for one document judged on its own (verifyEachDocument): its fitted calibration reads claim coverage. */
   readonly documentVerdict: VerifierConfig['verdict'];
+  /** The needs-review model (review.ts), when it applies to these models and this rule. */
+  readonly review: ReviewModel | undefined;
   private readonly selector: EvidenceSelector;
   /** The last claim's counter-claims: verifyEachDocument decides once per document on the same claim. */
   private lastCounters: { claim: string; counters: string[] } = { claim: '', counters: [] };
@@ -118,6 +122,8 @@ export class Verifier {
       : mergeVerifierConfig(DEFAULT_VERIFIER_CONFIG, { verdict: { rule } });
     this.config = mergeVerifierConfig(base, config);
     this.calibrated = !!fitted;
+    // Needs review (review.ts): fitted on the decisions of the shipped calibration's concat rule, applied only to them.
+    this.review = fitted && !profile?.calibration && this.config.verdict.rule === 'concat' && rule === calibration?.bestRule ? loadReviewModel([models.scorer.info, models.entailment.info]) : undefined;
     // One document judged on its own reads claim coverage too (VerdictCalibration.documentRules).
     const alone = calibration?.documentRules?.[rule];
     this.documentVerdict = alone ? mergeVerifierConfig(mergeVerifierConfig(base, { verdict: aggregateConfigOf(alone) }), config).verdict : this.config.verdict;
@@ -204,6 +210,10 @@ export class Verifier {
     const covered = deciding && coverageDetailOfDocument(claim, deciding);
     const decided = decidedBy && covered ? { ...decidedBy, coverage: { ...covered, text: coverageInWords(covered) } } : decidedBy;
     const findings = verdictFindings(evidence, this.config.verdict, decidedBy?.docId);
+    // The evidence the verdict rests on: the deciding document's (by document, else the most relevant), or all when pooled.
+    const decidingDoc = decidedBy?.docId ?? evidence[0]?.docId;
+    const resting = this.config.verdict.across === 'pooled' ? evidence : evidence.filter((e) => e.docId === decidingDoc);
+    const review = this.review && reviewOf(this.review, { probs, label, relevance: resting.length ? Math.max(...resting.map((e) => e.score)) : 0, twinMargin: opposite ? opposite.claimEntailment - opposite.entailment : 0, sentences: resting.flatMap((e) => (e.entailment ? [e.entailment] : [])), gate: this.config.verdict.relevanceThreshold ?? 0 });
     const t3 = performance.now();
     return {
       claim,
@@ -213,6 +223,8 @@ export class Verifier {
       ...(decided ? { decidedBy: decided } : {}),
       ...(findings.length ? { findings } : {}),
       ...(overruled ? { overruled } : {}),
+      ...(review ? { review } : {}),
+      engine: engineNote(this.models.entailment.info, claim, resting),
       // Said when the verdict takes a side: what the deciding evidence makes of the claim's opposite.
       ...(opposite && label !== 'NOT ENOUGH INFO' ? { opposite } : {}),
       evidence,
@@ -225,15 +237,21 @@ export class Verifier {
   /**
    * The entailment model's reading of (evidence, claim) pairs as the verdict reads them: with stated
    * opposite changes capped when the configuration asks for it (stated-conflict.ts). Fitting and
-   * measurement code reads pairs through this, so it sees what `verify` decides on.
+   * measurement code reads pairs through this, so it sees what `verify` decides on. `findingsFor`: the
+   * premises whose findings are read (all when absent); verify leaves out the documents below the relevance
+   * gate, on which the verdict takes no side.
    */
-  async readEntailment(pairs: readonly { premise: string; hypothesis: string }[], signal?: AbortSignal): Promise<EntailmentProbs[]> {
+  async readEntailment(pairs: readonly { premise: string; hypothesis: string }[], signal?: AbortSignal, findingsFor?: ReadonlySet<string>): Promise<EntailmentProbs[]> {
     const probs = pairs.length ? await this.models.entailment.predict([...pairs], signal) : [];
     const { statedConflict, findings } = this.config.verdict;
     return probs.map((p, i) => {
       const { premise, hypothesis } = pairs[i]!;
       const capped = statedConflict ? capStatedConflict(hypothesis, premise, p) : p;
-      return findings ? readWithFindings(capped, findingsOf(hypothesis, premise)) : capped;
+      if (!findings || (findingsFor && !findingsFor.has(premise))) return capped;
+      // A document's sentences read as one premise: only a decisive finding bears on the whole reading; one
+      // that decides nothing lowers its own sentence's reading (read alone below), not its document's.
+      const stated = findingsOf(hypothesis, premise);
+      return readWithFindings(capped, isJoined(premise) ? stated.filter((f) => f.decisive) : stated);
     });
   }
 
@@ -258,10 +276,14 @@ export class Verifier {
       // Each group is also read against the claim's counter-claims when the calibration reads the twin margin.
       const counters = cfg.calibrator && calibratorInputs(cfg.calibrator).includes('twinMargin') ? this.counterClaimsOf(claim) : [];
       const premises = groups.map((g) => g.map((e) => e.text).join(' '));
+      // Each sentence is read for findings once, not again inside its document's joined premise.
+      if (cfg.findings) for (const g of groups) noteJoined(g.map((e) => e.text));
       const joined = counterPairs(claim, premises, counters);
-      const probs = await this.readEntailment([...joined, ...evidence.map((e) => ({ premise: e.text, hypothesis: claim }))], signal);
+      const relevant = relevantTexts(groups, cfg);
+      for (const [g, p] of groups.map((g, i) => [g, premises[i]!] as const)) if (relevant.has(g[0]!.text)) relevant.add(p);
+      const probs = await this.readEntailment([...joined, ...evidence.map((e) => ({ premise: e.text, hypothesis: claim }))], signal, relevant);
       evidence.forEach((e, i) => (e.entailment = probs[joined.length + i]));
-      attachFindings(claim, evidence, cfg);
+      attachFindings(claim, evidence, cfg, relevant);
       const readings = splitCounterReads(probs.slice(0, joined.length), premises.length, counters);
       return withDecidingDocument(
         groups,
@@ -274,9 +296,10 @@ export class Verifier {
       );
     }
     const pairs = evidence.map((e) => ({ premise: e.text, hypothesis: claim }));
-    const probs = await this.readEntailment(pairs, signal);
+    const relevant = relevantTexts(documentGroups(evidence, cfg.across, order), cfg);
+    const probs = await this.readEntailment(pairs, signal, relevant);
     probs.forEach((p, i) => (evidence[i]!.entailment = p));
-    attachFindings(claim, evidence, cfg);
+    attachFindings(claim, evidence, cfg, relevant);
     return columbiaVerdict(evidence, cfg, order, coverage);
   }
 }
@@ -316,10 +339,24 @@ export function columbiaVerdict(evidence: readonly EvidenceSentence[], cfg: Aggr
   return withDecidingDocument(groups, groups.map((g) => decisiveFinding(g, cfg, aggregateColumbia(g.map((e) => e.entailment!), cfg, Math.max(...g.map((e) => e.score)), coverageInput(groupCoverage(g, coverage))))));
 }
 
-/** Sets each sentence's findings against the claim (findings/findings.ts), when the verdict reads them. */
-function attachFindings(claim: string, evidence: readonly EvidenceSentence[], cfg: { findings?: boolean }): void {
+/**
+ * The texts of the sentences in groups that pass the relevance gate: the verdict takes no side on the
+ * others (and the highlighting shows them "not relevant"), so their findings are not read.
+ */
+function relevantTexts(groups: readonly (readonly EvidenceSentence[])[], cfg: AggregateConfig): Set<string> {
+  const out = new Set<string>();
+  for (const g of groups) if (g.length && passesGate(Math.max(...g.map((e) => e.score)), cfg)) for (const e of g) out.add(e.text);
+  return out;
+}
+
+/** Sets each sentence's findings against the claim (findings/findings.ts), when the verdict reads them; `only`: the texts to read. */
+function attachFindings(claim: string, evidence: readonly EvidenceSentence[], cfg: { findings?: boolean }, only?: ReadonlySet<string>): void {
   if (!cfg.findings) return;
   for (const e of evidence) {
+    if (only && !only.has(e.text)) {
+      delete e.findings;
+      continue;
+    }
     const f = findingsOf(claim, e.text);
     if (f.length) e.findings = f;
     else delete e.findings;

@@ -46,8 +46,8 @@ function scripted(c: AuditCitation): CitationView {
     existing: { title: c.source.title ?? 'Cited page', sentences: [{ index: 0, text: 'Some other sentence.', evidence: false }, { index: 1, text: `Evidence for: ${c.claim}`, evidence: true, score: 0.8 }] },
   };
   if (band === 'could-not-check') return { ...base, sourceStatus: 'dead', sourceReason: 'HTTP 404 and no archived copy', verifiability: null, existing: undefined } as CitationView;
-  if (band === 'partly') return { ...base, verifiability: 0.55, band: 'partly supported' } as CitationView;
-  if (band === 'needs-review') return { ...base, verifiability: 0.48, band: 'needs review' } as CitationView;
+  if (band === 'partly') return { ...base, verifiability: 0.55, band: 'partly-supported' } as CitationView;
+  if (band === 'needs-review') return { ...base, verifiability: 0.48, band: 'needs-review' } as CitationView;
   if (band === 'not-supported') {
     return {
       ...base,

@@ -14,7 +14,7 @@ import { reliability } from '../../verify/reliability.js';
 import { LABELS, type Label, type LabelProbs } from '../../verify/types.js';
 import { CALIBRATION_PATH, type RuleCalibration, type VerdictCalibration } from '../../verify/verdict-calibration.js';
 import { DEFAULT_HELD_OUT, heldOutAccuracy, type HeldOutOptions } from './held-out.js';
-import { knownOf, type LabelledPairs } from './labelled-pairs.js';
+import { isRight, knownOf, type LabelledPairs } from './labelled-pairs.js';
 
 export { CALIBRATION_PATH };
 
@@ -22,7 +22,7 @@ export type { LabelledPairs };
 
 function accuracy(items: LabelledPairs[], cfg: AggregateConfig): number {
   let ok = 0;
-  for (const it of items) if (aggregateColumbia(it.evidence, cfg, it.relevance ?? 1, knownOf(it)).label === it.gold) ok++;
+  for (const it of items) if (isRight(it, aggregateColumbia(it.evidence, cfg, it.relevance ?? 1, knownOf(it)).label)) ok++;
   return items.length ? ok / items.length : 0;
 }
 
@@ -43,7 +43,8 @@ export function fitCalibrator(items: readonly LabelledPairs[], iterations = 3000
   // Coverage and the twin margin are inputs when the pairs have them (one that lacks it counts as neutral).
   const inputs: CalibratorInput[] = [...(items.some((it) => it.coverage !== undefined) ? ['coverage' as const] : []), ...(items.some((it) => it.twinMargin !== undefined) ? ['twinMargin' as const] : [])];
   const xs = items.map((it) => calibratorFeatures(rawOf(it), it.relevance ?? 1, knownOf(it), inputs));
-  const ys = items.map((it) => LABELS.indexOf(it.gold));
+  // The labels right for each item (its gold, and RTE's further right label): the likelihood reads their total probability.
+  const ys = items.map((it) => LABELS.map((l) => isRight(it, l)));
   const d = xs[0]?.length ?? 4;
   // Standardise inside the fit for stable steps; the returned weights act on raw features.
   const mean = Array.from({ length: d }, (_, j) => xs.reduce((s, x) => s + x[j]!, 0) / Math.max(xs.length, 1));
@@ -61,8 +62,9 @@ export function fitCalibrator(items: readonly LabelledPairs[], iterations = 3000
       const m = Math.max(...logits);
       const e = logits.map((l) => Math.exp(l - m));
       const sum = e.reduce((a, c) => a + c, 0);
+      const right = e.reduce((a, ek, k) => a + (ys[i]![k] ? ek : 0), 0);
       for (let k = 0; k < K; k++) {
-        const g = e[k]! / sum - (ys[i] === k ? 1 : 0);
+        const g = e[k]! / sum - (ys[i]![k] ? e[k]! / right : 0);
         gb[k]! += g / n;
         for (let j = 0; j < d; j++) gw[k]![j]! += (g * z[j]!) / n;
       }
@@ -84,8 +86,10 @@ export function fitCalibrator(items: readonly LabelledPairs[], iterations = 3000
  * each item holds the single prediction on the concatenated evidence: the ColumbiaNLP rule over one pair
  * makes the same decisions as the concat rule.
  */
-export function fitRule(items: LabelledPairs[], source: string): RuleCalibration {
-  const calibrator = fitCalibrator(items);
+export function fitRule(items: LabelledPairs[], source: string, opts: { relevanceInCalibrator?: boolean } = {}): RuleCalibration {
+  // Without relevance in the calibrator (learn/verdict/lodo.ts: the evidence scorer's score is SciFact's
+  // notion of relevance), its weight is 0: a constant input moves nothing; the gate still reads it.
+  const calibrator = fitCalibrator(opts.relevanceInCalibrator === false ? items.map((it) => ({ ...it, relevance: 1 })) : items);
   const probs = items.map((it) => calibrated(calibrator, rawOf(it), it.relevance ?? 1, knownOf(it)));
   const rel = items.map((it) => it.relevance ?? 1);
   const grid: number[] = [];
@@ -98,7 +102,7 @@ export function fitRule(items: LabelledPairs[], source: string): RuleCalibration
       for (const rT of grid) {
         let ok = 0;
         const cfg = { ...DEFAULT_AGGREGATE, supportThreshold: sT, refuteThreshold: rT };
-        for (let i = 0; i < items.length; i++) if ((rel[i]! >= g ? labelOf(probs[i]!, cfg) : 'NOT ENOUGH INFO') === items[i]!.gold) ok++;
+        for (let i = 0; i < items.length; i++) if (isRight(items[i]!, rel[i]! >= g ? labelOf(probs[i]!, cfg) : 'NOT ENOUGH INFO')) ok++;
         const acc = items.length ? ok / items.length : 0;
         // Among equals: thresholds nearest 0.5 and the HIGHER gate (SUPPORTS/REFUTES only on relevant evidence).
         const dist = (x: { s: number; r: number; g: number }) => Math.abs(x.s - 0.5) + Math.abs(x.r - 0.5) - x.g;
@@ -108,9 +112,9 @@ export function fitRule(items: LabelledPairs[], source: string): RuleCalibration
   }
   const cfg: AggregateConfig = { ...DEFAULT_AGGREGATE, supportThreshold: best.s, refuteThreshold: best.r, relevanceThreshold: best.g, calibrator };
   const decided = items.map((it) => aggregateColumbia(it.evidence, cfg, it.relevance ?? 1, knownOf(it)));
-  const nllValue = decided.reduce((s, d, i) => s - Math.log(Math.max(1e-9, d.probs[items[i]!.gold])), 0) / Math.max(items.length, 1);
+  const nllValue = decided.reduce((s, d, i) => s - Math.log(Math.max(1e-9, LABELS.reduce((a, l) => a + (isRight(items[i]!, l) ? d.probs[l] : 0), 0))), 0) / Math.max(items.length, 1);
   const counts = new Map<Label, number>();
-  for (const it of items) counts.set(it.gold, (counts.get(it.gold) ?? 0) + 1);
+  for (const it of items) for (const l of LABELS) if (isRight(it, l)) counts.set(l, (counts.get(l) ?? 0) + 1);
   const majority = Math.max(0, ...counts.values());
   const cited = items.flatMap((it, i) => (it.shuffled === false && !it.retrieved ? [i] : []));
   return {
@@ -126,8 +130,8 @@ export function fitRule(items: LabelledPairs[], source: string): RuleCalibration
       majorityBaseline: items.length ? majority / items.length : 0,
       defaultAccuracy: accuracy(items, DEFAULT_AGGREGATE),
       nll: nllValue,
-      ...(cited.length ? { citedAccuracy: { pairs: cited.length, accuracy: cited.filter((i) => decided[i]!.label === items[i]!.gold).length / cited.length } } : {}),
-      reliability: reliability(decided.map((d) => d.probs[d.label]), decided.map((d, i) => d.label === items[i]!.gold)),
+      ...(cited.length ? { citedAccuracy: { pairs: cited.length, accuracy: cited.filter((i) => isRight(items[i]!, decided[i]!.label)).length / cited.length } } : {}),
+      reliability: reliability(decided.map((d) => d.probs[d.label]), decided.map((d, i) => isRight(items[i]!, d.label))),
     },
   };
 }

@@ -12,7 +12,7 @@
  */
 import { aggregateColumbia } from '../../verify/aggregate.js';
 import { Rng, subSeed } from '../../util/rng.js';
-import { knownOf, type LabelledPairs } from './labelled-pairs.js';
+import { isRight, knownOf, type LabelledPairs } from './labelled-pairs.js';
 import { aggregateConfigOf, type HeldOutAccuracy, type RuleCalibration } from '../../verify/verdict-calibration.js';
 
 export type { HeldOutAccuracy };
@@ -51,7 +51,7 @@ export function heldOutAccuracy(items: readonly LabelledPairs[], fit: (train: La
       const cfg = aggregateConfigOf(fit(train));
       items.forEach((it, i) => {
         if (fold[i] !== k) return;
-        const right = aggregateColumbia(it.evidence, cfg, it.relevance ?? 1, knownOf(it)).label === it.gold;
+        const right = isRight(it, aggregateColumbia(it.evidence, cfg, it.relevance ?? 1, knownOf(it)).label);
         if (right) ok++;
         if (it.shuffled === false && !it.retrieved) {
           cited++;

@@ -27,6 +27,16 @@ export interface LabelledPairs {
   retrieved?: boolean;
   /** The claim's text: held-out folds keep a claim's pairs together (held-out.ts). */
   claim?: string;
+  /**
+   * Further labels counted as right (learn/verdict/domains.ts: RTE's not_entailment is NOT ENOUGH INFO or
+   * REFUTES, RTE does not say which). The calibrator's likelihood reads the set's total probability.
+   */
+  alsoRight?: Label[];
+}
+
+/** Whether `label` is a right answer for the item (its gold, or one of its further right labels). */
+export function isRight(it: Pick<LabelledPairs, 'gold' | 'alsoRight'>, label: Label): boolean {
+  return label === it.gold || !!it.alsoRight?.includes(label);
 }
 
 /** What an item knows beyond its entailment probabilities (the calibrator's further inputs). */

@@ -7,14 +7,21 @@
  * noun and does not lemmatise it ("Higher", "Patients"). Names are found from the original casing by the
  * lexical features instead (lexical.ts `entities`).
  */
-import winkNLP from 'wink-nlp';
-import model from 'wink-eng-lite-web-model';
+import { createRequire } from 'node:module';
+import type winkNLP from 'wink-nlp';
+import type model from 'wink-eng-lite-web-model';
 import { changeOf, EXTRA_NEGATION_CUES, IDENTIFIER_PREFIXES, NEGATION_CUES, quantifierOf, unitOf, type Axis, type QuantifierKind } from './lexicon.js';
 
 type Wink = ReturnType<typeof winkNLP>;
 let nlp: Wink | undefined;
 function wink(): Wink {
-  nlp ??= winkNLP(model, ['sbd', 'negation', 'pos']);
+  if (!nlp) {
+    // Required on first use, not imported: the model's data costs start-up time to every process that
+    // merely imports this module (the CLI's --help, issue 31). Both packages are CommonJS.
+    const require = createRequire(import.meta.url);
+    const load = require('wink-nlp') as typeof winkNLP;
+    nlp = load(require('wink-eng-lite-web-model') as typeof model, ['sbd', 'negation', 'pos']);
+  }
   return nlp;
 }
 

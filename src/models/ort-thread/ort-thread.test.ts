@@ -4,6 +4,7 @@
  * vectors are the in-thread ones, and a broken model is refused with onnxruntime's reason.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import * as ort from 'onnxruntime-node';
 import { createUseFastEmbedder } from '../use/use-fast.js';
@@ -61,6 +62,17 @@ describe('onnxruntime in a worker thread', () => {
 
   it('refuses a model that is not one, with onnxruntime\'s reason, and leaves no thread running', async () => {
     await assert.rejects(OrtThreadSession.create({ model: new Uint8Array([1, 2, 3, 4]), options: {} }), /onnxruntime could not create the session/);
+  });
+
+  it('a process that made an embedder, used or not, exits without disposing it (the thread holds it only while a run is pending)', () => {
+    const url = new URL('../use/use-fast.ts', import.meta.url).href;
+    for (const body of ['', "await e.embed(['hello world']);"]) {
+      const code = `const { createUseFastEmbedder } = await import(${JSON.stringify(url)}); const e = await createUseFastEmbedder(); ${body} console.log('made');`;
+      const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { encoding: 'utf8', timeout: 60_000 });
+      assert.equal(r.signal, null, `still running after 60 s (${body || 'unused'}): the worker kept the process alive`);
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stdout, /made/);
+    }
   });
 
   it('a released session says so instead of hanging', async () => {

@@ -55,6 +55,8 @@ export class OrtThreadSession {
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`the onnxruntime worker thread exited (code ${code})`)));
+    // After the listeners: adding a 'message' listener refs the worker's port again.
+    worker.unref();
   }
 
   /** Starts the worker and creates the session in it; rejects with onnxruntime's own message if that fails. */
@@ -76,7 +78,6 @@ export class OrtThreadSession {
       await worker.terminate();
       throw e;
     });
-    worker.unref();
     return new OrtThreadSession(worker);
   }
 

@@ -35,7 +35,7 @@ export interface StatedOpposition {
 }
 
 const PUNCT = /^[.,;:()]$/;
-const HARD_BREAK = new Set(['that', 'which', 'who', 'whom', 'whereas', 'while', 'although', 'though', 'because', 'if', 'when', 'where', 'whether', 'since', 'but']);
+const HARD_BREAK = new Set(['that', 'which', 'who', 'whom', 'whereas', 'while', 'although', 'though', 'because', 'if', 'when', 'where', 'whether', 'since', 'but', 'as', 'than', 'after', 'before']);
 const AUX = new Set(['do', 'does', 'did', 'is', 'are', 'was', 'were', 'be', 'been', 'has', 'have', 'had', 'could', 'can', 'may', 'might', 'will', 'would', 'should']);
 const CUES = new Set(['not', "n't", 'no', 'never', 'without', 'lack', 'absence', 'absent', 'fail', 'failed', 'fails', 'neither', 'nor', 'none', 'cannot', 'unable']);
 
@@ -45,12 +45,17 @@ function clauseStart(tokens: readonly AlignToken[], i: number): number {
   return 0;
 }
 
-/** The first conjunct of what comes before the change word in its clause: its subject's first alternative. */
+/**
+ * The first conjunct of what comes before the change word in its clause: its subject's first alternative,
+ * ending at the clause's first verb ("Metformin lowers blood glucose ... by reducing hepatic glucose
+ * production": the cause of "reducing" is metformin; a gerund that opens the clause, "Reducing Orai1", is
+ * part of the subject).
+ */
 function causeSpan(tokens: readonly AlignToken[], i: number): [number, number] {
   const start = clauseStart(tokens, i);
   let end = i;
   for (let j = start; j < i; j++) {
-    if (tokens[j]!.lemma === 'or' || tokens[j]!.lemma === 'and') {
+    if (tokens[j]!.lemma === 'or' || tokens[j]!.lemma === 'and' || (j > start && tokens[j]!.pos === 'VERB')) {
       end = j;
       break;
     }
@@ -112,11 +117,21 @@ function thingOf(a: AlignAnalysis, c: Change): string {
  * the claim's that is the evidence change's subject ("Sales of electric cars rose 35 percent": the analysis
  * reads "percent" as what rose).
  */
-function sameThing(c: Change, e: Change, evidence: AlignAnalysis): boolean {
-  if (c.heads.some((h) => e.heads.includes(h))) return true;
-  const start = Math.max(clauseStart(evidence.tokens, e.at), e.at - 6);
-  const subject = evidence.tokens.slice(start, e.at).filter((t) => (t.pos === 'NOUN' || t.pos === 'PROPN') && t.content).map((t) => t.lemma);
-  return c.heads.some((h) => subject.includes(h));
+function subjectNouns(a: AlignAnalysis, x: Change): string[] {
+  const start = Math.max(clauseStart(a.tokens, x.at), x.at - 6);
+  return a.tokens.slice(start, x.at).filter((t) => (t.pos === 'NOUN' || t.pos === 'PROPN') && t.content).map((t) => t.lemma);
+}
+/**
+ * How many things the claim change `c` and the evidence change `e` share (0: not the same thing). Without
+ * heads on one side ("extent has grown since 1979": the analysis finds no noun after the verb) their
+ * subjects count instead.
+ */
+function sharedThings(c: Change, e: Change, claim: AlignAnalysis, evidence: AlignAnalysis): number {
+  const heads = c.heads.filter((h) => e.heads.includes(h)).length;
+  if (heads) return heads;
+  if (c.heads.length && e.heads.length) return c.heads.some((h) => subjectNouns(evidence, e).includes(h)) ? 1 : 0;
+  const cs = new Set([...c.heads, ...subjectNouns(claim, c)]);
+  return [...new Set([...e.heads, ...subjectNouns(evidence, e)])].filter((h) => cs.has(h)).length;
 }
 
 function verb(c: Change, past: boolean): string {
@@ -132,11 +147,11 @@ function verb(c: Change, past: boolean): string {
  */
 const NEGATION_REACH = 3;
 function negatedHere(tokens: readonly AlignToken[], i: number): boolean {
-  if (!tokens[i]!.negated) return false;
   for (let j = i - 1; j >= Math.max(0, i - NEGATION_REACH); j--) {
     const t = tokens[j]!;
-    if (PUNCT.test(t.form)) return false;
     if (CUES.has(t.form) || CUES.has(t.lemma)) return true;
+    // Only adverbs and auxiliaries stand between a cue and what it negates ("not yet identified", "no longer need").
+    if (!(t.pos === 'ADV' || t.pos === 'AUX' || t.pos === 'PART' || t.form === 'longer' || t.form === 'yet')) return false;
   }
   return false;
 }
@@ -175,6 +190,10 @@ const LEVEL = /^(high|low|large|small|great|big|highest|lowest|largest|smallest|
 function isChange(a: AlignAnalysis, c: Change): boolean {
   const t = a.tokens[c.at]!;
   if (LEVEL.test(t.form)) return false;
+  // "DNA damage", "damage-induced", "liver injury": a valence noun naming a thing, not a change of one.
+  const next = a.tokens[c.at + 1];
+  const prevTok = a.tokens[c.at - 1];
+  if (c.axis === 'valence' && t.pos === 'NOUN' && ((prevTok && (prevTok.pos === 'NOUN' || prevTok.pos === 'PROPN')) || next?.form === '-')) return false;
   // "the incidence of falls": the event, not a change.
   // A verb "fall" follows its subject or an auxiliary ("mortality fell", "will fall"); elsewhere "falls" is the event.
   if (t.lemma === 'fall' && (t.pos === 'NOUN' || !['NOUN', 'PROPN', 'PRON', 'AUX', 'ADV', 'PART'].includes(a.tokens[c.at - 1]?.pos ?? ''))) return false;
@@ -194,16 +213,18 @@ export function oppositionFindings(claim: AlignAnalysis, evidence: AlignAnalysis
   for (const c of claim.changes) {
     if (seenClaim.has(c.at)) continue;
     if (!isChange(claim, c)) continue;
-    const same = evidence.changes.filter((e) => e.axis === c.axis && sameThing(c, e, evidence) && isChange(evidence, e));
+    const same = evidence.changes.filter((e) => e.axis === c.axis && sharedThings(c, e, claim, evidence) > 0 && isChange(evidence, e));
+    const shared = (e: Change) => sharedThings(c, e, claim, evidence);
     if (same.length === 0) continue;
     const cDir = effective(claim, c);
     const cNeg = negatedHere(claim.tokens, c.at);
     const neg = (e: Change) => negatedHere(evidence.tokens, e.at);
-    // The evidence states the claim's change as the claim does somewhere: any opposite statement is not decisive.
-    const agrees = same.some((e) => neg(e) === cNeg && effective(evidence, e) === cDir);
+    // The evidence states the claim's change as the claim does somewhere, of something as close to the
+    // claim's: an opposite statement is then not decisive.
+    const agreeing = same.filter((e) => neg(e) === cNeg && effective(evidence, e) === cDir);
     for (const e of same) {
       const eDir = effective(evidence, e);
-      const thing = thingOf(evidence, e) || thingOf(claim, c) || 'it';
+      const thing = thingOf(evidence, e) || thingOf(claim, c) || subjectNouns(evidence, e).join(' ') || 'it';
       const causes = causeSign(claim.tokens, c.at, c.cause) !== causeSign(evidence.tokens, e.at, e.cause) || causeSign(evidence.tokens, e.at, e.cause) < 0;
       const withCause = (a: AlignAnalysis, x: Change) => (causes && causeWords(a.tokens, x.at) ? ` (with ${causeWords(a.tokens, x.at)})` : '');
       if (!cNeg && !neg(e) && !c.negated && !e.negated && eDir !== cDir) {
@@ -212,7 +233,7 @@ export function oppositionFindings(claim: AlignAnalysis, evidence: AlignAnalysis
           message: `the source says ${thing} ${verb(e, true)}${withCause(evidence, e)}; the claim says it ${verb(c, false)}${withCause(claim, c)}`,
           claimText: spanOf(claim.tokens, c.at),
           evidenceText: spanOf(evidence.tokens, e.at),
-          decisive: strong && !agrees,
+          decisive: strong && !agreeing.some((a) => shared(a) >= shared(e)),
         });
       } else if (cNeg !== neg(e) && eDir === cDir) {
         out.push({
@@ -220,7 +241,7 @@ export function oppositionFindings(claim: AlignAnalysis, evidence: AlignAnalysis
           message: `the source says "${spanOf(evidence.tokens, e.at)}"; the claim says "${spanOf(claim.tokens, c.at)}"`,
           claimText: spanOf(claim.tokens, c.at),
           evidenceText: spanOf(evidence.tokens, e.at),
-          decisive: strong && !agrees,
+          decisive: strong && !agreeing.some((a) => shared(a) >= shared(e)),
         });
       } else continue;
       seenClaim.add(c.at);

@@ -43,6 +43,25 @@ interface Read {
 /** Analyses of recent texts: the claim is read against every sentence, a sentence against the claim and its counter-claims. */
 const MEMO_SIZE = 512;
 const memo = new Map<string, Read>();
+/** Texts known to be sentences joined by spaces (a document's evidence read as one premise), with their parts. */
+const joinedParts = new Map<string, readonly string[]>();
+
+/**
+ * Says that `parts` joined by spaces is one premise (a document's evidence read as one): its findings are
+ * then its sentences' own, each sentence read once.
+ */
+export function noteJoined(parts: readonly string[]): void {
+  if (parts.length < 2) return;
+  const joined = parts.join(' ');
+  if (joinedParts.size >= MEMO_SIZE) joinedParts.delete(joinedParts.keys().next().value!);
+  joinedParts.set(joined, parts);
+}
+
+/** Whether `text` was noted as sentences joined (a document's evidence read as one premise). */
+export function isJoined(text: string): boolean {
+  return joinedParts.has(text);
+}
+
 function read(text: string): Read {
   let r = memo.get(text);
   if (r) return r;
@@ -66,9 +85,19 @@ export function findingsOf(claim: string, evidence: string): Finding[] {
   const key = `${claim}\u0000${evidence}`;
   const known = pairMemo.get(key);
   if (known) return known;
+  const out: Finding[] = [];
+  // Sentences joined into one premise: the findings of each sentence, read alone (read over the whole
+  // document, a claim's subject words found in other sentences would make one sentence's finding decisive).
+  const parts = joinedParts.get(evidence);
+  if (parts) {
+    const seen = new Set<string>();
+    for (const p of parts) for (const f of findingsOf(claim, p)) if (!seen.has(f.message)) (seen.add(f.message), out.push(f));
+    out.sort((a, b) => Number(b.decisive) - Number(a.decisive));
+    pairMemo.set(key, out);
+    return out;
+  }
   const c = read(claim);
   const e = read(evidence);
-  const out: Finding[] = [];
   if (c.quantities.length && e.quantities.length) {
     for (const m of quantityMismatches(c.quantities, e.quantities, e.stems)) {
       out.push({ kind: 'quantity', message: m.message, claimText: m.claim.text, evidenceText: m.evidence.map((q) => q.text).join(', '), decisive: m.decisive });

@@ -1,0 +1,29 @@
+/**
+ * `veracite eval domains`: the verdict layer per labelled domain (SciFact train, SNLI, RTE, WiCE dev; SICK
+ * with --sick; SciFact dev as the final check), leave-one-domain-out: label accuracy against the majority
+ * class, per-class recall, ECE, and the needs-review risk-coverage (selective accuracy at 25/50/75/100%
+ * coverage, AURC, AUROC of P(right)). The same run as `veracite tune-verdict --domains`, without saving a
+ * model; the engine's readings are cached in tmp/domains.
+ */
+import type { Command } from 'commander';
+import { addOptions, positiveInt, settingsFrom, type OptionPick } from './options.js';
+
+const DOMAIN_OPTIONS: OptionPick = { models: ['scorer', 'nli', 'device'] };
+
+export function registerEvalDomainsCommand(evalCmd: Command): void {
+  addOptions(
+    evalCmd
+      .command('domains')
+      .description('the verdict layer per domain, leave-one-domain-out: accuracy vs majority, per-class recall, ECE, needs-review risk-coverage')
+      .option('--data <dir>', 'shared data folder (scifact/, nli/, wice/)', '../shared/data')
+      .option('--seed <n>', 'seed of the samples and splits', positiveInt('--seed'), 13)
+      .option('--sick', 'add SICK (opt-in: CC BY-NC-SA) to the domains')
+      .option('--out <file>', 'result JSON (veracite eval report draws it)', 'eval-results/verdict-domains.json')
+      .option('--quiet', 'no progress output'),
+    DOMAIN_OPTIONS,
+  ).action(async (flags: { data: string; seed: number; sick?: boolean; out: string; quiet?: boolean } & Record<string, unknown>) => {
+    const [{ FIT_DOMAINS }, { runDomainReport, DOMAIN_LIMITS, DOMAIN_CAP }] = await Promise.all([import('../learn/verdict/domains.js'), import('./tune-domains.js')]);
+    const fit = [...FIT_DOMAINS, ...(flags.sick ? ['sick' as const] : [])];
+    await runDomainReport({ settings: settingsFrom(flags, DOMAIN_OPTIONS), data: flags.data, domains: [...fit, 'scifact-dev'], fit, limits: DOMAIN_LIMITS, cacheDir: 'tmp/domains', seed: flags.seed, cap: DOMAIN_CAP, out: flags.out, log: flags.quiet ? () => {} : (line: string) => console.error(line) });
+  });
+}
