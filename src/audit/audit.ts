@@ -16,6 +16,7 @@ import type { SourceResolver } from '../sources/resolve-source.js';
 import type { ResolvedSource } from '../sources/types.js';
 import type { Store } from '../store/types.js';
 import { PROBABILITY_MEANING, probabilityOf, type FlagRule } from './calibration.js';
+import { reportPath } from '../util/report-path.js';
 import { originalFromArchiveUrl } from '../sources/archive.js';
 import { verificationQuery } from './query.js';
 import type { Document } from '../corpus/types.js';
@@ -326,7 +327,7 @@ export class CitationAuditor {
     await Promise.all(Array.from({ length: Math.max(1, Math.min(this.config.concurrency, input.citations.length)) }, worker));
     const seconds = (performance.now() - started) / 1000;
     return {
-      article: { title: input.title, origin: input.origin, format: input.format, kind: input.kind ?? documentKindOf(input.format), skippedRefs: input.skippedRefs, uncitedClaims: input.uncitedClaims },
+      article: { title: input.title, origin: shownOrigin(input.origin), format: input.format, kind: input.kind ?? documentKindOf(input.format), skippedRefs: input.skippedRefs, uncitedClaims: input.uncitedClaims },
       summary: summarise(results, seconds),
       citations: results,
       provenance: await this.provenance(),
@@ -358,7 +359,8 @@ export class CitationAuditor {
       p.snapshot = await this.deps.store.snapshot();
       p.engine = this.deps.store.engine;
     }
-    if (this.deps.indexDir) p.index = this.deps.indexDir;
+    // Reports are shared: the index is named as reportPath gives it, never by a path of this machine (issue 31).
+    if (this.deps.indexDir) p.index = reportPath(this.deps.indexDir);
     return p;
   }
 }
@@ -406,4 +408,10 @@ export function summarise(results: readonly CitationAudit[], seconds: number): A
     seconds,
     citationsPerSecond: seconds > 0 ? results.length / seconds : 0,
   };
+}
+
+/** The article's origin as a report shows it: a URL (or other named origin) as given, a file as reportPath names it. */
+function shownOrigin(origin: string): string {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(origin) && !/^[a-z]:[\\/]/i.test(origin)) return origin;
+  return origin.includes('/') || origin.includes('\\') ? reportPath(origin) : origin;
 }

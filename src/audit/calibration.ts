@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import type { ModelInfo } from '../models/types.js';
 import type { Reliability } from '../verify/reliability.js';
 import { packageRoot } from '../util/package-root.js';
+import { reportPath } from '../util/report-path.js';
 import { configHash } from '../provenance/config-hash.js';
 import type { QueryContext } from './query.js';
 import type { ScoringConfig } from './score-document.js';
@@ -159,6 +160,7 @@ export interface FlagRule {
  * measured with the same scorer and scoring settings. Returns a reason instead when there is none.
  */
 export function flagRule(
+  /** The calibration's path is shown as reportPath gives it (relative to the package, or its name): the rule's source and reasons go into reports. */
   opts: { threshold?: number; calibration?: CalibrationFile & { path?: string; sha256?: string }; definition?: string },
   current: { scorer: ModelInfo; scoring: ScoringConfig; queryContext: QueryContext; ranker?: ModelInfo; support?: ModelInfo },
 ): FlagRule | { reason: string } {
@@ -167,17 +169,17 @@ export function flagRule(
   if (!cal) return { reason: 'no calibration file: scores are reported without failed-verification flags (run "veracite calibrate")' };
   const def = opts.definition ?? cal.defaultDefinition;
   const d = cal.definitions[def];
-  if (!d) return { reason: `calibration ${cal.path ?? ''} has no definition "${def}" (has ${Object.keys(cal.definitions).join(', ')})` };
+  if (!d) return { reason: `calibration ${cal.path ? reportPath(cal.path) : ''} has no definition "${def}" (has ${Object.keys(cal.definitions).join(', ')})` };
   // A ranker calibration needs that ranker loaded; an engine calibration applies with or without one.
   const ranker = cal.ranker ? current.ranker : undefined;
-  if (cal.ranker && !current.ranker) return { reason: `calibration ${cal.path ?? ''} thresholds the source ranker's score, and no ranker is loaded: no flags` };
-  if (cal.support && !current.support) return { reason: `calibration ${cal.path ?? ''} thresholds the probability of support, and no NLI head with a fitted verdict calibration is loaded: no flags` };
+  if (cal.ranker && !current.ranker) return { reason: `calibration ${cal.path ? reportPath(cal.path) : ''} thresholds the source ranker's score, and no ranker is loaded: no flags` };
+  if (cal.support && !current.support) return { reason: `calibration ${cal.path ? reportPath(cal.path) : ''} thresholds the probability of support, and no NLI head with a fitted verdict calibration is loaded: no flags` };
   const want = scoringHash(current.scorer, current.scoring, current.queryContext, ranker, cal.support ? current.support : undefined);
   if (cal.configHash !== want) {
-    return { reason: `calibration ${cal.path ?? ''} was made for scorer ${cal.scorer.id} with other settings (hash ${cal.configHash}, audit uses ${want}): no flags; recalibrate or pass --threshold` };
+    return { reason: `calibration ${cal.path ? reportPath(cal.path) : ''} was made for scorer ${cal.scorer.id} with other settings (hash ${cal.configHash}, audit uses ${want}): no flags; recalibrate or pass --threshold` };
   }
-  const file = `${cal.path ?? 'calibration'}${cal.sha256 ? ` (sha256 ${cal.sha256})` : ''}`;
-  const rule: FlagRule = { threshold: d.threshold, source: `${file}: ${d.criterion} on ${cal.data.path}`, definition: def, signal: cal.ranker ? 'ranker' : cal.support ? 'support' : 'engine' };
+  const file = `${cal.path ? reportPath(cal.path) : 'calibration'}${cal.sha256 ? ` (sha256 ${cal.sha256})` : ''}`;
+  const rule: FlagRule = { threshold: d.threshold, source: `${file}: ${d.criterion} on ${reportPath(cal.data.path)}`, definition: def, signal: cal.ranker ? 'ranker' : cal.support ? 'support' : 'engine' };
   if (cal.probability) rule.probability = { a: cal.probability.a, b: cal.probability.b, threshold: probabilityOf(cal.probability, d.threshold) };
   if (cal.support && cal.supportSignal) rule.supportSignal = { bias: cal.supportSignal.bias, support: cal.supportSignal.support, similarity: cal.supportSignal.similarity };
   return rule;

@@ -34,7 +34,8 @@ export const SourceViewSchema = z.object({
 export const CitationViewSchema = z
   .object({
     citationId: z.string(),
-    index: z.number().int().describe('Position among the article\'s citations.'),
+    index: z.number().int().describe('Position among the article\'s citations, from 0.'),
+    number: z.number().int().optional().describe("The citation's number in the article, from 1 (index + 1): the number the CLI, the HTML report and the web page show (\"#22\")."),
     claim: z.string(),
     resolvedClaim: z.string().optional().describe("The claim as verified when its subject was a pronoun or a bare surname (\"She\", \"Gilbert\"): read with the article's subject or the context's last named entity."),
     context: z.array(z.string()),
@@ -123,6 +124,7 @@ export function citationView(
   const out: CitationView = {
     citationId: r.id,
     index: r.index,
+    number: r.index + 1,
     claim: r.claim,
     context: r.context,
     sectionPath: r.sectionPath,

@@ -4,6 +4,12 @@
  * anchors, only for http(s) URLs. Citations whose source was scored come first, least verifiable first;
  * citations whose source could not be read (dead, unreachable, PDF, not found) follow in their own
  * section, since "could not check" is not "does not support".
+ * Read at a glance (issue 31): each card shows the citation's number in the article ("#22", as the CLI, the
+ * API and the web page), one band, one number (the probability of support, or the raw flag signal without a
+ * calibration), one line in words, the cited source and any better one; every diagnostic (the other scores,
+ * the flag threshold, where the page came from, the evidence, the context) is behind one "details" toggle.
+ * Thresholds are printed only when something was scored. The to-do list of flagged citations is linked
+ * as data: URLs (CSV, wikitext), so the page stays one file without scripts.
  * Every piece of text from the article or a source is HTML-escaped.
  */
 import { auditEvidenceRole, claimTerms, type EvidenceRole } from '../highlight/evidence-role.js';
@@ -11,7 +17,8 @@ import { evidenceSentenceHtml, roleCss, roleLegendHtml } from '../highlight/rend
 import type { EvidenceSentence } from './score-document.js';
 import { coverageInWords } from '../verify/coverage.js';
 import type { AuditReport, CitationAudit, CitationBand, Suggestion } from './types.js';
-import { BAND_THRESHOLDS, citationBand } from './bands.js';
+import { BAND_LABELS, BAND_THRESHOLDS, citationBand, type BandInfo } from './bands.js';
+import { todoCsv, todoItems, todoWikitext } from './todo.js';
 import { orderForReport, reportScale, type FlagSignal, type ReportScale } from './report-scale.js';
 
 export function escapeHtml(s: string): string {
@@ -63,6 +70,13 @@ figure.chart{background:#fff;border:1px solid #ddd;border-radius:4px;margin:12px
 details summary{cursor:pointer;color:#36c;font-size:.9em}
 table.prov{border-collapse:collapse;font-size:.85em}table.prov td{border-top:1px solid #eee;padding:2px 8px;vertical-align:top}
 code{font-size:.85em;word-break:break-all}
+.head{display:flex;flex-wrap:wrap;gap:6px;align-items:center}.num{font-weight:700;font-variant-numeric:tabular-nums;min-width:2.2em}
+.verdict{margin:.3em 0}.verdict>.plain:not(:first-child){margin-left:6px}
+.todo-links{margin:.3em 0;font-size:.9em}a.download{font-weight:600}
+ul.sugg-list{margin:.2em 0 .4em 1.2em;padding:0}ul.sugg-list li{margin:.15em 0}
+ul.diag-list{margin:.3em 0 .3em 1.2em;padding:0;font-size:.9em;color:#54595d}
+details.diag{margin-top:4px}.prov-box{margin-top:2em}
+@media print{details{display:block}}
 `;
 
 function scoreClass(c: CitationAudit, scale: ReportScale): string {
@@ -81,16 +95,6 @@ function scoreClass(c: CitationAudit, scale: ReportScale): string {
 
 function fmt(n: number): string {
   return Number.isFinite(n) ? n.toFixed(3) : String(n);
-}
-
-/** A number on the report's scale: with a bar when the scale is bounded (0..1). */
-function scaled(x: number, scale: ReportScale): string {
-  return scale.bounded ? scoreBar(x) : `<span class="score">${fmt(x)}</span>`;
-}
-
-function scoreBar(score: number): string {
-  const w = Math.max(0, Math.min(1, score)) * 100;
-  return `<span class="score">${fmt(score)}</span><span class="bar"><span style="width:${w.toFixed(0)}%"></span></span>`;
 }
 
 /**
@@ -113,13 +117,20 @@ function evidenceList(ev: readonly EvidenceSentence[], words: ReadonlySet<string
     .join('')}</ol>`;
 }
 
-function suggestionHtml(s: Suggestion, words: ReadonlySet<string>, view: View): string {
-  const passage = s.bestPassage ? `<div class="meta">best passage #${s.bestPassage.index}:</div><div>${highlight(s.bestPassage.text, words)}</div>` : '';
+/** A suggested source, one line: its link and its number on the report's scale. */
+function suggestionLine(s: Suggestion, view: View): string {
   const x = view.scale.ofSuggestion(s);
-  const others = [view.scale.kind !== 'engine' ? `verification score ${fmt(s.score)}` : '', view.rankedByRanker && view.scale.kind !== 'ranker' ? `source-ranker score ${fmt(s.rerankScore)}` : ''].filter(Boolean).join(' · ');
-  const score = x !== undefined ? `${view.scale.name} ${scaled(x, view.scale)}${others ? ` <span class="meta">(${others})</span>` : ''}` : `verification score ${scoreBar(s.score)}`;
+  const name = x !== undefined ? view.scale.name : 'verification score';
+  return `<li>${link(s.url, s.title || s.url || s.docId)} — ${escapeHtml(name)} ${headline(x ?? s.score, x === undefined || view.scale.bounded)}</li>`;
+}
+
+/** A suggested source's diagnostics, for the card's details: the other scores, the best passage, the evidence. */
+function suggestionDetails(s: Suggestion, i: number, words: ReadonlySet<string>, view: View): string {
+  const others = [view.scale.kind !== 'engine' ? `verification score ${fmt(s.score)}` : '', view.rankedByRanker && view.scale.kind !== 'ranker' ? `source-ranker score ${fmt(s.rerankScore)}` : '', `first-stage rank ${s.firstStageRank}`, s.url ? '' : `id ${s.docId}`].filter(Boolean).join(' · ');
+  const passage = s.bestPassage ? `<div class="meta">Best passage #${s.bestPassage.index}:</div><div>${highlight(s.bestPassage.text, words)}</div>` : '';
   const names = s.coverage ? `<div class="meta">It ${escapeHtml(coverageInWords(s.coverage))}.</div>` : '';
-  return `<div class="sugg"><div>${link(s.url, s.title || s.url || s.docId)} — ${score} <span class="meta">first-stage rank ${s.firstStageRank}${s.url ? '' : `, id ${escapeHtml(s.docId)}`}</span></div>${names}${passage}${s.evidence.length ? `<details><summary>evidence sentences</summary>${evidenceList(s.evidence, words, view.probabilityScale, view.roles)}</details>` : ''}</div>`;
+  const ev = s.evidence.length ? `<div class="meta">Evidence sentences:</div>${evidenceList(s.evidence, words, view.probabilityScale, view.roles)}` : '';
+  return `<div class="sugg"><div>Suggested source ${i + 1}: ${link(s.url, s.title || s.url || s.docId)} <span class="meta">(${escapeHtml(others)})</span></div>${names}${passage}${ev}</div>`;
 }
 
 /** What every citation block needs to know about the report. */
@@ -135,59 +146,106 @@ interface View {
 
 const BAND_CLASS: Record<CitationBand, string> = { supported: 'ok', 'partly-supported': 'warn', 'needs-review': 'warn', 'not-supported': 'bad', 'could-not-check': '' };
 
-function statusPill(c: CitationAudit): string {
-  const s = c.source.status;
-  const cls = s === 'found' ? 'ok' : s === 'dead' || s === 'blocked' ? 'bad' : 'warn';
-  const via = c.source.via ? ` via ${c.source.via}` : '';
-  return `<span class="pill ${cls}">source ${escapeHtml(s)}${escapeHtml(via)}</span>`;
+/** Where the cited page's text came from, in words. */
+const VIA_WORDS: Record<string, string> = { index: 'the index', snapshot: 'a saved copy (--sources)', cache: 'the page cache', fetch: 'the web (--fetch)', archive: 'an archived copy', api: 'an open metadata service' };
+
+/**
+ * The one plain-language line of a citation (issue 31): what its band means for an editor. The flag
+ * ("likely fails verification") is said here and nowhere else on the card.
+ */
+export function plainLine(c: CitationAudit, band: BandInfo = c.band ?? citationBand(c)): string {
+  const v = c.verification;
+  if (!v) return `Could not check: ${c.source.reason ?? c.error ?? `source ${c.source.status}`}.`;
+  // Without a probability (an explicit --threshold, an old calibration) the flag alone decides.
+  if (v.flagged && (band.band === 'not-supported' || v.probability === undefined)) return 'Likely fails verification: the cited source does not appear to support this claim.';
+  if (v.flagged) return 'Needs review: flagged as likely failing verification, though the probability of support says otherwise.';
+  switch (band.band) {
+    case 'supported':
+      return 'The cited source supports this claim.';
+    case 'partly-supported':
+      return 'The cited source supports part of this claim; check the rest.';
+    case 'not-supported':
+      return v.contradicted ? 'The cited source appears to contradict this claim.' : 'The cited source does not appear to support this claim.';
+    case 'needs-review':
+      return v.contradicted ? 'Needs review: the source appears to contradict this claim, but the signals conflict.' : 'Too close to call: read the source.';
+    default:
+      return '';
+  }
 }
 
-function citationHtml(c: CitationAudit, rank: number | undefined, view: View): string {
+/** The one number of a card: on the report's scale, 2 decimals (3 for an unbounded raw score), with a bar when bounded. */
+function headline(x: number, bounded: boolean): string {
+  if (!bounded) return `<span class="score">${fmt(x)}</span>`;
+  const w = Math.max(0, Math.min(1, x)) * 100;
+  return `<span class="score">${Number.isFinite(x) ? x.toFixed(2) : String(x)}</span><span class="bar"><span style="width:${w.toFixed(0)}%"></span></span>`;
+}
+
+function citationHtml(c: CitationAudit, view: View): string {
   const { scale } = view;
   const words = claimTerms(c.claim);
   const v = c.verification;
-  // The band is the badge (green only for supported); the flag status follows, never green.
+  const number = c.index + 1;
+  // The band is the badge (green only for supported); the tags the article already carries follow.
   const band = c.band ?? citationBand(c);
   const bandPill = `<span class="pill band ${BAND_CLASS[band.band]}" data-band="${band.band}" title="${escapeHtml(band.reason)}">${escapeHtml(band.label)}</span>`;
-  const verdict = c.status && c.status.status !== 'supported' ? `<span class="pill ${c.status.status === 'unverifiable' ? '' : c.status.status === 'unreadable' ? 'warn' : 'bad'}" title="${escapeHtml(c.status.reason)}">${escapeHtml(c.status.label)}</span>` : '';
   const pills = [
-    rank !== undefined ? `<span class="pill">#${rank}</span>` : '',
     bandPill,
-    verdict,
-    statusPill(c),
-    v?.flagged ? '<span class="pill bad">likely failed verification</span>' : '',
     c.tags.failedVerification ? '<span class="pill bad">tagged {{failed verification}}</span>' : '',
     c.tags.deadLink ? '<span class="pill warn">tagged {{dead link}}</span>' : '',
-    c.urlDepth !== undefined ? `<span class="pill">URL depth ${c.urlDepth}</span>` : '',
   ].join(' ');
   const src = c.source;
   const srcLine = `${link(src.url ?? src.archiveUrl, src.title || src.url || src.archiveUrl || '(no URL)')}${src.work ? ` — <i>${escapeHtml(src.work)}</i>` : ''}${src.archiveUrl && src.url ? ` (${link(src.archiveUrl, 'archived')})` : ''}`;
   const section = c.sectionPath.length ? escapeHtml(c.sectionPath.join(' › ')) : 'lead';
-  // The number shown first is the report's one scale (the calibrated probability of support, or the raw
-  // signal the flag is decided on), with its threshold; the raw scores follow, labelled, for the curious.
-  const raw = v ? [scale.kind !== 'engine' ? `verification score ${fmt(v.score)}` : '', v.rankerScore !== undefined && scale.kind !== 'ranker' ? `source-ranker score ${fmt(v.rankerScore)}` : '', v.support !== undefined && scale.kind !== 'support' ? `NLI support ${fmt(v.support)}` : '', v.similarity !== undefined ? `page similarity ${fmt(v.similarity)}` : ''].filter(Boolean).join(' · ') : '';
-  const scoreLine = v
-    ? `${capitalize(scale.name)} ${scaled(scale.of(c), scale)}${scale.threshold !== undefined ? ` <span class="meta">(flagged at ≤ ${fmt(scale.threshold)})</span>` : ''}${raw ? ` · <span class="meta">${raw}</span>` : ''}`
-    : '';
-  const body = v
-    ? `<div>${scoreLine} <span class="meta">(max over ${v.sentencesScored}/${v.sentencesTotal} sentences scored${src.pageTitle ? ` of “${escapeHtml(src.pageTitle)}”` : ''})</span></div>${v.coverage ? `<div class="meta">The source ${escapeHtml(coverageInWords(v.coverage))}.</div>` : ''}${v.review ? `<div class="meta">The NLI verdict (${escapeHtml(v.supportLabel ?? '')}) ${escapeHtml(v.review.message)}.</div>` : ''}${evidenceList(v.evidence, words, view.probabilityScale, view.roles)}`
-    : `<div class="meta">Not scored: ${escapeHtml(src.reason ?? src.status)}</div>${band.howToCheck ? `<div class="todo">To check it: ${escapeHtml(band.howToCheck)}</div>` : ''}`;
+  // One number (the report's scale: the probability of support, or the raw signal the flag is decided on)
+  // and one line in words; everything else is in the details.
+  const verdictLine = v
+    ? `<p class="verdict">${capitalize(scale.name)} ${headline(scale.of(c), scale.bounded)} <span class="plain">${escapeHtml(plainLine(c, band))}</span></p>`
+    : `<p class="verdict"><span class="plain">${escapeHtml(plainLine(c, band))}</span></p>${band.howToCheck ? `<div class="todo">To check it: ${escapeHtml(band.howToCheck)}</div>` : ''}`;
   const rec = c.recommendations;
-  const recHtml = rec?.suggestions.length
-    ? `<div><b>${rec.existingRank !== undefined ? `Existing source ranked ${rec.existingRank} of ${rec.candidates + 1} (by ${escapeHtml(rec.rankedBy)}); better-supporting sources` : 'Suggested sources'}:</b>${rec.suggestions.map((s) => suggestionHtml(s, words, { ...view, rankedByRanker: rec.rankedBy !== 'verification' })).join('')}</div>`
-    : rec
-      ? `<div class="meta">${rec.noBetterSource ? `${escapeHtml(capitalize(rec.noBetterSource))}. ` : ''}Existing source ranked first among ${rec.candidates + 1} candidates${rec.existingRank === undefined ? ' (no candidate found)' : ''}.</div>`
-      : '';
+  const better = rec?.suggestions.length
+    ? `<div class="better"><b>${rec.existingRank !== undefined ? 'Better-supporting sources' : 'Suggested sources'}:</b><ul class="sugg-list">${rec.suggestions.map((s) => suggestionLine(s, view)).join('')}</ul></div>`
+    : '';
+  // Diagnostics: why this band, the flag and its threshold, the raw scores, where the source came from, the evidence.
+  const d: string[] = [];
+  d.push(`<li>Why this band: ${escapeHtml(band.reason)}.</li>`);
+  if (c.status) d.push(`<li>Status: ${escapeHtml(c.status.label)} (${escapeHtml(c.status.reason)}).</li>`);
+  if (v && scale.threshold !== undefined) d.push(`<li>${v.flagged ? 'Flagged' : 'Not flagged'}: the audit flags a citation as likely failing verification at a ${escapeHtml(scale.name)} ≤ ${fmt(scale.threshold)}.</li>`);
+  if (v) {
+    const raw = [scale.kind !== 'engine' ? `verification score ${fmt(v.score)}` : '', v.rankerScore !== undefined && scale.kind !== 'ranker' ? `source-ranker score ${fmt(v.rankerScore)}` : '', v.support !== undefined && scale.kind !== 'support' ? `NLI support ${fmt(v.support)}` : '', v.similarity !== undefined ? `page similarity ${fmt(v.similarity)}` : ''].filter(Boolean);
+    d.push(`<li>Scores: ${scale.name} ${fmt(scale.of(c))}${raw.length ? ` · ${raw.join(' · ')}` : ''} (max over ${v.sentencesScored}/${v.sentencesTotal} sentences scored${src.pageTitle ? ` of “${escapeHtml(src.pageTitle)}”` : ''}).</li>`);
+    if (v.coverage) d.push(`<li>The source ${escapeHtml(coverageInWords(v.coverage))}.</li>`);
+    if (v.review) d.push(`<li>The NLI verdict (${escapeHtml(v.supportLabel ?? '')}) ${escapeHtml(v.review.message)}.</li>`);
+  }
+  d.push(`<li>Source: ${escapeHtml(src.status === 'found' ? `read from ${VIA_WORDS[src.via ?? ''] ?? src.via ?? 'the index'}` : `${src.status}${src.reason ? ` (${src.reason})` : ''}`)}${c.urlDepth !== undefined ? `; URL depth ${c.urlDepth}` : ''}.</li>`);
+  if (rec) d.push(`<li>${escapeHtml(recommendationWords(rec))}</li>`);
+  const evidence = v && v.evidence.length ? `<div class="meta">Evidence from the cited source:</div>${evidenceList(v.evidence, words, view.probabilityScale, view.roles)}` : '';
+  const suggested = rec?.suggestions.length ? rec.suggestions.map((s, i) => suggestionDetails(s, i, words, { ...view, rankedByRanker: rec.rankedBy !== 'verification' })).join('') : '';
+  const context = c.context.length ? `<div class="meta">Context in the article:</div><p class="ctx">${escapeHtml(c.context.join(' '))}</p>` : '';
   return `<section class="cit ${scoreClass(c, scale)}" id="c${c.index}">
-<div>${pills}</div>
-<div class="meta">Citation ${c.index + 1} · ${section}</div>
+<div class="head"><span class="num" title="citation ${number} in the article">#${number}</span> ${pills} <span class="meta">${section}</span></div>
 <p class="claim">${escapeHtml(c.claim)}</p>
 ${c.resolvedClaim ? `<div class="meta">Read as: “${escapeHtml(c.resolvedClaim)}”</div>` : ''}
-${c.context.length ? `<details><summary>context</summary><p class="ctx">${escapeHtml(c.context.join(' '))}</p></details>` : ''}
+${verdictLine}
 <div class="meta">Cited source: ${srcLine}</div>
-${body}
-${recHtml}
+${better}
+<details class="diag"><summary>details</summary><ul class="diag-list">${d.join('')}</ul>${evidence}${suggested}${context}</details>
 </section>`;
+}
+
+/** What the search for better sources found, in words (never "ranked first ... (no candidate found)"). */
+export function recommendationWords(rec: NonNullable<CitationAudit['recommendations']>): string {
+  const by = rec.rankedBy === 'verification' ? 'the verification score' : `the source ranker (${rec.rankedBy})`;
+  if (rec.candidates === 0) return 'Better sources: no candidate document found in the index.';
+  const n = `${rec.candidates} candidate document${rec.candidates === 1 ? '' : 's'}`;
+  if (rec.suggestions.length) {
+    return rec.existingRank !== undefined
+      ? `Better sources: the cited source ranks ${rec.existingRank} of ${rec.candidates + 1} (it and ${n} from the index, by ${by}).`
+      : `Better sources: the cited source could not be scored; ${n} from the index were ranked by ${by}.`;
+  }
+  const none = rec.noBetterSource ? capitalize(rec.noBetterSource) : 'No better source found';
+  if (rec.existingRank === undefined) return `${none}: ${n} looked at.`;
+  if (rec.existingRank === 1) return `${none}: the cited source ranks first among itself and ${n} (by ${by}).`;
+  return `${none}: ${rec.existingRank - 1} of ${n} rank above the cited source (by ${by}) but none is relevant enough to suggest.`;
 }
 
 const SIGNAL_WORDS: Record<FlagSignal, string> = { engine: 'verification score', ranker: 'source-ranker score', support: 'NLI probability of support' };
@@ -210,30 +268,57 @@ export interface AuditHtmlOptions {
   scoreChartSvg?: string;
 }
 
+/** A file name from an article title: letters, digits, - and _ only. */
+function fileStem(title: string): string {
+  return title.replace(/[^\p{L}\p{N}_-]+/gu, '_').replace(/^_+|_+$/g, '').slice(0, 80) || 'audit';
+}
+
+/** A download link holding its file (a data: URL: the report stays one file, without scripts). */
+function downloadLink(name: string, type: string, text: string, label: string): string {
+  return `<a class="download" download="${escapeHtml(name)}" href="data:${type};charset=utf-8,${escapeHtml(encodeURIComponent(text))}">${escapeHtml(label)}</a>`;
+}
+
 export function renderAuditHtml(report: AuditReport, opts: AuditHtmlOptions = {}): string {
   const signal = report.provenance.flagging.signal ?? 'engine';
   const { scored, unscored } = orderForReport(report.citations, signal);
   const scale = reportScale(report);
-  const th = scale.threshold;
+  // A threshold is printed only when something was scored (on the scale the scores are shown on).
+  const th = scored.length ? scale.threshold : undefined;
   const scorer = report.provenance.models[0];
   const view: View = { scale, probabilityScale: scorer?.backend === 'trained', rankedByRanker: false, roles: [] };
-  const scoredHtml = scored.map((c, i) => citationHtml(c, i + 1, view)).join('\n');
-  const unscoredHtml = unscored.map((c) => citationHtml(c, undefined, view)).join('\n');
+  const scoredHtml = scored.map((c) => citationHtml(c, view)).join('\n');
+  const unscoredHtml = unscored.map((c) => citationHtml(c, view)).join('\n');
   const signalName = scale.name;
   const s = report.summary;
   const statusPills = Object.entries(s.byStatus)
     .map(([k, n]) => `<span class="pill ${k === 'found' ? 'ok' : 'warn'}">${escapeHtml(k)}: ${n}</span>`)
     .join(' ');
   const p = report.provenance;
+  const flagging = !scored.length
+    ? 'no citation was scored: no threshold applied'
+    : p.flagging.threshold !== undefined
+      ? `${SIGNAL_WORDS[p.flagging.signal ?? 'engine']} ≤ ${fmt(p.flagging.threshold)}${p.flagging.probabilityThreshold !== undefined ? ` (= probability of support ${fmt(p.flagging.probabilityThreshold)})` : ''} — ${p.flagging.source ?? ''}`
+      : (p.flagging.disabledReason ?? 'off');
   const provRows: [string, string][] = [
     ['index snapshot', p.snapshot ?? '(no index)'],
     ['models', p.models.map((m) => `${m.id} (${m.version})`).join(', ')],
     ['judged by', judgedBy(p.models)],
     ['config hash', p.configHash],
-    ['flagging', p.flagging.threshold !== undefined ? `${SIGNAL_WORDS[p.flagging.signal ?? 'engine']} ≤ ${fmt(p.flagging.threshold)}${p.flagging.probabilityThreshold !== undefined ? ` (= probability of support ${fmt(p.flagging.probabilityThreshold)})` : ''} — ${p.flagging.source ?? ''}` : (p.flagging.disabledReason ?? 'off')],
+    ['flagging', flagging],
     ['scoring', `${p.config.scoring.granularity}-level, query context “${p.config.queryContext}”, ≤${p.config.scoring.preselect || 'all'} units per page`],
     ['veracite', `${p.veraciteVersion}, ${p.createdAt}`],
   ];
+  const todo = todoItems(report);
+  const stem = fileStem(report.article.title);
+  const created = new Date(p.createdAt);
+  const todoLinks = todo.length
+    ? `<div class="todo-links">To-do list of the ${todo.length} flagged citation${todo.length === 1 ? '' : 's'}: ${downloadLink(`${stem}-todo.csv`, 'text/csv', todoCsv(todo), 'CSV')} · ${downloadLink(`${stem}-todo.txt`, 'text/plain', todoWikitext(todo, { title: report.article.title, date: Number.isNaN(created.getTime()) ? new Date() : created }), 'wikitext with {{failed verification}} tags')}</div>`
+    : '';
+  const bandSummary = s.byBand
+    ? Object.entries(s.byBand)
+        .map(([k, n]) => `<span class="pill ${BAND_CLASS[k as CitationBand]}" data-band="${k}">${escapeHtml(BAND_LABELS[k as CitationBand] ?? k)}: ${n}</span>`)
+        .join('')
+    : '';
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Citation audit: ${escapeHtml(report.article.title)}</title>
@@ -241,21 +326,24 @@ export function renderAuditHtml(report: AuditReport, opts: AuditHtmlOptions = {}
 <body>
 <header><div>
 <h1>Citation audit: ${escapeHtml(report.article.title)}</h1>
-<div class="meta">${escapeHtml(report.article.origin)} (${escapeHtml(report.article.kind ?? report.article.format)}) · ${s.citations} citations in ${s.seconds.toFixed(1)} s</div>
-<div class="summary"><span class="pill">scored: ${s.scored}</span><span class="pill bad">flagged: ${s.flagged}</span><span class="pill">with suggestions: ${s.withSuggestions}</span><span class="pill">tagged failed verification: ${s.taggedFailedVerification}</span>${statusPills}</div>
-${s.byBand ? `<div class="summary">${Object.entries(s.byBand).map(([k, n]) => `<span class="pill ${BAND_CLASS[k as CitationBand]}">${escapeHtml(k.replace(/-/g, ' '))}: ${n}</span>`).join('')}</div>` : ''}
+<div class="meta">${escapeHtml(report.article.origin)} (${escapeHtml(report.article.kind ?? report.article.format)}) · ${s.citations} citations in ${s.seconds.toFixed(1)} s · citations are numbered as in the article (#1 is its first)</div>
+<div class="summary">${bandSummary}<span class="pill bad">likely fail verification: ${s.flagged}</span></div>
+${todoLinks}
+<details><summary>more counts</summary><div class="summary"><span class="pill">scored: ${s.scored}</span><span class="pill">with suggestions: ${s.withSuggestions}</span><span class="pill">tagged failed verification: ${s.taggedFailedVerification}</span>${statusPills}</div></details>
 </div></header>
 <main>
-${opts.scoreChartSvg ? `<figure class="chart">${opts.scoreChartSvg}<figcaption>Each scored citation's ${signalName}${th !== undefined ? `; the audit flags those at or below ${fmt(th)} (${escapeHtml(p.flagging.source ?? '')})` : ''}.</figcaption></figure>` : ''}
+${opts.scoreChartSvg && scored.length ? `<figure class="chart">${opts.scoreChartSvg}<figcaption>Each scored citation's ${signalName}${th !== undefined ? `; the audit flags those at or below ${fmt(th)}` : ''}.</figcaption></figure>` : ''}
 <h2>Scored citations, least verifiable first (${scored.length})</h2>
-<p class="meta">Ordered by the ${signalName}${th !== undefined ? `; citations at or below ${fmt(th)} are flagged` : ''}.${scale.meaning ? ` ${escapeHtml(scale.meaning)}` : ''} Left border: <span style="color:#d33">red</span> flagged, <span style="color:#b08000">yellow</span> not flagged but not in the supported band (partly supported, needs review), <span style="color:#00af89">green</span> the supported band only (probability of support ≥ ${fmt(BAND_THRESHOLDS.supportedFrom)}), grey not scored (each says how to check it). Evidence sentences:</p>
-${roleLegendHtml(view.roles)}
+<p class="meta">Each card: the citation's number in the article, its band, the claim, the ${escapeHtml(signalName)} and what it means. “details” holds the evidence and the scores behind it.${scale.meaning ? ` The ${escapeHtml(signalName)} is the ${escapeHtml(scale.meaning)}.` : ''}</p>
+<details><summary>how to read the colours</summary><p class="meta">Left border: <span style="color:#d33">red</span> likely fails verification${th !== undefined ? ` (${escapeHtml(signalName)} ≤ ${fmt(th)})` : ''}, <span style="color:#b08000">yellow</span> not flagged but not in the supported band (partly supported, needs review), <span style="color:#00af89">green</span> the supported band only (probability of support ≥ ${fmt(BAND_THRESHOLDS.supportedFrom)}), grey not checked (each says how to check it). Evidence sentences:</p>
+${roleLegendHtml(view.roles)}</details>
 ${scoredHtml || '<p class="meta">None.</p>'}
 <h2>Sources that could not be checked (${unscored.length})</h2>
 <p class="meta">Dead links, cited works not found, unreadable sources (scanned PDFs…) and sources that could not be reached or have no URL: these are not judged unsupported.</p>
 ${unscoredHtml || '<p class="meta">None.</p>'}
-<h2>Provenance</h2>
+<details class="prov-box"><summary>How this report was made (provenance)</summary>
 <table class="prov">${provRows.map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td><code>${escapeHtml(v)}</code></td></tr>`).join('')}</table>
+</details>
 </main></body></html>
 `;
 }

@@ -69,8 +69,10 @@ describe('veracite audit / calibrate (CLI, end to end)', () => {
     for (const c of report.citations.filter((c) => !c.verification)) assert.ok(page.indexOf(`id="c${c.index}"`) > positions.at(-1)!);
     assert.match(page, /The tower is 26 metres tall and painted white\./);
     assert.match(page, /<mark>tower<\/mark>/, 'claim words highlighted in evidence');
-    assert.match(page, /source not-found/);
-    assert.match(page, /likely failed verification/);
+    assert.match(page, /Source: not-found/);
+    assert.match(page, /Likely fails verification: the cited source does not appear to support this claim\./);
+    assert.doesNotMatch(page, /likely failed verification/, 'one wording of the flag');
+    assert.match(page, /<span class="num" title="citation 3 in the article">#3<\/span>/, 'numbered as in the article');
 
     const records = (await readFile(kilt, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { input: string; output: { provenance: { url: string }[] }[] });
     assert.equal(records.length, 6, 'the book without URL is left out');

@@ -2,7 +2,9 @@
  * `veracite audit <article>`: check every citation of a Wikipedia article against its cited source (SIDE):
  * verification score (max passage score), failed-verification flag from a calibrated threshold, URL-depth
  * baseline, better sources from the index. Output: a text summary, JSON (--json / --out), a self-contained
- * HTML report (--html) and the citations as KILT/WAFER records (--kilt). Live fetching only with --fetch.
+ * HTML report (--html), the citations as KILT/WAFER records (--kilt) and the flagged citations as a worklist
+ * (--todo CSV, --todo-wikitext: each claim with its {{failed verification}} tag). Citations are numbered as in
+ * the article ("#22"), everywhere. Live fetching only with --fetch.
  * The audit itself is assembled by the composition root (src/app/audit.ts), as for the server.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -36,6 +38,8 @@ interface AuditFlags extends Record<string, unknown> {
   out?: string;
   html?: string;
   kilt?: string;
+  todo?: string;
+  todoWikitext?: string;
   quiet?: boolean;
 }
 
@@ -57,6 +61,8 @@ export function registerAuditCommand(program: Command): void {
       .option('--out <file>', 'write the report JSON here')
       .option('--html <file>', 'write a self-contained HTML report here')
       .option('--kilt <file>', 'write the citations as KILT/WAFER JSONL records here')
+      .option('--todo <file>', 'write the flagged citations as a CSV worklist here (number, section, claim, probability of support, why, source)')
+      .option('--todo-wikitext <file>', 'write the flagged citations as a wikitext list, each claim with its {{failed verification}} tag')
       .option('--quiet', 'no progress output'),
     AUDIT_OPTIONS,
   ).action(async (article: string, flags: AuditFlags) => {
@@ -64,6 +70,12 @@ export function registerAuditCommand(program: Command): void {
     if (flags.out) await saveText(flags.out, JSON.stringify(report, null, 2) + '\n');
     // The chart (vega) loads only for an HTML report (issue 31: the CLI answers at once).
     if (flags.html) await saveText(flags.html, await (await import('../report/audit-chart.js')).renderAuditHtmlWithChart(report));
+    if (flags.todo || flags.todoWikitext) {
+      const { todoItems, todoCsv, todoWikitext } = await import('../audit/todo.js');
+      const items = todoItems(report);
+      if (flags.todo) await saveText(flags.todo, todoCsv(items));
+      if (flags.todoWikitext) await saveText(flags.todoWikitext, todoWikitext(items, { title: report.article.title, date: new Date(report.provenance.createdAt) }));
+    }
     if (flags.json) console.log(JSON.stringify(report, null, 2));
     else printSummary(report, flags);
   });
@@ -114,12 +126,16 @@ function printSummary(report: AuditReport, flags: AuditFlags): void {
   const signal = report.provenance.flagging.signal ?? 'engine';
   const { scored } = orderForReport(report.citations, signal);
   const scale = reportScale(report);
-  if (scored.length) console.log(`  least verifiable first, by ${scale.name}${scale.threshold !== undefined ? ` (flagged at <= ${scale.threshold.toFixed(3)})` : ''}:`);
+  // Citations are numbered as in the article (#1 is its first), as in the HTML report, the API and the web page.
+  // The threshold is printed only when something was scored, on the scale the numbers are shown on.
+  if (scored.length) console.log(`  least verifiable first, by ${scale.name}${scale.threshold !== undefined ? ` (likely fails verification at <= ${scale.threshold.toFixed(scale.bounded ? 2 : 3)})` : ''}:`);
+  const width = Math.max(0, ...scored.slice(0, 10).map((c) => (c.band ?? citationBand(c)).label.length));
   for (const c of scored.slice(0, 10)) {
-    const flag = c.verification!.flagged ? ' FLAGGED' : '';
-    console.log(`  ${scale.of(c).toFixed(3)}${flag}  #${c.index + 1} ${c.claim.length > 90 ? c.claim.slice(0, 87) + '...' : c.claim}`);
+    const x = scale.of(c);
+    const label = c.verification!.flagged ? 'FLAGGED' : (c.band ?? citationBand(c)).label;
+    console.log(`  #${String(c.index + 1).padEnd(3)} ${scale.bounded ? x.toFixed(2) : x.toFixed(3)}  ${label.padEnd(width)}  ${c.claim.length > 90 ? c.claim.slice(0, 87) + '...' : c.claim}`);
   }
   if (scored.length > 10) console.log(`  ... ${scored.length - 10} more`);
-  const outputs = [flags.out && `JSON ${flags.out}`, flags.html && `HTML ${flags.html}`, flags.kilt && `WAFER ${flags.kilt}`].filter(Boolean);
+  const outputs = [flags.out && `JSON ${flags.out}`, flags.html && `HTML ${flags.html}`, flags.kilt && `WAFER ${flags.kilt}`, flags.todo && `to-do CSV ${flags.todo}`, flags.todoWikitext && `to-do wikitext ${flags.todoWikitext}`].filter(Boolean);
   if (outputs.length) console.log(`wrote ${outputs.join(', ')}`);
 }

@@ -20,11 +20,16 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { confusionSpec, histogramByGroupSpec, metricBarsSpec, precisionRecallSpec, reliabilitySpec, riskCoverageSpec, type NamedPoint, type PrCurve } from './charts.js';
 import { expectedCalibrationError, reliabilityBins } from './reliability.js';
+import { calibratorInputs, type VerdictCalibrator } from '../verify/aggregate.js';
+import { LABELS } from '../verify/types.js';
+import { reportPath } from '../util/report-path.js';
 
 export interface Table {
   caption: string;
   columns: string[];
   rows: (string | number)[][];
+  /** Shown folded behind a "details" toggle (settings and weights, for the curious). */
+  folded?: boolean;
 }
 
 export interface Figure {
@@ -298,8 +303,47 @@ function auditEvalSection(file: ResultFile, d: Json): Section {
 
 const VERDICT_LABELS = ['SUPPORT', 'NOT_ENOUGH_INFO', 'CONTRADICT'];
 
+/** The verdict rule's scalar settings in words ("columbia, by-document, support threshold 0.325, ..."); the calibrator's weights go to a table. */
+export function verdictRuleWords(rule: Json): string {
+  return Object.entries(rule)
+    .filter(([, v]) => v === null || typeof v !== 'object')
+    .map(([k, v]) => (k === 'rule' || k === 'across' ? String(v) : `${k.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)} ${typeof v === 'number' ? fmtNumber(v) : String(v)}`))
+    .join(', ');
+}
+
+function fmtNumber(x: number): string {
+  return Number.isInteger(x) ? String(x) : String(Number(x.toFixed(4)));
+}
+
+/**
+ * The verdict calibrator (a small multinomial logistic layer) as a table, folded: one row per output class,
+ * a column per input feature and the bias. Was printed as raw JSON in the page's header (issue 31).
+ */
+export function calibratorTables(rule: Json): Table[] {
+  const cal = rule['calibrator'];
+  if (!isObj(cal) || !Array.isArray(cal['weights'])) return [];
+  const weights = cal['weights'] as unknown[];
+  if (!weights.every((r) => Array.isArray(r) && r.every((x) => typeof x === 'number'))) return [];
+  const bias = Array.isArray(cal['bias']) ? (cal['bias'] as unknown[]) : [];
+  // logits[k] = bias[k] + weights[k] . [ln P(support), ln P(refute), ln P(neither), relevance, ...inputs] (verify/aggregate.ts)
+  const width = Math.max(...(weights as number[][]).map((r) => r.length));
+  const named = ['ln P(support)', 'ln P(refute)', 'ln P(neither)', 'relevance', ...calibratorInputs(cal as unknown as VerdictCalibrator)];
+  const inputs = Array.from({ length: width }, (_, i) => named[i] ?? `input ${i + 1}`);
+  const classes: readonly string[] = LABELS;
+  return [
+    {
+      caption: 'Verdict calibrator weights (rows: verdict; columns: input)',
+      columns: ['verdict', ...inputs, 'bias'],
+      rows: (weights as number[][]).map((r, i) => [weights.length === classes.length ? classes[i]! : `class ${i + 1}`, ...r.map(fmtNumber), typeof bias[i] === 'number' ? fmtNumber(bias[i] as number) : '']),
+      folded: true,
+    },
+  ];
+}
+
 function verdictSection(file: ResultFile, d: Json): Section {
   const results = d['results'] as Json;
+  const prov = isObj(d['provenance']) ? (d['provenance'] as Json) : {};
+  const rule = isObj(prov['config']) && isObj((prov['config'] as Json)['verdict']) ? ((prov['config'] as Json)['verdict'] as Json) : undefined;
   const figures: Figure[] = [];
   const rows: (string | number)[][] = [];
   for (const [setting, r] of Object.entries(results)) {
@@ -320,10 +364,10 @@ function verdictSection(file: ResultFile, d: Json): Section {
     }
   }
   return {
-    heading: `Claim verification: ${String(d['claims'] ?? file.name)}`,
-    source: [...provenanceLines(file.name, d), ...(isObj(d['provenance']) && isObj((d['provenance'] as Json)['config']) ? [`verdict rule: ${JSON.stringify(((d['provenance'] as Json)['config'] as Json)['verdict'])}`] : [])],
+    heading: `Claim verification: ${typeof d['claims'] === 'string' ? reportPath(d['claims']) : file.name}`,
+    source: [...provenanceLines(file.name, d), ...(rule ? [`verdict rule: ${verdictRuleWords(rule)}`] : [])],
     figures,
-    tables: [{ caption: 'SciFact metrics (F1) and label accuracy', columns: ['setting', 'abstract label-only', 'abstract rationalized', 'sentence selection', 'sentence label', 'label accuracy', 'majority baseline'], rows }],
+    tables: [{ caption: 'SciFact metrics (F1) and label accuracy', columns: ['setting', 'abstract label-only', 'abstract rationalized', 'sentence selection', 'sentence label', 'label accuracy', 'majority baseline'], rows }, ...(rule ? calibratorTables(rule) : [])],
   };
 }
 

@@ -44,12 +44,14 @@ table{border-collapse:collapse;background:#fff;font-size:.85em;margin:10px 0;fon
 caption{text-align:left;font-weight:600;padding:4px 0}
 th,td{border:1px solid #d9dee4;padding:3px 8px;text-align:left;vertical-align:top}th{background:#eef1f5}
 details{margin:8px 0}summary{cursor:pointer;color:#1f5fa8}
+.table-wrap{max-width:100%;overflow-x:auto}
 `;
 
+/** A table in a wrapper that scrolls sideways when the table is wider than the page (it never overflows its card). */
 function tableHtml(t: Table): string {
-  return `<table><caption>${escapeHtml(t.caption)}</caption><thead><tr>${t.columns.map((c) => `<th scope="col">${escapeHtml(c)}</th>`).join('')}</tr></thead><tbody>${t.rows
+  return `<div class="table-wrap"><table><caption>${escapeHtml(t.caption)}</caption><thead><tr>${t.columns.map((c) => `<th scope="col">${escapeHtml(c)}</th>`).join('')}</tr></thead><tbody>${t.rows
     .map((r) => `<tr>${r.map((v) => `<td>${escapeHtml(String(v))}</td>`).join('')}</tr>`)
-    .join('')}</tbody></table>`;
+    .join('')}</tbody></table></div>`;
 }
 
 async function sectionHtml(s: Section, i: number): Promise<string> {
@@ -57,7 +59,7 @@ async function sectionHtml(s: Section, i: number): Promise<string> {
     s.figures.map(async (f) => `<figure id="s${i}-${escapeHtml(f.id)}">${await renderSvg(f.spec, `s${i}-${f.id}-`)}<figcaption>${escapeHtml(f.caption)}</figcaption></figure>`),
   );
   // Long per-item tables fold away; short summary tables stay open.
-  const tables = s.tables.map((t) => (t.rows.length > 12 ? `<details><summary>${escapeHtml(t.caption)} (${t.rows.length} rows)</summary>${tableHtml(t)}</details>` : tableHtml(t)));
+  const tables = s.tables.map((t) => (t.folded || t.rows.length > 12 ? `<details><summary>${escapeHtml(t.caption)} (${t.rows.length} rows)</summary>${tableHtml(t)}</details>` : tableHtml(t)));
   return `<section id="s${i}"><h2>${escapeHtml(s.heading)}</h2><div class="meta">${s.source.map((l) => `<div><code>${escapeHtml(l)}</code></div>`).join('')}</div>${figures.join('\n')}${tables.join('\n')}</section>`;
 }
 

@@ -119,6 +119,13 @@ describe('eval report page', () => {
     assert.match(html, /random flagging \(12% positives\)/);
     assert.match(html, /source-ranker score \(linear, higher = better supported\)/, 'the histogram states its scale');
     assert.match(html, /<table><caption>Detection of unsupported citations/);
+    // issue 31: every table scrolls inside its own wrapper, never past its card; no raw JSON of the calibrator's weights
+    assert.match(html, /\.table-wrap\{max-width:100%;overflow-x:auto\}/);
+    assert.equal((html.match(/<div class="table-wrap"><table>/g) ?? []).length, (html.match(/<table>/g) ?? []).length);
+    assert.doesNotMatch(html, /\{&quot;|&quot;weights&quot;|\[\[-?\d/, 'no JSON dump');
+    assert.match(html, /verdict rule: (columbia|concat), by-document, [^<{]*support threshold/);
+    assert.match(html, /<details><summary>Verdict calibrator weights[^<]*<\/summary><div class="table-wrap"><table><caption>Verdict calibrator weights[^<]*<\/caption><thead><tr><th scope="col">verdict<\/th><th scope="col">ln P\(support\)<\/th>/);
+    assert.match(html, /<td>SUPPORTS<\/td><td>-?\d/);
   });
 
   it('refuses a missing or broken file by name', async () => {
@@ -173,7 +180,9 @@ describe('audit score distribution', () => {
     assert.match(JSON.stringify(spec), /probability that the cited source supports the claim/);
     assert.match(JSON.stringify(spec.layer), new RegExp(`flag threshold ${pThreshold.toFixed(3).replace('.', '\\.')}`));
     const page = await renderAuditHtmlWithChart(report);
-    assert.match(page, new RegExp(`Probability of support <span class="score">[0-9.]+</span><span class="bar">.*?\\(flagged at ≤ ${pThreshold.toFixed(3).replace('.', '\\.')}\\)`));
+    // One number per card (the probability of support), the threshold on the same scale in its details.
+    assert.match(page, /<p class="verdict">Probability of support <span class="score">[0-9.]+<\/span><span class="bar">/);
+    assert.match(page, new RegExp(`likely failing verification at a probability of support ≤ ${pThreshold.toFixed(3).replace('.', '\\.')}`));
     assert.match(page, /= probability of support 0\.\d{3}\)/, 'the provenance gives the threshold on both scales');
   });
 });

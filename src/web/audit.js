@@ -5,6 +5,7 @@ import { postJson } from './api.js';
 import { clear, fmtScore, h, judgedBy, showError } from './dom.js';
 import { scoreChart } from './score-chart.js';
 import { roleLegend, safeLink, sourceCard } from './sources.js';
+import { citationNumber, fileStem, todoCsv, todoItems, todoWikitext } from './todo.js';
 
 const el = (id) => document.getElementById(id);
 let current = null; // { id, events: EventSource, results: Map, total, job }
@@ -14,6 +15,29 @@ export function byVerifiability(a, b) {
   const x = a.verifiability ?? Infinity;
   const y = b.verifiability ?? Infinity;
   return x - y || a.index - b.index;
+}
+
+/**
+ * The one plain-language line of a citation (as the HTML report's plainLine, src/audit/report-html.ts):
+ * what its band means for an editor; "likely fails verification" is said here and only here.
+ */
+export function plainLine(r) {
+  if (r.verifiability === null || r.band === 'could-not-check') return `Could not check: ${r.sourceReason || `source ${r.sourceStatus}`}.`;
+  if (r.failedVerification && (r.band === 'not-supported' || r.scoreSignal !== 'probability')) return 'Likely fails verification: the cited source does not appear to support this claim.';
+  if (r.failedVerification) return 'Needs review: flagged as likely failing verification, though the probability of support says otherwise.';
+  const contradicted = /contradict/.test(r.bandReason || '');
+  switch (r.band) {
+    case 'supported':
+      return 'The cited source supports this claim.';
+    case 'partly-supported':
+      return 'The cited source supports part of this claim; check the rest.';
+    case 'not-supported':
+      return contradicted ? 'The cited source appears to contradict this claim.' : 'The cited source does not appear to support this claim.';
+    case 'needs-review':
+      return contradicted ? 'Needs review: the source appears to contradict this claim, but the signals conflict.' : 'Too close to call: read the source.';
+    default:
+      return '';
+  }
 }
 
 function setProgress(done, total) {
@@ -46,9 +70,10 @@ export function bandBadge(r) {
   return h('span', { class: `badge ${cls}`, 'data-band': band, title: r.bandReason || r.howToCheck || '' }, label);
 }
 
+/** One number and the band: the plain line says the rest (in the detail and the row's tooltip). */
 function scoreCell(r) {
-  if (r.verifiability === null) return h('td', { class: 'num' }, bandBadge(r));
-  return h('td', { class: 'num' }, fmtScore(r.verifiability), bandBadge(r), r.failedVerification && r.band !== 'not-supported' ? h('span', { class: 'badge warn' }, 'failed verification') : null);
+  if (r.verifiability === null) return h('td', { class: 'num', title: plainLine(r) }, bandBadge(r));
+  return h('td', { class: 'num', title: plainLine(r) }, fmtScore(r.verifiability), bandBadge(r));
 }
 
 /** A citation that could not be checked: what to do, and the way to check it here (the source's text or file). */
@@ -95,15 +120,36 @@ function renderTable() {
     h(
       'tr',
       { 'data-citation': r.citationId, 'data-score': r.verifiability ?? '', class: r.failedVerification ? 'flagged' : '' },
-      h('td', { class: 'num' }, String(r.index + 1)),
+      h('td', { class: 'num' }, `#${citationNumber(r)}`),
       h('td', {}, h('button', { type: 'button', class: 'link', onclick: () => renderDetail(r) }, r.claim.length > 160 ? `${r.claim.slice(0, 157)}…` : r.claim)),
       sourceCell(r),
       scoreCell(r),
       h('td', {}, r.suggestions.length ? `${r.suggestions.length}: ${r.suggestions[0].title}` : '—'),
     ),
   );
+  const all = [...current.results.values()];
+  el('citation-table').tHead.rows[0].cells[3].textContent = all.length && all.every((r) => r.scoreSignal === 'probability' || r.verifiability === null) ? 'Probability of support' : 'Score';
   clear(el('citation-table').tBodies[0]).append(...rows);
   renderChart();
+  renderTodo();
+}
+
+/** Download links for the flagged citations as a worklist (CSV, wikitext with {{failed verification}} tags). */
+function renderTodo() {
+  const box = el('audit-todo');
+  const items = todoItems([...current.results.values()]);
+  for (const a of box.querySelectorAll('a[href^="blob:"]')) URL.revokeObjectURL(a.href);
+  box.hidden = items.length === 0;
+  if (!items.length) return clear(box);
+  const title = (current.job && current.job.article && current.job.article.title) || 'audit';
+  const stem = fileStem(title);
+  const file = (name, type, text, label) => h('a', { href: URL.createObjectURL(new Blob([text], { type })), download: name, class: 'download' }, label);
+  clear(box).append(
+    `To-do list of the ${items.length} flagged citation${items.length === 1 ? '' : 's'}: `,
+    file(`${stem}-todo.csv`, 'text/csv', todoCsv(items), 'CSV'),
+    ' · ',
+    file(`${stem}-todo.txt`, 'text/plain', todoWikitext(items, { title, date: new Date() }), 'wikitext with {{failed verification}} tags'),
+  );
 }
 
 function renderDetail(r) {
@@ -116,15 +162,26 @@ function renderDetail(r) {
     ? h('div', { class: 'suggestions' }, r.suggestions.map((s, i) => sourceCard(`Suggestion ${i + 1}`, s, `${r.scoreSignal === 'probability' ? 'P(supports)' : 'score'} ${fmtScore(s.score)}`, r.claim, roles)))
     : h('article', { class: 'source' }, h('h4', {}, 'Suggestions'), h('p', { class: 'hint' }, r.noBetterSource ? `${r.noBetterSource.charAt(0).toUpperCase()}${r.noBetterSource.slice(1)}.` : 'No indexed document scores above the cited source.'));
   // Element.append writes null as the text "null": only real nodes go in.
+  // One number and one line in words; the diagnostics behind "details".
+  const number = r.verifiability !== null ? h('span', { class: 'headline' }, `${r.scoreSignal === 'probability' ? 'Probability of support' : 'Score'} `, h('b', {}, fmtScore(r.verifiability))) : null;
+  const diag = [
+    r.bandReason ? `Why this band: ${r.bandReason}.` : null,
+    r.failedVerification ? 'Flagged as likely failing verification (at or below the flag threshold).' : null,
+    `Source: ${r.sourceStatus}${r.sourceReason ? ` (${r.sourceReason})` : ''}.`,
+    r.scoreSignal && r.scoreSignal !== 'probability' ? `The score is the ${r.scoreSignal} signal the flags use (no calibrated probability).` : null,
+    r.coverage ? r.coverage.text : null,
+    typeof r.ms === 'number' ? `Audited in ${r.ms} ms.` : null,
+  ].filter(Boolean);
   const parts = [
-    h('h3', {}, `Citation ${r.index + 1}`, r.sectionPath.length ? h('span', { class: 'meta' }, ` · ${r.sectionPath.join(' › ')}`) : null),
+    h('h3', {}, `#${citationNumber(r)}`, r.sectionPath.length ? h('span', { class: 'meta' }, ` · ${r.sectionPath.join(' › ')}`) : null),
     r.resolvedClaim ? h('p', { class: 'hint' }, `Read as: “${r.resolvedClaim}”`) : null,
     h('blockquote', { class: 'claim' }, r.claim),
-    r.context.length ? h('details', {}, h('summary', {}, 'Context'), h('p', {}, r.context.join(' '))) : null,
+    h('p', { class: 'verdict-line', 'data-band': r.band || '' }, bandBadge(r), number, h('span', { class: 'plain' }, plainLine(r))),
+    h('details', { class: 'diag' }, h('summary', {}, 'details'), h('ul', {}, diag.map((d) => h('li', {}, d))), r.context.length ? h('p', { class: 'hint' }, `Context: ${r.context.join(' ')}`) : null),
     h('div', { class: 'side-by-side' }, left, right),
   ];
   const legend = roleLegend(roles);
-  if (legend) parts.splice(2, 0, legend);
+  if (legend) parts.splice(parts.length - 1, 0, legend);
   clear(box).append(...parts.filter(Boolean));
   box.hidden = false;
   box.scrollIntoView({ behavior: 'smooth', block: 'start' });
@@ -147,6 +204,7 @@ export function showJob(id) {
   el('score-chart').hidden = true;
   el('audit-compare-link').href = `#/compare/${id}`;
   clear(el('citation-table').tBodies[0]);
+  clear(el('audit-todo')).hidden = true;
   setProgress(0, 0);
   const es = current.events;
   const mine = current;

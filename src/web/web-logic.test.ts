@@ -7,6 +7,11 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ROLE_LEGEND } from '../highlight/evidence-role.js';
+import { citationBand } from '../audit/bands.js';
+import { citationStatus } from '../audit/citation-status.js';
+import { citationView } from '../audit/citation-view.js';
+import { todoCsv, todoItems, todoWikitext } from '../audit/todo.js';
+import type { CitationAudit } from '../audit/types.js';
 
 interface Issue {
   path: string;
@@ -76,5 +81,36 @@ describe('web page logic', () => {
     assert.equal(check.checkStatus({ sourceStatus: 'dead', verifiability: null, sourceReason: 'HTTP 404' }).label, 'could not check');
     assert.equal(check.checkStatus({ sourceStatus: 'found', verifiability: 0.1, scoreSignal: 'probability', failedVerification: true }).label, 'likely fails verification');
     assert.match(check.checkStatus({ sourceStatus: 'found', verifiability: 0.8, scoreSignal: 'probability', failedVerification: false }).why, /probability of support 0\.80/);
+  });
+
+  it('the to-do list the page offers is the CLI\'s (--todo, --todo-wikitext), numbered as in the article', async () => {
+    const todo = (await import(join(import.meta.dirname, 'todo.js'))) as {
+      todoItems(views: unknown[]): unknown[];
+      todoCsv(items: unknown[]): string;
+      todoWikitext(items: unknown[], o: { title: string; date: Date }): string;
+      citationNumber(v: { index: number; number?: number }): number;
+    };
+    const citation = (index: number, p: number | undefined, flagged: boolean, extra: Record<string, unknown> = {}): CitationAudit => {
+      const c = {
+        id: `c${index}`, index, claim: `Claim ${index}, with "quotes" | and {{braces}}`, context: [], sectionPath: index % 2 ? ['History', 'Early'] : [],
+        tags: { failedVerification: false, citationNeeded: false, deadLink: false }, query: '',
+        source: { status: p === undefined ? 'not-found' : 'found', attempts: [], url: `https://example.org/${index}`, title: `Source ${index}` },
+        timingsMs: { source: 0, retrieve: 0, score: 0, rank: 0 },
+        ...(p === undefined ? {} : { verification: { score: 0.1, evidence: [], sentencesScored: 1, sentencesTotal: 1, flagged, probability: p, ...extra } }),
+      } as unknown as CitationAudit;
+      c.status = citationStatus(c);
+      c.band = citationBand(c);
+      return c;
+    };
+    const cs = [citation(4, 0.05, true), citation(0, 0.9, false), citation(1, 0.3, true), citation(2, undefined, false), citation(3, 0.02, true, { contradicted: true })];
+    const views = cs.map((c) => citationView({ url: c.source.url, title: c.source.title }, { status: c.source.status, attempts: [] }, c, 'support', new Map()));
+    assert.deepEqual(views.map((v) => todo.citationNumber(v)), [5, 1, 2, 3, 4]);
+    assert.equal(todo.citationNumber({ index: 6 }), 7, 'a view saved before `number` existed');
+    const date = new Date('2025-11-03T00:00:00Z');
+    const fromCli = todoItems({ citations: cs });
+    const fromPage = todo.todoItems(views);
+    assert.deepEqual(fromPage, fromCli);
+    assert.equal(todo.todoCsv(fromPage), todoCsv(fromCli));
+    assert.equal(todo.todoWikitext(fromPage, { title: 'T', date }), todoWikitext(fromCli, { title: 'T', date }));
   });
 });

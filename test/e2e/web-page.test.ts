@@ -6,7 +6,7 @@
  * Leaves screenshots in test-artifacts/.
  */
 import assert from 'node:assert/strict';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -86,11 +86,51 @@ describe('web page (Chromium): messages, highlighting, chart, comparison keys', 
     await page.waitForSelector('#citation-detail:not([hidden]) .side-by-side');
     const detail = (await page.textContent('#citation-detail')) ?? '';
     assert.doesNotMatch(detail, /\bnull\b/);
-    assert.equal(await page.locator('#citation-detail details').count(), 0, 'no context box when there is no context');
+    assert.equal(await page.locator('#citation-detail details').count(), 1, 'one details box, the diagnostics');
+    assert.doesNotMatch(detail, /Context:/, 'no context when there is none');
     assert.ok((await page.locator('#citation-detail .ev[data-role]').count()) > 0);
     assert.equal(await page.locator('#citation-detail .legend').count(), 1);
     assert.ok((await page.locator('#citation-detail .ev mark').count()) > 0, 'claim words marked in the evidence');
     assert.match((await page.getAttribute('#score-chart svg', 'aria-label')) ?? '', /^Score distribution of 1 scored citations, [01] flagged$/);
+  });
+
+  it('a report read at a glance: citations numbered as in the article, one number and one line each, diagnostics folded, the to-do list to download', async () => {
+    // Every claim cites the next claim's abstract (wrong pages), one cites a page that cannot be read.
+    const claims = supportedClaims().slice(0, 5);
+    const wikitext = claims.map((c, i) => `${c.claim.replace(/\.?\s*$/, '.')}<ref>{{cite journal |title=Study ${i + 1} |url=${sampleUrl(claims[(i + 1) % claims.length]!.docId)}}}</ref>`).join(' ');
+    const id = await audit(server.url, `== Findings ==\n${wikitext} Unread claim.<ref>{{cite web |url=https://not-indexed.example/x |title=X}}</ref>\n`, 'At a glance');
+    const job = (await (await fetch(`${server.url}/v1/audits/${id}`)).json()) as { results: { index: number; number?: number; failedVerification: boolean; verifiability: number | null }[] };
+    assert.ok(job.results.every((r) => r.number === r.index + 1), 'the API gives the number in the article');
+    await page.goto(`${server.url}/#/audit/${id}`);
+    await page.waitForSelector('#audit-run[data-status="done"]');
+    const rows = await page.locator('#citation-table tbody tr').evaluateAll((trs) => trs.map((tr) => ({ num: tr.children[0]!.textContent, score: tr.children[3]!.textContent ?? '' })));
+    assert.equal(rows.length, job.results.length);
+    assert.deepEqual(rows.map((r) => r.num).sort(), job.results.map((r) => `#${r.index + 1}`).sort());
+    for (const r of rows) assert.ok((r.score.match(/\d\.\d\d/g) ?? []).length <= 1, `one number: ${r.score}`);
+    assert.doesNotMatch(rows.map((r) => r.score).join(' '), /failed verification/);
+    // The to-do links: there exactly when something is flagged, holding the CLI's CSV.
+    const flagged = job.results.filter((r) => r.failedVerification).sort((a, b) => a.index - b.index);
+    assert.equal(await page.isVisible('#audit-todo'), flagged.length > 0);
+    if (flagged.length) {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('#audit-todo a.download >> nth=0')]);
+      const csv = { name: download.suggestedFilename(), text: await readFile((await download.path())!, 'utf8') };
+      assert.equal(csv.name, 'At_a_glance-todo.csv');
+      assert.deepEqual(csv.text.trimEnd().split('\r\n').slice(1).map((l) => l.split(',')[0]), flagged.map((r) => `#${r.index + 1}`));
+    }
+    await page.click('#citation-table tbody tr:first-child button');
+    await page.waitForSelector('#citation-detail:not([hidden]) .verdict-line');
+    const first = job.results.find((r) => r.verifiability !== null)!;
+    assert.ok(first);
+    assert.match((await page.textContent('#citation-detail h3')) ?? '', /^#\d+/);
+    const line = (await page.textContent('#citation-detail .verdict-line')) ?? '';
+    assert.ok((line.match(/\d\.\d\d/g) ?? []).length <= 1, line);
+    assert.match(line, /supports|support|close to call|contradict|Could not check/);
+    assert.equal(await page.locator('#citation-detail details.diag[open]').count(), 0, 'diagnostics start folded');
+    assert.equal(await page.isVisible('#citation-detail details.diag li'), false);
+    await shot(page, 'web-audit-glance.png');
+    await page.click('#citation-detail details.diag > summary');
+    assert.match((await page.textContent('#citation-detail details.diag')) ?? '', /Why this band: /);
+    await shot(page, 'web-audit-glance-details.png');
   });
 
   it('right after an audit with nothing to compare, the comparison screen says why', async () => {

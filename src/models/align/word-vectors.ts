@@ -8,10 +8,10 @@
  * node_modules/.cache/veracite/ (or the folder in VERACITE_CACHE_DIR); later processes read that in
  * ~0.2 s. The conversion happens:
  *   - at build time: `npm install` in a clone runs "prepare", which runs scripts/build-word-vectors.mjs;
- *   - otherwise on first use, by a byte-level parser that reads the file as bytes (no 307 MB string, no
- *     341k arrays: ~0.4 GB at its peak) - in a worker thread for `loadWordVectors` (the server awaits it
- *     before listening, so its event loop never runs the conversion), on the calling thread for the
- *     synchronous `wordVectors` (one-shot CLI commands, training).
+ *   - otherwise on first use (an install from the registry, which runs no "prepare"), by JSON.parse in a
+ *     worker thread for `loadWordVectors` (the server awaits it before listening, so its event loop never
+ *     runs the conversion), on the calling thread for the synchronous `wordVectors` (one-shot CLI commands,
+ *     training).
  * Shipping the cache in the repository was the other option; at 37 MB it is too big for git, and a cut-down
  * vocabulary would lose the rare scientific words the claims are made of.
  *
@@ -22,7 +22,7 @@
  * 0.88), so callers must check antonymy before trusting a vector match.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename, dirname, extname, join, resolve } from 'node:path';
@@ -93,8 +93,11 @@ export class WordVectors {
   static convertPackage(log: (line: string) => void, source = wordVectorSource()): Buffer {
     log(`veracite: converting word vectors ${source} (${Math.round(fileSize(source) / 1e6)} MB JSON) to a compact binary cache, once (5-10 s)...`);
     const t0 = performance.now();
-    const { words, dimension, quantised } = parseWordVectorJson(readWhole(source), source);
-    const buf = WordVectors.pack(words, quantised, dimension);
+    const j = readWordVectorJson(source);
+    // Own keys only ("__proto__" is a word too), vectors that are arrays, words a line of the cache can hold.
+    const vectorOf = (w: string) => (Object.hasOwn(j.vectors, w) ? j.vectors[w] : undefined);
+    const words = j.words.filter((w) => typeof w === 'string' && Array.isArray(vectorOf(w)) && !w.includes('\n'));
+    const buf = WordVectors.encode(words, (w) => vectorOf(w) as number[], j.dimensions);
     log(`veracite: ${words.length} word vectors converted in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     return buf;
   }
@@ -117,229 +120,19 @@ function fileSize(path: string): number {
   }
 }
 
-/** The file as bytes (a Buffer lives outside the JS heap; a 307 MB string would not). */
-function readWhole(path: string): Buffer {
-  const fd = openSync(path, 'r');
+/** The package's JSON ({dimensions, words: [...], vectors: {word: [numbers]}}) read whole, with where it failed. */
+function readWordVectorJson(source: string): { dimensions: number; words: string[]; vectors: Record<string, unknown> } {
+  let j: unknown;
   try {
-    const size = fstatSync(fd).size;
-    const buf = Buffer.allocUnsafe(size);
-    let at = 0;
-    while (at < size) {
-      const n = readSync(fd, buf, at, Math.min(1 << 24, size - at), at);
-      if (n === 0) break;
-      at += n;
-    }
-    return buf.subarray(0, at);
-  } finally {
-    closeSync(fd);
+    j = JSON.parse(readFileSync(source, 'utf8'));
+  } catch (e) {
+    throw new Error(`${source}: not the word-vector JSON expected (${(e as Error).message})`);
   }
-}
-
-const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
-
-/**
- * Parses the package's JSON ({dimensions, words: [...], vectors: {word: [numbers]}, ...}) from its bytes,
- * with the result JSON.parse + the old filter gave: the words of `words` that have a vector array and no
- * newline, in that order (a repeated vector key: the last one). Numbers take Clinger's exact fast path
- * (at most 15 digits and a power of ten up to 22: one correctly rounded division, the same double as
- * Number()), else Number() itself; so the cache is byte-identical to the JSON.parse conversion.
- */
-export function parseWordVectorJson(b: Buffer, where: string): { words: string[]; dimension: number; quantised: Int8Array } {
-  let i = 0;
-  const n = b.length;
-  const fail = (what: string): never => {
-    throw new Error(`${where}: not the word-vector JSON expected (${what} at byte ${i})`);
-  };
-  const ws = () => {
-    while (i < n) {
-      const c = b[i]!;
-      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
-      else break;
-    }
-  };
-  const expect = (c: number) => {
-    ws();
-    if (b[i] !== c) fail(`"${String.fromCharCode(c)}" expected`);
-    i++;
-  };
-  const str = (): string => {
-    ws();
-    if (b[i] !== 0x22) fail('string expected');
-    const s = ++i;
-    let escaped = false;
-    while (i < n && b[i] !== 0x22) {
-      if (b[i] === 0x5c) {
-        escaped = true;
-        i++;
-      }
-      i++;
-    }
-    if (i >= n) fail('unterminated string');
-    const e = i++;
-    return escaped ? (JSON.parse(b.toString('utf8', s - 1, e + 1)) as string) : b.toString('utf8', s, e);
-  };
-  const num = (): number => {
-    ws();
-    const s = i;
-    let neg = false;
-    if (b[i] === 0x2d) {
-      neg = true;
-      i++;
-    }
-    let m = 0;
-    let digits = 0;
-    let frac = 0;
-    let c = b[i]!;
-    while (c >= 0x30 && c <= 0x39) {
-      m = m * 10 + (c - 0x30);
-      if (m !== 0) digits++;
-      c = b[++i]!;
-    }
-    if (c === 0x2e) {
-      c = b[++i]!;
-      while (c >= 0x30 && c <= 0x39) {
-        m = m * 10 + (c - 0x30);
-        if (m !== 0) digits++;
-        frac++;
-        c = b[++i]!;
-      }
-    }
-    let exp = 0;
-    let slow = false;
-    if (c === 0x65 || c === 0x45) {
-      slow = true; // rare: let Number() read it
-      c = b[++i]!;
-      if (c === 0x2b || c === 0x2d) c = b[++i]!;
-      while (c >= 0x30 && c <= 0x39) c = b[++i]!;
-    }
-    if (i === s || (neg && i === s + 1)) fail('number expected');
-    if (slow || digits > 15 || frac - exp > 22) return Number(b.toString('latin1', s, i));
-    const v = m / POW10[frac]!;
-    return neg ? -v : v;
-  };
-  /** Skips any JSON value. */
-  const skip = (): void => {
-    ws();
-    const c = b[i];
-    if (c === 0x22) str();
-    else if (c === 0x7b || c === 0x5b) {
-      const close = c === 0x7b ? 0x7d : 0x5d;
-      i++;
-      ws();
-      if (b[i] === close) {
-        i++;
-        return;
-      }
-      for (;;) {
-        if (close === 0x7d) {
-          str();
-          expect(0x3a);
-        }
-        skip();
-        ws();
-        if (b[i] === 0x2c) i++;
-        else if (b[i] === close) {
-          i++;
-          return;
-        } else fail('"," or end expected');
-      }
-    } else if (c === 0x74 || c === 0x66 || c === 0x6e) {
-      while (i < n && b[i]! >= 0x61 && b[i]! <= 0x7a) i++;
-    } else num();
-  };
-  /** Calls `each` for every element of an array. */
-  const array = (each: () => void) => {
-    expect(0x5b);
-    ws();
-    if (b[i] === 0x5d) {
-      i++;
-      return;
-    }
-    for (;;) {
-      each();
-      ws();
-      if (b[i] === 0x2c) i++;
-      else if (b[i] === 0x5d) {
-        i++;
-        return;
-      } else fail('"," or "]" expected');
-    }
-  };
-
-  let dimension = 0;
-  let words: string[] = [];
-  // Each vector is quantised as soon as it is read (int8, 100 bytes a word; the doubles are never kept);
-  // `slot` maps a word to its place in `store`.
-  const slot = new Map<string, number>();
-  let store = new Int8Array(0);
-  let used = 0;
-  const early = new Map<string, number[]>(); // vectors met before "dimensions" (not the package's order)
-  const scratch: number[] = [];
-  const keep = (w: string, v: number[]) => {
-    let at = slot.get(w);
-    if (at === undefined) {
-      at = used++;
-      slot.set(w, at);
-      if (used * dimension > store.length) {
-        const grown = new Int8Array(Math.max(dimension * Math.max(words.length, 1024), store.length * 2));
-        grown.set(store);
-        store = grown;
-      }
-    }
-    quantise(v, dimension, store, at * dimension);
-  };
-  expect(0x7b);
-  ws();
-  if (b[i] !== 0x7d) {
-    for (;;) {
-      const key = str();
-      expect(0x3a);
-      if (key === 'dimensions') dimension = num();
-      else if (key === 'words') {
-        const list: string[] = [];
-        array(() => list.push(str()));
-        words = list;
-      } else if (key === 'vectors') {
-        expect(0x7b);
-        ws();
-        if (b[i] !== 0x7d) {
-          for (;;) {
-            const w = str();
-            expect(0x3a);
-            ws();
-            if (b[i] !== 0x5b) {
-              skip(); // not an array: JSON.parse's filter drops it
-              slot.delete(w);
-              early.delete(w);
-            } else {
-              scratch.length = 0;
-              array(() => scratch.push(num()));
-              if (dimension) keep(w, scratch);
-              else early.set(w, scratch.slice());
-            }
-            ws();
-            if (b[i] === 0x2c) i++;
-            else if (b[i] === 0x7d) {
-              i++;
-              break;
-            } else fail('"," or "}" expected');
-          }
-        } else i++;
-      } else skip();
-      ws();
-      if (b[i] === 0x2c) i++;
-      else if (b[i] === 0x7d) {
-        i++;
-        break;
-      } else fail('"," or "}" expected');
-    }
+  const o = j as { dimensions?: unknown; words?: unknown; vectors?: unknown };
+  if (typeof o.dimensions !== 'number' || !Array.isArray(o.words) || typeof o.vectors !== 'object' || o.vectors === null) {
+    throw new Error(`${source}: not the word-vector JSON expected (needs "dimensions", "words" and "vectors")`);
   }
-  if (!dimension) fail('no "dimensions"');
-  for (const [w, v] of early) if (!slot.has(w)) keep(w, v);
-  const kept = words.filter((w) => slot.has(w) && !w.includes('\n'));
-  const quantised = new Int8Array(kept.length * dimension);
-  kept.forEach((w, j) => quantised.set(store.subarray(slot.get(w)! * dimension, (slot.get(w)! + 1) * dimension), j * dimension));
-  return { words: kept, dimension, quantised };
+  return o as { dimensions: number; words: string[]; vectors: Record<string, unknown> };
 }
 
 /** The word-vector JSON: $VERACITE_WORD_VECTORS, else the one of the npm package. */

@@ -1,0 +1,69 @@
+// The audit's flagged citations as a worklist, built in the page from the API's citation views: the same
+// CSV and wikitext as `veracite audit --todo / --todo-wikitext` (src/audit/todo.ts; web-logic.test.ts
+// checks that the two agree). Citations are numbered as in the article, from 1.
+
+const BAND_LABELS = { supported: 'supported', 'partly-supported': 'partly supported', 'needs-review': 'needs review', 'not-supported': 'not supported', 'could-not-check': 'could not check' };
+
+export const TODO_COLUMNS = ['citation', 'section', 'claim', 'probability of support', 'band', 'why', 'cited source', 'cited URL', 'suggested source', 'done'];
+
+/** The citation's number in the article (views saved before `number` existed have only the 0-based index). */
+export function citationNumber(r) {
+  return typeof r.number === 'number' ? r.number : r.index + 1;
+}
+
+/** The flagged citations among the views, in article order. */
+export function todoItems(views) {
+  return views
+    .filter((r) => r.failedVerification)
+    .sort((a, b) => citationNumber(a) - citationNumber(b))
+    .map((r) => {
+      const best = r.suggestions && r.suggestions[0];
+      const s = r.source || {};
+      const item = {
+        number: citationNumber(r),
+        section: r.sectionPath && r.sectionPath.length ? r.sectionPath.join(' › ') : 'lead',
+        claim: r.claim,
+        band: BAND_LABELS[r.band] || r.band || '',
+        reason: r.bandReason || '',
+        sourceTitle: s.title || '',
+        sourceUrl: s.url || s.archiveUrl || '',
+        suggestion: best ? best.url || best.title || best.docId || '' : '',
+      };
+      if (r.scoreSignal === 'probability' && typeof r.verifiability === 'number') item.score = r.verifiability;
+      return item;
+    });
+}
+
+export function csvField(x) {
+  let s = x === undefined ? '' : typeof x === 'number' ? x.toFixed(3) : x;
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function todoCsv(items) {
+  const rows = [TODO_COLUMNS, ...items.map((i) => [`#${i.number}`, i.section, i.claim, i.score, i.band, i.reason, i.sourceTitle, i.sourceUrl, i.suggestion, ''])];
+  return rows.map((r) => r.map((f) => csvField(f)).join(',')).join('\r\n') + '\r\n';
+}
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+function templateValue(s) {
+  return s.replace(/\s+/g, ' ').replace(/[{}]/g, '').replace(/\|/g, '{{!}}');
+}
+
+function nowiki(s) {
+  const t = s.replace(/\s+/g, ' ').replace(/<\/?nowiki\s*>/gi, '');
+  return /[[\]{}<>'|=~&]|^[*#:;]/.test(t) ? `<nowiki>${t}</nowiki>` : t;
+}
+
+export function todoWikitext(items, opts) {
+  const month = `${MONTHS[opts.date.getUTCMonth()]} ${opts.date.getUTCFullYear()}`;
+  const head = `<!-- veracite audit of "${opts.title.replace(/--/g, '- -')}", ${opts.date.toISOString().slice(0, 10)}: ${items.length} citation${items.length === 1 ? '' : 's'} likely failing verification. Read each source before tagging; the audit can be wrong. -->`;
+  const lines = items.map((i) => `* #${i.number} (${nowiki(i.section)}): ${nowiki(i.claim)}{{failed verification|date=${month}|reason=${templateValue(`veracite: ${i.reason}`)}}}`);
+  return [head, ...lines].join('\n') + '\n';
+}
+
+/** A file name from an article title. */
+export function fileStem(title) {
+  return (title || '').replace(/[^\p{L}\p{N}_-]+/gu, '_').replace(/^_+|_+$/g, '').slice(0, 80) || 'audit';
+}
