@@ -7,6 +7,8 @@ export const WORK_API_BASES = {
   /** The DOI resolver (landing pages). */
   doi: 'https://doi.org',
   crossref: 'https://api.crossref.org',
+  /** DOIs registered with DataCite (datasets, software, repositories such as Zenodo), which Crossref does not hold. */
+  datacite: 'https://api.datacite.org',
   openalex: 'https://api.openalex.org',
   europepmc: 'https://www.ebi.ac.uk/europepmc/webservices/rest',
   arxiv: 'https://export.arxiv.org/api',

@@ -41,6 +41,18 @@ describe('metadata APIs (loopback, recorded response shapes)', () => {
     assert.ok(!none.ok && none.notFound);
   });
 
+  it('DataCite: a DOI Crossref does not hold (a Zenodo dataset) is read from DataCite\'s abstract; one neither holds says both', async () => {
+    const w = await crossrefWork('10.5281/zenodo.5550001', opts, 'https://doi.org/10.5281/zenodo.5550001');
+    assert.ok(w.ok && w.api === 'datacite', JSON.stringify(w));
+    assert.equal(w.document.title, 'Grey seal pup counts at Godrevy, 2016-2021 (dataset)');
+    assert.ok(w.document.sentences.some((s) => /Pup production rose by a fifth between 2016 and 2021/.test(s)));
+    assert.ok(!w.document.sentences.some((s) => /Version 2/.test(s)), 'only the Abstract description is read');
+    assert.equal(w.landingUrl, 'https://zenodo.org/record/5550001');
+    assert.ok(srv.hits.includes('/datacite/dois/10.5281/zenodo.5550001'));
+    const none = await crossrefWork('10.5555/unknown', opts, 'https://doi.org/10.5555/unknown');
+    assert.ok(!none.ok && /api\.crossref|crossref/i.test(none.reason) && /datacite/i.test(none.reason), none.ok ? '' : none.reason);
+  });
+
   it('OpenAlex only where allowed: a DOI without Crossref abstract gets the inverted-index abstract', async () => {
     const off = await crossrefWork('10.5555/no-abstract', opts, 'https://doi.org/10.5555/no-abstract');
     assert.ok(!off.ok && /no abstract/.test(off.reason));

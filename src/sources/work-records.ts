@@ -1,8 +1,9 @@
 /**
  * What is cited, resolved through open metadata APIs rather than a landing page alone:
  *
- *   DOI          Crossref `GET /works/{doi}` (title, JATS abstract, landing URL); with `openAbstracts`, OpenAlex's
- *                abstract (`abstract_inverted_index`) when Crossref has none
+ *   DOI          Crossref `GET /works/{doi}` (title, JATS abstract, landing URL); DataCite `GET /dois/{doi}` when
+ *                Crossref has no abstract (DataCite registers datasets, software, repository records); with
+ *                `openAbstracts`, OpenAlex's abstract (`abstract_inverted_index`) when neither has one
  *   PMID / PMC   Europe PMC REST search (`EXT_ID:<pmid> AND SRC:MED` / `PMCID:PMC<n>`, resultType core): the
  *                abstract, and the open-access full text (`/{PMCID}/fullTextXML`, JATS) when there is one
  *   arXiv        the arXiv API (`/query?id_list=<id>`, Atom): the abstract; the PDF is read by the caller
@@ -32,6 +33,7 @@ export { WORK_API_BASES, type WorkApiBases, type WorkApiName };
 export const POLITE_INTERVAL_MS: Record<WorkApiName, number> = {
   doi: 0,
   crossref: 100,
+  datacite: 100,
   openalex: 100,
   europepmc: 150,
   arxiv: 3000,
@@ -152,9 +154,28 @@ export async function crossrefWork(doi: string, opts: WorkRecordOptions, citedUr
     if (!abstract) return { ok: false, api: 'crossref', apiUrl: url, notFound: false, status: 'unsupported', reason: `Crossref has no abstract for DOI ${doi} ("${title}")` };
     return { ok: true, document: doc(`${title}\n\n${abstract}`, title, citedUrl), api: 'crossref', apiUrl: url, fullText: false, ...(m.URL ? { landingUrl: m.URL } : {}) };
   });
-  if (rec.ok || !opts.openAbstracts || rec.transient) return rec;
+  if (rec.ok || rec.transient) return rec;
+  // Not Crossref's (or no abstract there): DataCite registers the other DOIs (datasets, software, Zenodo).
+  const dc = await dataciteWork(doi, opts, citedUrl);
+  if (dc.ok) return dc;
+  const both = { ...rec, reason: `Crossref: ${rec.reason}; DataCite: ${dc.reason}` };
+  if (!opts.openAbstracts) return both;
   const alex = await openAlexWork(doi, opts, citedUrl);
-  return alex.ok ? alex : { ...rec, reason: `${rec.reason}; ${alex.reason}` };
+  return alex.ok ? alex : { ...both, reason: `${both.reason}; ${alex.reason}` };
+}
+
+/** DataCite REST `GET /dois/{doi}` (JSON:API): `data.attributes.titles[].title`, `descriptions[]` of type Abstract, `url`. */
+export async function dataciteWork(doi: string, opts: WorkRecordOptions, citedUrl: string): Promise<WorkRecord> {
+  const b = apiBases(opts);
+  const url = `${b.datacite}/dois/${doi.split('/').map(encodeURIComponent).join('/')}`;
+  return cached('datacite', url, opts, 'application/vnd.api+json, application/json', (body) => {
+    const j = JSON.parse(body) as { data?: { attributes?: { titles?: { title?: string }[]; descriptions?: { description?: string; descriptionType?: string }[]; url?: string } } };
+    const a = j.data?.attributes ?? {};
+    const title = a.titles?.find((t) => t.title)?.title?.trim() || doi;
+    const abstract = (a.descriptions ?? []).filter((d) => d.descriptionType === 'Abstract' && d.description).map((d) => markupText(d.description!)).join('\n\n');
+    if (!abstract) return { ok: false, api: 'datacite', apiUrl: url, notFound: false, status: 'unsupported', reason: `DataCite has no abstract for DOI ${doi} ("${title}")` };
+    return { ok: true, document: doc(`${title}\n\n${abstract}`, title, citedUrl), api: 'datacite', apiUrl: url, fullText: false, ...(a.url ? { landingUrl: a.url } : {}) };
+  });
 }
 
 /** OpenAlex `GET /works/doi:<doi>`: the abstract is an inverted index (word -> positions). */
