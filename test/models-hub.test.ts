@@ -70,8 +70,10 @@ describe('veracite models: loopback hub', () => {
   });
 
   it('the shipped catalog pins at least three pullable profiles with revisions and checksums', () => {
-    const pullable = CATALOG.filter((p) => !p.manual && p.files.some((f) => f.sha256));
+    // Pinned: a commit (40 hex digits, not a branch) and every file's SHA-256.
+    const pullable = CATALOG.filter((p) => !p.manual && p.files.length > 0 && /^[0-9a-f]{40}$/.test(p.revision) && p.files.every((f) => f.sha256));
     assert.ok(pullable.length >= 3, pullable.map((p) => p.name).join(','));
+    assert.deepEqual(new Set(pullable.map((p) => p.role)), new Set(['nli', 'scorer', 'embedder']));
     for (const p of CATALOG) {
       assert.ok(['Apache-2.0', 'MIT'].includes(p.licence));
       for (const f of p.files) if (f.sha256) assert.match(f.sha256, /^[0-9a-f]{64}$/);

@@ -13,11 +13,10 @@
  *   refused, never used.
  * - reranker (Xenova/ms-marco-MiniLM-L-6-v2 @ a09144355adeed5f58c8ed011d209bf8ee5a1fec): SHA-256 and size
  *   of onnx/model_quantized.onnx and the SHA-256 of vocab.txt as pinned at that commit by a public C#
- *   model allowlist (ModelSha256 / TokenizerSha256 / ModelByteSize). The SHA-256 of config.json,
- *   tokenizer.json and tokenizer_config.json was NOT found in any public source: those files have
- *   `sha256: null`, and `pull` then checks them against the hub's ETag (the hub sends a file's SHA-256
- *   as the ETag of LFS files only, so for these small git files the hash is recorded at first download,
- *   said so in the manifest and by `models info`).
+ *   model allowlist (ModelSha256 / TokenizerSha256 / ModelByteSize); the SHA-256 of config.json,
+ *   tokenizer.json and tokenizer_config.json as pinned at the same commit by a public TypeScript model
+ *   loader that downloads `resolve/<commit>/<file>` and refuses a mismatch (its model_quantized.onnx
+ *   hash is the one above; its tokenizer.json hash is also pinned at the commit by a public Dockerfile).
  * - embedder (Xenova/bge-small-en-v1.5 @ ea104dacec62c0de699686887e3f920caeb4f3e3): all five files, SHA-256
  *   as pinned at that commit by a public Dockerfile (BuildKit `ADD --checksum`) and, with their sizes, by
  *   a public fetch script (fetch-embedding-model.sh) that downloads the same commit.
@@ -129,9 +128,9 @@ export const CATALOG: readonly CatalogProfile[] = [
     dtype: 'q8',
     options: { scoreAs: 'probability' },
     files: [
-      { path: 'config.json', sha256: null },
-      { path: 'tokenizer.json', sha256: null },
-      { path: 'tokenizer_config.json', sha256: null },
+      { path: 'config.json', sha256: 'd827779a72d27ae68cf878a6fc2e954542663fe21ca515d9f4783fc96be2d37e' },
+      { path: 'tokenizer.json', sha256: 'd241a60d5e8f04cc1b2b3e9ef7a4921b27bf526d9f6050ab90f9267a1f9e5c66' },
+      { path: 'tokenizer_config.json', sha256: '0b29c7bfc889e53b36d9dd3e686dd4300f6525110eaa98c76a5dafceb2029f53' },
       { path: 'vocab.txt', sha256: '07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3' },
       { path: 'onnx/model_quantized.onnx', sha256: 'e9d8ebf845c413e981c175bfe49a3bfa9b3dcce2a3ba54875ee5df5a58639fbe', size: 23143499 },
     ],
