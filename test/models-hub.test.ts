@@ -141,6 +141,17 @@ describe('veracite models: loopback hub', () => {
     }
   });
 
+  it('a recommended profile pinned by checksums at a branch pulls the commit the branch is at, and records it', async () => {
+    const atBranch = [{ ...catalog[0]!, name: 'tiny-nli-main', revision: 'main', files: catalog[0]!.files.map((f, i) => (i === 0 ? { ...f, sha256: null } : f)) }];
+    const r = await pullProfile('tiny-nli-main', { home, endpoint: hub.endpoint, catalog: atBranch });
+    assert.equal(r.revision, REVISION);
+    assert.ok(hub.requests.some((q) => q.url === `/api/models/${REPO}/revision/main`), 'the branch was resolved through the revision listing');
+    const manifest = JSON.parse(await readFile(join(home, 'tiny-nli-main', repoFolder(REPO), MANIFEST_FILE), 'utf8'));
+    assert.equal(manifest.revision, REVISION);
+    assert.match(manifest.files[0].verifiedBy, /^(first-seen|etag)$/, 'the file without a pinned checksum says how it was checked');
+    assert.ok(manifest.files.slice(1).every((f: { verifiedBy: string }) => f.verifiedBy === 'pinned'));
+  });
+
   it('a hub id is pulled from the listing of its revision, LFS files checked against the ETag', async () => {
     const r = await pullProfile(REPO, { home, endpoint: hub.endpoint, role: 'nli', name: 'by-id' });
     assert.equal(r.revision, REVISION);

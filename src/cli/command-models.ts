@@ -80,6 +80,8 @@ export async function pullProfile(target: string, o: PullOptions = {}): Promise<
   if (known) {
     if (known.manual || !known.files.length) throw new HubError(`profile "${known.name}" (${known.repo}) has no pinned ONNX files on the hub: ${known.manual ?? 'export it and use veracite models import'}`);
     ({ name, repo, revision, files, role, dtype, options } = { ...known, files: [...known.files] });
+    // A profile pinned by file checksums at a branch: pull the commit the branch is at now, and record it.
+    if (!/^[0-9a-f]{40}$/.test(revision)) revision = (await hubFiles(endpoint, repo, revision, dtype, o.token)).revision;
   } else {
     if (!/^[\w.-]+\/[\w.-]+$/.test(target)) throw new HubError(`"${target}" is neither a recommended profile (${(o.catalog ?? CATALOG).map((p) => p.name).join(', ')}) nor a hub id (owner/name)`);
     if (!o.role) throw new HubError(`${target}: say which role the model fills with --role ${ROLES.join('|')}`);

@@ -20,9 +20,11 @@
  * - embedder (Xenova/bge-small-en-v1.5 @ ea104dacec62c0de699686887e3f920caeb4f3e3): all five files, SHA-256
  *   as pinned at that commit by a public Dockerfile (BuildKit `ADD --checksum`) and, with their sizes, by
  *   a public fetch script (fetch-embedding-model.sh) that downloads the same commit.
- * - nli-base (MoritzLaurer/DeBERTa-v3-base-mnli-fever-anli, MIT): no ONNX export with published
- *   checksums was found; the profile names the export route and has no pinned files, so `pull nli-base`
- *   refuses and says how to export and `models import` it.
+ * - nli-base (Xenova/DeBERTa-v3-base-mnli-fever-anli, the int8 ONNX export of MoritzLaurer's MIT model): the
+ *   SHA-256 of onnx/model_quantized.onnx as two public projects pin it (a Rust build script that refuses a
+ *   mismatch, and a model manifest), and of tokenizer.json (the same build script); no commit id and no
+ *   checksum of config.json / tokenizer_config.json was found, so it is pulled at `main` with those two
+ *   recorded at first download.
  *
  * Published figures are copied from the model cards (or the tables they link to), each with where it was
  * checked; a figure that could not be found in a public copy of its card is left out, not quoted from
@@ -99,15 +101,22 @@ export const CATALOG: readonly CatalogProfile[] = [
   {
     name: 'nli-base',
     role: 'nli',
-    repo: 'MoritzLaurer/DeBERTa-v3-base-mnli-fever-anli',
+    // Xenova's ONNX export of MoritzLaurer/DeBERTa-v3-base-mnli-fever-anli (same weights, int8).
+    repo: 'Xenova/DeBERTa-v3-base-mnli-fever-anli',
     revision: 'main',
-    revisionNote: 'no ONNX export with published checksums was found: export it and import the folder',
-    dtype: 'fp32',
-    files: [],
+    revisionNote:
+      'no commit id was published with these checksums: pulled at main, and the weights (onnx/model_quantized.onnx) and tokenizer.json are pinned by SHA-256 (a changed file is refused); config.json and tokenizer_config.json have no published checksum and are recorded at first download',
+    dtype: 'q8',
+    files: [
+      { path: 'config.json', sha256: null },
+      { path: 'tokenizer.json', sha256: 'a86f883318afa11c8c10466f1bf4efaeb6ded28a52cbe57217a8fa0d0a2a87df' },
+      { path: 'tokenizer_config.json', sha256: null },
+      { path: 'onnx/model_quantized.onnx', sha256: 'ab9da76bb06054ea6b921560c1ecf5683a9e4d96f0ea73d78d3b4a8990aea882' },
+    ],
     licence: 'MIT',
     baseModel: 'MoritzLaurer/DeBERTa-v3-base-mnli-fever-anli',
-    // Not a pinned file size: an fp32 export of DeBERTa-v3-base (~184M parameters incl. its 128k-token embedding) is about this large.
-    sizeMB: 740,
+    // The int8 export's size as two public manifests give it (244,291,931 bytes).
+    sizeMB: 244,
     improves: 'verdicts and the audit\'s probability of support, more than nli-small: trained on MNLI, FEVER-NLI and ANLI (evidence sentences, adversarial pairs)',
     // The card's model-index (Hub evaluation, "verified: true"). Its MNLI and FEVER-NLI figures could not be
     // checked in a public copy of the card and are left out.
@@ -115,10 +124,7 @@ export const CATALOG: readonly CatalogProfile[] = [
       { metric: 'ANLI test_r1 accuracy', value: 0.712, source: 'huggingface.co/MoritzLaurer/DeBERTa-v3-base-mnli-fever-anli model card, model-index (anli plain_text test_r1, verified)' },
       { metric: 'ANLI test_r3 accuracy', value: 0.495, source: 'same model card, model-index (anli plain_text test_r3, verified)' },
     ],
-    cost: { cpu: 'rough, not measured: ~184M parameters, about 8x the compute of nli-small; ~100-200 ms per pair on one core', cuda: '~5-10 ms per batch of 32 pairs (fp32)' },
-    manual:
-      'optimum-cli export onnx --model MoritzLaurer/DeBERTa-v3-base-mnli-fever-anli --task text-classification out/nli-base && ' +
-      'mkdir -p out/nli-base/onnx && mv out/nli-base/model.onnx out/nli-base/onnx/model.onnx && veracite models import out/nli-base --role nli --name nli-base',
+    cost: { cpu: 'rough, not measured: ~184M parameters, about 8x the compute of nli-small; ~100-200 ms per pair on one core (int8)', cuda: 'the q8 file runs on CPU kernels: for CUDA export fp32 (optimum-cli export onnx --model MoritzLaurer/DeBERTa-v3-base-mnli-fever-anli --task text-classification) and veracite models import it' },
   },
   {
     name: 'reranker',
