@@ -31,6 +31,11 @@ export interface FetchPolicy extends GuardOptions {
   pdf?: boolean;
   /** Largest PDF read when `pdf` is on (default 32 MiB): reports are often larger than web pages. */
   maxPdfBytes?: number;
+  /**
+   * An API's Accept header (JSON, XML): the answer is then read as text whatever type it declares (still
+   * size-capped, binary refused), so the metadata APIs (api-fetch.ts) take this same guarded fetch.
+   */
+  accept?: string;
 }
 
 export const DEFAULT_FETCH_POLICY = {
@@ -138,7 +143,7 @@ export async function fetchPage(url: string, policy: FetchPolicy = {}): Promise<
         throw new FetchFailure(dead ? 'dead' : 'unreachable', `HTTP ${status}`, status);
       }
       const contentType = String(res.headers['content-type'] ?? '');
-      const declared = kindOf(contentType);
+      const declared = p.accept ? 'text' : kindOf(contentType);
       if (declared === 'unsupported' || (declared === 'pdf' && !p.pdf)) {
         res.destroy();
         throw new FetchFailure('unsupported', unsupportedReason(contentType), status, contentType);
@@ -187,7 +192,7 @@ function toFailure(e: unknown, host: string): FetchFailure {
   return new FetchFailure('unreachable', err.code ? `${err.code}: ${err.message}` : err.message ?? String(e));
 }
 
-function requestOnce(target: CheckedTarget, p: Required<Pick<FetchPolicy, 'userAgent'>>, timeoutMs: number): Promise<IncomingMessage> {
+function requestOnce(target: CheckedTarget, p: Required<Pick<FetchPolicy, 'userAgent'>> & Pick<FetchPolicy, 'accept'>, timeoutMs: number): Promise<IncomingMessage> {
   const host = target.url.host;
   const mod = target.url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
@@ -198,7 +203,7 @@ function requestOnce(target: CheckedTarget, p: Required<Pick<FetchPolicy, 'userA
       lookup: pinnedLookup(target),
       headers: {
         'user-agent': p.userAgent,
-        accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.1',
+        accept: p.accept ?? 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.1',
         'accept-encoding': 'gzip, deflate, br',
       },
     });
