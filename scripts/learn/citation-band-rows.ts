@@ -8,21 +8,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Veracite } from '../../src/app/veracite.js';
-import { supportModel } from '../../src/audit/support.js';
-import { readWiceClaims } from '../../src/eval/run-citation-detection.js';
-import { supportDetection } from '../../src/eval/support-detection.js';
+import { wiceSupport } from './wice-support.js';
 
 const { values } = parseArgs({ options: { data: { type: 'string', default: '../shared/data/wice/claim_dev.jsonl' }, out: { type: 'string', default: 'eval-results/citation-band-rows-dev.json' }, cache: { type: 'string', default: 'tmp/embcache-wice' } } });
-const claims = await readWiceClaims(values.data!);
-const vc = await Veracite.open({ index: { dir: null }, models: { cache: values.cache! } });
-const loaded = await vc.models.engine();
-const support = supportModel(loaded.scorer.info, await vc.models.engineEntailment());
-if ('reason' in support) throw new Error(support.reason);
-const t0 = performance.now();
-const r = await supportDetection(loaded.scorer, support, claims, (d, t) => {
-  if (d % 40 === 0 || d === t) process.stderr.write(`band rows: ${d}/${t} (${(d / ((performance.now() - t0) / 1000)).toFixed(2)} claims/s)\n`);
-});
+const { vc, claims, loaded, r, t0 } = await wiceSupport(values.data!, values.cache!, 'band rows', 40);
 const rows = claims.map((c, i) => ({
   id: c.id,
   group: c.title || c.claim,

@@ -8,28 +8,18 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Veracite } from '../../src/app/veracite.js';
+import { wiceSupport } from './wice-support.js';
 import { SourceRanker, defaultRankerPath } from '../../src/audit/source-ranker.js';
-import { supportModel } from '../../src/audit/support.js';
 import { supportSignal } from '../../src/audit/support-signal.js';
 import { fitSupportSignal } from '../../src/learn/support-signal.js';
 import { fitProbability } from '../../src/learn/probability.js';
 import { probabilityOf } from '../../src/audit/calibration.js';
-import { detectionMetrics, rankerSupport, readWiceClaims, type PositiveDefinition } from '../../src/eval/run-citation-detection.js';
-import { supportDetection } from '../../src/eval/support-detection.js';
+import { detectionMetrics, rankerSupport, type PositiveDefinition } from '../../src/eval/run-citation-detection.js';
 import { reliabilityTable } from '../../src/verify/reliability.js';
 
 const { values } = parseArgs({ options: { data: { type: 'string', default: '../shared/data/wice/claim_dev.jsonl' }, out: { type: 'string', default: 'eval-results/support-detection.json' }, cache: { type: 'string', default: 'tmp/embcache-wice' } } });
-const claims = await readWiceClaims(values.data!);
 // The audit's engine as the composition root loads it (no index: the claims carry their cited pages).
-const vc = await Veracite.open({ index: { dir: null }, models: { cache: values.cache! } });
-const loaded = await vc.models.engine();
-const support = supportModel(loaded.scorer.info, await vc.models.engineEntailment());
-if ('reason' in support) throw new Error(support.reason);
-const t0 = performance.now();
-const r = await supportDetection(loaded.scorer, support, claims, (d, t) => {
-  if (d % 80 === 0 || d === t) process.stderr.write(`support-detection: ${d}/${t} (${(d / ((performance.now() - t0) / 1000)).toFixed(1)} claims/s)\n`);
-});
+const { vc, claims, loaded, support, r } = await wiceSupport(values.data!, values.cache!, 'support-detection', 80);
 const labels = claims.map((c) => c.label);
 const rows: Record<string, Record<PositiveDefinition, ReturnType<typeof detectionMetrics>['metrics']>> = { engine: r.metrics.engine, support: r.metrics.support };
 const both = (x: number[]) => Object.fromEntries((['not_supported', 'not_or_partially_supported'] as const).map((d) => [d, detectionMetrics(x, labels, d).metrics])) as Record<PositiveDefinition, ReturnType<typeof detectionMetrics>['metrics']>;

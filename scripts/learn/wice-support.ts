@@ -1,0 +1,22 @@
+/**
+ * The audit's support judgement over WiCE claims, as `veracite audit` judges a cited page: the engine the
+ * composition root loads (no index: the claims carry their cited pages), its probability of support and
+ * the page similarity per claim. Shared by support-detection.ts and citation-band-rows.ts.
+ */
+import { Veracite } from '../../src/app/veracite.js';
+import { supportModel } from '../../src/audit/support.js';
+import { readWiceClaims } from '../../src/eval/run-citation-detection.js';
+import { supportDetection } from '../../src/eval/support-detection.js';
+
+export async function wiceSupport(data: string, cache: string, name: string, every: number) {
+  const claims = await readWiceClaims(data);
+  const vc = await Veracite.open({ index: { dir: null }, models: { cache } });
+  const loaded = await vc.models.engine();
+  const support = supportModel(loaded.scorer.info, await vc.models.engineEntailment());
+  if ('reason' in support) throw new Error(support.reason);
+  const t0 = performance.now();
+  const r = await supportDetection(loaded.scorer, support, claims, (d, t) => {
+    if (d % every === 0 || d === t) process.stderr.write(`${name}: ${d}/${t} (${(d / ((performance.now() - t0) / 1000)).toFixed(2)} claims/s)\n`);
+  });
+  return { vc, claims, loaded, support, r, t0 };
+}
