@@ -16,7 +16,6 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { auditConfigOf } from '../app/audit.js';
 import { Veracite } from '../app/veracite.js';
@@ -38,6 +37,7 @@ import { packageRoot } from '../util/package-root.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { aggregateColumbia } from '../verify/aggregate.js';
 import { aggregateConfigOf } from '../verify/verdict-calibration.js';
+import { readJsonlFile } from '../util/jsonl-file.js';
 
 export interface CalibrateProfileOptions {
   name: string;
@@ -57,16 +57,6 @@ export interface CalibrateProfileOptions {
 
 const DEFAULT_SPECS = { embedder: 'use', scorer: 'trained', nli: 'trained' };
 
-async function jsonl<T>(path: string, limit?: number): Promise<T[]> {
-  const lines = (await readFile(path, 'utf8')).split('\n').filter((l) => l.trim());
-  return lines.slice(0, limit ?? lines.length).map((l, i) => {
-    try {
-      return JSON.parse(l) as T;
-    } catch (e) {
-      throw new Error(`${path}:${i + 1}: ${(e as Error).message}`);
-    }
-  });
-}
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -93,7 +83,7 @@ export async function calibrateProfile(o: CalibrateProfileOptions): Promise<Prof
   const trainPath = join(samples, 'scifact', 'claims_train.jsonl');
   const devPath = join(samples, 'scifact', 'claims_dev.jsonl');
   for (const p of [corpus, trainPath, devPath]) if (!existsSync(p)) throw new Error(`${p}: labelled sample missing (data/samples/calibration: scripts/build-calibration-samples.mjs)`);
-  const devClaims = (await jsonl<GoldClaim & { id: number }>(devPath, o.limit?.dev)).filter((c) => c.cited_doc_ids.length);
+  const devClaims = (await readJsonlFile<GoldClaim & { id: number }>(devPath, o.limit?.dev)).filter((c) => c.cited_doc_ids.length);
 
   if (pull.role === 'embedder') {
     const embedder = await loadEmbedder(modelDir, onnx);
@@ -125,7 +115,7 @@ export async function calibrateProfile(o: CalibrateProfileOptions): Promise<Prof
       log(`indexing the SciFact sample corpus (${corpus})`);
       await vc.ingest(corpus);
       const verifier = await vc.verifier();
-      const train = await jsonl<GoldClaim & { id: number }>(trainPath, o.limit?.train);
+      const train = await readJsonlFile<GoldClaim & { id: number }>(trainPath, o.limit?.train);
       log(`verdict items: ${train.length} SciFact train sample claims (cited + one shuffled abstract each)`);
       const items = await collectVerdictItems(verifier, train.filter((c) => c.cited_doc_ids.length), { onProgress: (d, t) => d % 50 === 0 && log(`  ${d}/${t}`) });
       const models = [verifier.models.scorer.info, verifier.models.entailment.info];
@@ -179,7 +169,7 @@ export async function calibrateProfile(o: CalibrateProfileOptions): Promise<Prof
       }
       if (injected.entailment) {
         const snliPath = join(samples, 'nli', 'snli_dev.jsonl');
-        const pairs = (await jsonl<{ premise: string; hypothesis: string; label: string }>(snliPath, o.limit?.snli)).filter((p) => ['entailment', 'neutral', 'contradiction'].includes(p.label));
+        const pairs = (await readJsonlFile<{ premise: string; hypothesis: string; label: string }>(snliPath, o.limit?.snli)).filter((p) => ['entailment', 'neutral', 'contradiction'].includes(p.label));
         figures['snli-sample accuracy'] = { value: await nliAccuracy(injected.entailment, pairs), n: pairs.length, data: snliPath };
         data.push(snliPath);
       }

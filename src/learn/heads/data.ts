@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { tfidfRank } from '../../text/tfidf.js';
 import { Rng, subSeed } from '../../util/rng.js';
 import { label } from './softmax-regression.js';
+import { readJsonlFileSync } from '../../util/jsonl-file.js';
 
 export const ENT = 0;
 export const NEU = 1;
@@ -24,18 +25,12 @@ export interface LabelledPair {
   source?: 'contrast' | 'sick';
 }
 
-function readJsonl<T>(path: string): T[] {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as T);
-}
 
 const NLI_INDEX: Record<string, number> = { entailment: ENT, neutral: NEU, contradiction: CON };
 
 export function loadSnli(path: string): LabelledPair[] {
   const out: LabelledPair[] = [];
-  for (const r of readJsonl<{ premise: string; hypothesis: string; label: string }>(path)) {
+  for (const r of readJsonlFileSync<{ premise: string; hypothesis: string; label: string }>(path)) {
     const k = NLI_INDEX[r.label];
     if (k === undefined) continue; // SNLI's "-" (no gold label)
     out.push({ premise: r.premise, hypothesis: r.hypothesis, y: label(k), group: `snli:${r.premise}` });
@@ -75,11 +70,11 @@ export interface SciFactDoc {
 }
 
 export function loadSciFactClaims(path: string): SciFactClaim[] {
-  return readJsonl<SciFactClaim>(path);
+  return readJsonlFileSync<SciFactClaim>(path);
 }
 
 export function loadSciFactCorpus(path: string): Map<number, SciFactDoc> {
-  return new Map(readJsonl<SciFactDoc>(path).map((d) => [d.doc_id, d]));
+  return new Map(readJsonlFileSync<SciFactDoc>(path).map((d) => [d.doc_id, d]));
 }
 
 /** Sentence index -> SciFact label, for one claim and one evidence abstract. */

@@ -17,7 +17,6 @@
  * out from the heads; SciFact train is not (its readings are optimistic, as tune-verdict's cross-fitting
  * explains), and is used here with the shipped heads for want of time to cross-fit them again.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Document } from '../../corpus/types.js';
 import { Rng, subSeed } from '../../util/rng.js';
@@ -27,6 +26,8 @@ import { shuffledPairs, type GoldClaim } from './collect-pairs.js';
 import type { LabelledPairs } from './labelled-pairs.js';
 import type { Verifier } from '../../verify/verifier.js';
 import { counterClaims, counterPairs, splitCounterReads } from '../../verify/counter-claims.js';
+import { readFileSync } from 'node:fs';
+import { readJsonlFileSync } from '../../util/jsonl-file.js';
 
 export const DOMAINS = ['scifact', 'snli', 'rte', 'wice', 'sick', 'scifact-dev'] as const;
 export type DomainName = (typeof DOMAINS)[number];
@@ -45,18 +46,6 @@ export interface DomainCase {
   shuffled?: boolean;
 }
 
-function readJsonl<T>(path: string): T[] {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l, i) => {
-      try {
-        return JSON.parse(l) as T;
-      } catch (e) {
-        throw new Error(`${path}:${i + 1}: ${(e as Error).message}`);
-      }
-    });
-}
 
 /** A seeded sample of at most `n` items, in their original order. */
 function sampleOf<T>(items: readonly T[], n: number | undefined, seed: number, tag: string): T[] {
@@ -68,8 +57,8 @@ function sampleOf<T>(items: readonly T[], n: number | undefined, seed: number, t
 const FROM_SCIFACT: Record<string, Label> = { SUPPORT: 'SUPPORTS', CONTRADICT: 'REFUTES' };
 
 function sciFactCases(root: string, split: 'train' | 'dev', limit: number | undefined, seed: number): DomainCase[] {
-  const corpus = new Map(readJsonl<{ doc_id: number; title: string; abstract: string[] }>(join(root, 'scifact/corpus.jsonl')).map((d) => [String(d.doc_id), d]));
-  const all = readJsonl<GoldClaim & { id: number }>(join(root, `scifact/claims_${split}.jsonl`));
+  const corpus = new Map(readJsonlFileSync<{ doc_id: number; title: string; abstract: string[] }>(join(root, 'scifact/corpus.jsonl')).map((d) => [String(d.doc_id), d]));
+  const all = readJsonlFileSync<GoldClaim & { id: number }>(join(root, `scifact/claims_${split}.jsonl`));
   const claims = sampleOf(all, limit, seed, `domains-scifact-${split}`);
   const docOf = (id: string): Document | undefined => {
     const d = corpus.get(id);
@@ -128,7 +117,7 @@ function wiceArticle(r: { evidence: string[]; claim: string }): string {
 }
 
 function wiceCases(root: string, limit: number | undefined, seed: number): DomainCase[] {
-  const rows = readJsonl<{ label: string; claim: string; evidence: string[]; meta?: { id?: string } }>(join(root, 'wice/claim_dev.jsonl'));
+  const rows = readJsonlFileSync<{ label: string; claim: string; evidence: string[]; meta?: { id?: string } }>(join(root, 'wice/claim_dev.jsonl'));
   return sampleOf(rows, limit, seed, 'domains-wice').map((r, i) => ({
     claim: r.claim,
     doc: { id: `wice-${i}`, title: wiceArticle(r), sentences: r.evidence.filter((s) => s.trim() && !s.startsWith('(meta data)')) },
