@@ -30,7 +30,8 @@ export type { IngestOptions, IngestSummary, IngestProgress } from './store/inges
 export type { Retriever, RetrieverResult, SearchMode } from './retrieve/retriever.js';
 export type { ClaimInContext } from './retrieve/query-building.js';
 export type { SearchResult, RankedDocument, RankedPassage } from './retrieve/types.js';
-export { LABELS, type Label, type LabelProbs, type Verdict, type EvidenceSentence, type CandidateDocument, type Opposite } from './verify/types.js';
+export { LABELS, type Label, type LabelProbs, type Verdict, type EvidenceSentence, type CandidateDocument, type Opposite, type Review, type ReviewReason, type EngineNote, type WeakSpot, type WeakSpotKind, type Finding, type VerdictFinding } from './verify/types.js';
+export { findingsOf, findingLines } from './verify/findings/findings.js';
 export type { Verifier, DocumentVerdict } from './verify/verifier.js';
 export type { Provenance } from './provenance/types.js';
 

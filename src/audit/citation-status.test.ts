@@ -14,7 +14,10 @@ describe('citationStatus', () => {
     assert.equal(citationStatus(audit({ status: 'found' }, { score: 0.81, flagged: false })).status, 'supported');
     const fails = citationStatus(audit({ status: 'found' }, { score: 0.05, flagged: true }));
     assert.deepEqual([fails.status, fails.label], ['fails-verification', 'likely fails verification']);
-    assert.match(fails.reason, /score 0\.050: at or below/);
+    assert.match(fails.reason, /evidence score 0\.050: at or below/);
+    // With a calibration, the probability of support (the scale the flag is decided on) leads, and each raw score says what it is.
+    const calibrated = citationStatus(audit({ status: 'found' }, { score: 0.05, rankerScore: 2.211, probability: 0.12, flagged: true }));
+    assert.equal(calibrated.reason, 'probability of support 12% (0-100%; from evidence score 0.050, source-ranker score 2.211 (linear, higher = better supported)): at or below the failed-verification threshold');
     // What the source leaves out of the claim is said with the reason.
     const coverage = { share: 0.25, subjectWords: ['aspirin', 'risk', 'heart', 'attack'], missing: ['aspirin', 'heart', 'attack'] };
     const unnamed = citationStatus(audit({ status: 'found' }, { score: 0.05, flagged: true, coverage }));
@@ -23,7 +26,7 @@ describe('citationStatus', () => {
     // Flagged above the threshold because its evidence contradicts the claim: the reason says so.
     const contradicted = citationStatus(audit({ status: 'found' }, { score: 0.944, rankerScore: 14.123, support: 0.27, flagged: true, contradicted: true, conflict: 'direction' }));
     assert.equal(contradicted.status, 'fails-verification');
-    assert.match(contradicted.reason, /source-ranker score 14\.123: its best evidence contradicts the claim \(it changes the same thing in the opposite direction\) \(probability of support 0\.27\)/);
+    assert.match(contradicted.reason, /source-ranker score 14\.123 \(linear, higher = better supported\): its best evidence contradicts the claim \(it changes the same thing in the opposite direction\) \(probability of support 0\.27\)/);
     assert.doesNotMatch(contradicted.reason, /at or below/);
     // Scored without a threshold: no verdict on support.
     const noThreshold = citationStatus(audit({ status: 'found' }, { score: 0.9 }));

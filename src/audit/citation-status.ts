@@ -43,7 +43,7 @@ export function citationStatus(c: Pick<CitationAudit, 'source' | 'verification' 
   // The audit of this citation failed (the others went on): nothing was judged.
   if (c.error) return out('unverifiable', c.error);
   if (v) {
-    const score = `score ${v.score.toFixed(3)}${v.rankerScore !== undefined ? `, source-ranker score ${v.rankerScore.toFixed(3)}` : ''}`;
+    const score = scoreWords(v);
     if (v.flagged === true && v.contradicted) {
       const p = v.support !== undefined ? ` (probability of support ${v.support.toFixed(2)})` : '';
       // The finding in words when there is one ("the source says 28 percent, the claim says 58 percent").
@@ -77,6 +77,16 @@ export function citationStatus(c: Pick<CitationAudit, 'source' | 'verification' 
     case 'blocked':
       return out('unverifiable', `not fetched: ${why}`);
   }
+}
+
+/**
+ * The scores behind a status, each with its scale: the probability of support (the one scale the flag is
+ * decided on, when calibrated) first, then the raw signals it was read from, named as such.
+ */
+export function scoreWords(v: Pick<NonNullable<CitationAudit['verification']>, 'score' | 'rankerScore' | 'probability'>): string {
+  const raw = [`evidence score ${v.score.toFixed(3)}`, ...(v.rankerScore !== undefined ? [`source-ranker score ${v.rankerScore.toFixed(3)} (linear, higher = better supported)`] : [])];
+  if (v.probability !== undefined) return `probability of support ${(100 * v.probability).toFixed(0)}% (0-100%; from ${raw.join(', ')})`;
+  return raw.join(', ');
 }
 
 /** Citations per status, every status present (0 when none), in CITATION_STATUSES order. */
