@@ -24,6 +24,8 @@ import { Veracite } from '../src/app/veracite.js';
 
 interface Case {
   id: string;
+  /** Which file: the cases written while the findings were built (in-sample), or those written after (unseen). */
+  set: 'in-sample' | 'unseen';
   style: 'biomedical' | 'encyclopedic' | 'news';
   category: 'direction' | 'negation' | 'number' | 'off-topic' | 'control';
   via: 'verify' | 'check';
@@ -38,9 +40,18 @@ interface Outcome {
   got: string;
   outcome: 'right' | 'wrong' | 'abstained';
   decisive: string[];
+  /** The verdict was marked needs review (src/verify/review.ts): given, but with a warning to read the source. */
+  review: boolean;
 }
 
-const CASES = join(import.meta.dirname, 'cases', 'hard-claims.jsonl');
+/**
+ * hard-claims.jsonl was written while the findings' rules were built (in-sample). hard-claims-unseen.jsonl was
+ * written after them, from other abstracts of the sample and other sources, and the rules were not changed
+ * for it: its counts are the honest figure for claims the rules never saw.
+ */
+const SETS = { 'in-sample': join(import.meta.dirname, 'cases', 'hard-claims.jsonl'), unseen: join(import.meta.dirname, 'cases', 'hard-claims-unseen.jsonl') } as const;
+/** Unseen cases right (docs/RESULTS.md: 24 of 38 on the first run; 25 after the two fixes it showed, a date's day read as a count and a figure of another sentence made decisive); fewer is a regression. */
+const UNSEEN_RIGHT_FLOOR = 25;
 
 function veracite(args: string[]): string {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', ...args], { encoding: 'utf8', timeout: 600_000, env: { ...process.env, NO_COLOR: '1' } });
@@ -56,7 +67,8 @@ describe('hard claims: direction flips, negations, changed numbers, off-topic do
   const outcomes: Outcome[] = [];
 
   before(async () => {
-    cases = await jsonl<Case>(CASES);
+    cases = (await Promise.all(Object.entries(SETS).map(async ([set, file]) => (await jsonl<Omit<Case, 'set'>>(file)).map((c) => ({ ...c, set }) as Case)))).flat();
+    assert.equal(new Set(cases.map((c) => c.id)).size, cases.length, 'case ids are unique across both files');
     dir = await mkdtemp(join(tmpdir(), 'vc-hard-'));
     const index = join(dir, 'index');
     const writer = await Veracite.open({ index: { dir: index } }, { create: true });
@@ -66,24 +78,24 @@ describe('hard claims: direction flips, negations, changed numbers, off-topic do
     const verify = cases.filter((c) => c.via === 'verify');
     await writeFile(join(dir, 'claims.jsonl'), verify.map((c) => JSON.stringify({ id: c.id, claim: c.claim })).join('\n'));
     veracite(['verify', '--claims', join(dir, 'claims.jsonl'), '--out', join(dir, 'verdicts.jsonl'), '--index', index, '--quiet']);
-    const verdicts = new Map((await jsonl<{ id: string; label: string; findings?: { decisive: boolean; message: string }[] }>(join(dir, 'verdicts.jsonl'))).map((v) => [v.id, v]));
+    const verdicts = new Map((await jsonl<{ id: string; label: string; findings?: { decisive: boolean; message: string }[]; review?: unknown }>(join(dir, 'verdicts.jsonl'))).map((v) => [v.id, v]));
     for (const c of verify) {
       const v = verdicts.get(c.id);
       assert.ok(v, `no verdict for ${c.id}`);
       const outcome = v.label === c.expect ? 'right' : v.label === 'NOT ENOUGH INFO' ? 'abstained' : 'wrong';
-      outcomes.push({ c, got: v.label, outcome, decisive: (v.findings ?? []).filter((f) => f.decisive).map((f) => f.message) });
+      outcomes.push({ c, got: v.label, outcome, decisive: (v.findings ?? []).filter((f) => f.decisive).map((f) => f.message), review: !!v.review });
     }
 
     const check = cases.filter((c) => c.via === 'check');
     await writeFile(join(dir, 'pairs.jsonl'), check.map((c) => JSON.stringify({ id: c.id, claim: c.claim, text: c.text })).join('\n'));
     veracite(['check', '--pairs', join(dir, 'pairs.jsonl'), '--out', join(dir, 'checks.jsonl'), '--no-index', '--quiet']);
-    const checks = new Map((await jsonl<{ id: string; status: string; supportLabel: string | null; findings?: { decisive: boolean; message: string }[] }>(join(dir, 'checks.jsonl'))).map((r) => [r.id, r]));
+    const checks = new Map((await jsonl<{ id: string; status: string; supportLabel: string | null; findings?: { decisive: boolean; message: string }[]; review: unknown }>(join(dir, 'checks.jsonl'))).map((r) => [r.id, r]));
     for (const c of check) {
       const r = checks.get(c.id);
       assert.ok(r, `no check for ${c.id}`);
       const judged = r.status === 'supported' || r.status === 'fails-verification';
       const right = (c.expect === 'SUPPORTS') === (r.status === 'supported');
-      outcomes.push({ c, got: `${r.status} (NLI ${r.supportLabel})`, outcome: !judged ? 'abstained' : right ? 'right' : 'wrong', decisive: (r.findings ?? []).filter((f) => f.decisive).map((f) => f.message) });
+      outcomes.push({ c, got: `${r.status} (NLI ${r.supportLabel})`, outcome: !judged ? 'abstained' : right ? 'right' : 'wrong', decisive: (r.findings ?? []).filter((f) => f.decisive).map((f) => f.message), review: !!r.review });
     }
   });
 
@@ -91,26 +103,38 @@ describe('hard claims: direction flips, negations, changed numbers, off-topic do
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('has at least 30 hand-written cases in three styles, each category present', () => {
-    assert.ok(cases.length >= 30, `${cases.length} cases`);
-    assert.deepEqual([...new Set(cases.map((c) => c.style))].sort(), ['biomedical', 'encyclopedic', 'news']);
-    for (const k of ['direction', 'negation', 'number', 'off-topic', 'control']) assert.ok(cases.some((c) => c.category === k), k);
-    assert.equal(outcomes.length, cases.length);
-  });
+  for (const set of ['in-sample', 'unseen'] as const) {
+    it(`${set}: has at least 30 hand-written cases in three styles, each category present`, () => {
+      const mine = cases.filter((c) => c.set === set);
+      assert.ok(mine.length >= 30, `${mine.length} cases`);
+      assert.deepEqual([...new Set(mine.map((c) => c.style))].sort(), ['biomedical', 'encyclopedic', 'news']);
+      for (const k of ['direction', 'negation', 'number', 'off-topic', 'control']) assert.ok(mine.some((c) => c.category === k), k);
+      assert.equal(outcomes.filter((o) => o.c.set === set).length, mine.length);
+    });
 
-  it('reports right / wrong / abstained per category and style', (t) => {
-    const line = (name: string, xs: Outcome[]) => `${name}: ${xs.filter((o) => o.outcome === 'right').length} right, ${xs.filter((o) => o.outcome === 'wrong').length} wrong, ${xs.filter((o) => o.outcome === 'abstained').length} abstained (of ${xs.length})`;
-    const lines = [line('all', outcomes)];
-    for (const k of ['direction', 'negation', 'number', 'off-topic', 'control']) lines.push(line(`  ${k}`, outcomes.filter((o) => o.c.category === k)));
-    for (const s of ['biomedical', 'encyclopedic', 'news']) lines.push(line(`  ${s}`, outcomes.filter((o) => o.c.style === s)));
-    for (const v of ['verify', 'check']) lines.push(line(`  via ${v}`, outcomes.filter((o) => o.c.via === v)));
-    for (const o of outcomes.filter((x) => x.outcome !== 'right')) lines.push(`  ${o.outcome}: ${o.c.id} (${o.c.category}, ${o.c.via}) expected ${o.c.expect}, got ${o.got}`);
-    for (const l of lines) t.diagnostic(l);
-    console.log(lines.join('\n'));
+    it(`${set}: reports right / wrong / abstained per category and style`, (t) => {
+      const mine = outcomes.filter((o) => o.c.set === set);
+      const n = (xs: Outcome[], k: Outcome['outcome']) => xs.filter((o) => o.outcome === k).length;
+      const review = (xs: Outcome[]) => xs.filter((o) => o.review);
+      const line = (name: string, xs: Outcome[]) => `${name}: ${n(xs, 'right')} right, ${n(xs, 'wrong')} wrong, ${n(xs, 'abstained')} abstained (of ${xs.length}); marked needs review: ${review(xs).length} (${n(review(xs), 'wrong')} of them wrong)`;
+      const lines = [line(`${set} cases, all`, mine)];
+      for (const k of ['direction', 'negation', 'number', 'off-topic', 'control']) lines.push(line(`  ${k}`, mine.filter((o) => o.c.category === k)));
+      for (const s of ['biomedical', 'encyclopedic', 'news']) lines.push(line(`  ${s}`, mine.filter((o) => o.c.style === s)));
+      for (const v of ['verify', 'check']) lines.push(line(`  via ${v}`, mine.filter((o) => o.c.via === v)));
+      for (const o of mine.filter((x) => x.outcome !== 'right')) lines.push(`  ${o.outcome}: ${o.c.id} (${o.c.category}, ${o.c.via}) expected ${o.c.expect}, got ${o.got}${o.review ? ', marked needs review' : ''}`);
+      for (const l of lines) t.diagnostic(l);
+      console.log(lines.join('\n'));
+    });
+  }
+
+  it('unseen: at least as many right as when the set was first run', () => {
+    const right = outcomes.filter((o) => o.c.set === 'unseen' && o.outcome === 'right').length;
+    assert.ok(right >= UNSEEN_RIGHT_FLOOR, `${right} right, floor ${UNSEEN_RIGHT_FLOOR}`);
   });
 
   it('direction flips and changed numbers are right, each with a decisive finding in words', () => {
-    const fixed = outcomes.filter((o) => o.c.category === 'direction' || o.c.category === 'number');
+    // In-sample only: the unseen set is counted (and held to its floor), not fitted to.
+    const fixed = outcomes.filter((o) => o.c.set === 'in-sample' && (o.c.category === 'direction' || o.c.category === 'number'));
     const wrong = fixed.filter((o) => o.outcome !== 'right').map((o) => `${o.c.id}: ${o.got}`);
     assert.deepEqual(wrong, [], 'direction flips and changed numbers');
     const silent = fixed.filter((o) => o.decisive.length === 0).map((o) => o.c.id);

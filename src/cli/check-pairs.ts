@@ -80,6 +80,8 @@ export function checkRecord(id: string, r: SourceCheck): Record<string, unknown>
     support: v?.support ?? null,
     // What the source states against the claim, in words (src/verify/findings).
     findings: v?.findings ?? [],
+    // Needs review (src/verify/review.ts): the NLI verdict's P(right) is below the stated level, with the reason.
+    review: v?.review ?? null,
     sourceStatus: r.audit.source.status,
     evidence: (v?.evidence ?? []).map((e) => ({ sentenceIndex: e.sentenceIndex, score: e.score, text: e.text })),
     suggestions: r.view.suggestions.map((s) => ({ docId: s.docId, title: s.title, score: s.score })),

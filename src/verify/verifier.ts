@@ -13,7 +13,7 @@ import type { Retriever } from '../retrieve/retriever.js';
 import type { Store } from '../store/types.js';
 import { coverageDetailOfDocument, coverageInWords, documentCoverage } from './coverage.js';
 import { capStatedConflict } from './stated-conflict.js';
-import { findingsOf, isJoined, noteJoined, readWithFindings } from './findings/findings.js';
+import { documentFindings, findingsOf, isJoined, noteJoined, readWithFindings } from './findings/findings.js';
 import { aggregateColumbia, aggregateConcat, calibratorInputs, decideAcrossDocuments, DEFAULT_AGGREGATE, passesGate, type AcrossDocuments, type AggregateConfig, type DecisionInputs, type VerdictRule } from './aggregate.js';
 import { counterClaims, counterPairs, splitCounterReads } from './counter-claims.js';
 import { DEFAULT_DOCUMENT_RETRIEVAL, retrieveDocuments, type DocumentRetrievalConfig } from './document-retrieval.js';
@@ -352,14 +352,21 @@ function relevantTexts(groups: readonly (readonly EvidenceSentence[])[], cfg: Ag
 /** Sets each sentence's findings against the claim (findings/findings.ts), when the verdict reads them; `only`: the texts to read. */
 function attachFindings(claim: string, evidence: readonly EvidenceSentence[], cfg: { findings?: boolean }, only?: ReadonlySet<string>): void {
   if (!cfg.findings) return;
+  // Per document: a figure one sentence gives against the claim is not decisive when another states the claim's (documentFindings).
+  const byDoc = new Map<string, EvidenceSentence[]>();
   for (const e of evidence) {
     if (only && !only.has(e.text)) {
       delete e.findings;
       continue;
     }
-    const f = findingsOf(claim, e.text);
-    if (f.length) e.findings = f;
-    else delete e.findings;
+    byDoc.set(e.docId, [...(byDoc.get(e.docId) ?? []), e]);
+  }
+  for (const group of byDoc.values()) {
+    const found = documentFindings(claim, group.map((e) => e.text));
+    group.forEach((e, i) => {
+      if (found[i]!.length) e.findings = found[i]!;
+      else delete e.findings;
+    });
   }
 }
 

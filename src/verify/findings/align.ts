@@ -44,7 +44,7 @@ export interface QuantityMismatch {
 }
 
 /** Kinds that can be compared: a fold and a relative change are one scale (doubled = +100%). */
-function comparable(a: QuantityKind, b: QuantityKind): boolean {
+export function comparable(a: QuantityKind, b: QuantityKind): boolean {
   if (a === b) return true;
   return (a === 'fold' && b === 'change') || (a === 'change' && b === 'fold');
 }
@@ -52,7 +52,7 @@ function comparable(a: QuantityKind, b: QuantityKind): boolean {
 /** A fold as a relative change in percent, or a change as itself. */
 const asChange = (q: StatedQuantity): number => (q.kind === 'fold' ? (q.value - 1) * 100 : q.value);
 
-function within(c: StatedQuantity, e: StatedQuantity): boolean {
+export function within(c: StatedQuantity, e: StatedQuantity): boolean {
   if (c.kind === 'count' && e.kind === 'count' && c.unit !== e.unit) return false;
   const cv = c.kind === 'fold' && e.kind === 'change' ? asChange(c) : c.value;
   const ev = e.kind === 'fold' && c.kind === 'change' ? asChange(e) : e.value;

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { findingsOf, readWithFindings, DECISIVE_CONTRADICTION } from './findings.js';
+import { documentFindings, findingsOf, readWithFindings, DECISIVE_CONTRADICTION } from './findings.js';
 import { statedQuantities, quantityWords } from './quantities.js';
 import { quantityMismatches } from './align.js';
 
@@ -87,6 +87,34 @@ describe('direction and negation findings, in words', () => {
   });
   it('a change made by something else is no finding', () => {
     assert.deepEqual(findingsOf('Vitamin D deficiency increases the risk of fractures.', 'Alendronate decreased the risk of fractures.'), []);
+  });
+});
+
+describe('dates', () => {
+  it('a day of a date is not a count, and the year keeps the words of its clause', () => {
+    assert.deepEqual(kinds('It opened to traffic on May 27, 1937.'), ['year:1937']);
+    assert.deepEqual(kinds('The wall fell on 9 November 1989.'), ['year:1989']);
+    assert.deepEqual(decisive('The bridge opened to traffic in 1947.', 'The bridge opened to traffic on May 27, 1937.'), ['the source says 1937, the claim says 1947']);
+    assert.deepEqual(decisive('The bridge opened to traffic in 1937.', 'The bridge opened to traffic on May 27, 1937.'), []);
+  });
+});
+
+describe('findings over one document', () => {
+  // data/samples/scifact/corpus.jsonl 641459: the claim's year is stated in one sentence, another year (another Games) in the next.
+  const claim = 'Of the US athletes at the 1996 Summer Games who completed the questionnaire, 15.3% had a previous diagnosis of asthma.';
+  const sentences = [
+    'CONCLUSIONS Asthma appeared to have been more prevalent in athletes who participated in the 1996 Summer Games than in the general population.',
+    'Only about 11% of the athletes who participated in the 1984 Summer Olympic Games were reported to have had exercise-induced asthma.',
+  ];
+  it('a figure against the claim is not decisive when another sentence of the document states the claim\'s', () => {
+    assert.ok(decisive(claim, sentences[1]!).some((m) => /1984/.test(m)), 'read alone, the 1984 sentence is decisive');
+    const found = documentFindings(claim, sentences);
+    assert.deepEqual(found[1]!.filter((f) => f.decisive), []);
+    assert.match(found[1]!.find((f) => /1984/.test(f.message))!.message, /also states the claim's figure elsewhere/);
+  });
+  it('stays decisive when no other sentence states the claim\'s figure', () => {
+    const found = documentFindings(claim.replace('1996', '1992'), sentences);
+    assert.ok(found[1]!.some((f) => f.decisive && /1984/.test(f.message)), JSON.stringify(found));
   });
 });
 

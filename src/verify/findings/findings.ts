@@ -14,7 +14,7 @@
  */
 import { analyseForAlignment, type AlignAnalysis } from '../../models/align/analyse.js';
 import type { EntailmentProbs } from '../../models/types.js';
-import { quantityMismatches } from './align.js';
+import { comparable, quantityMismatches, within } from './align.js';
 import { oppositionFindings } from './direction.js';
 import { statedQuantities, wordStems, type StatedQuantity } from './quantities.js';
 
@@ -91,7 +91,7 @@ export function findingsOf(claim: string, evidence: string): Finding[] {
   const parts = joinedParts.get(evidence);
   if (parts) {
     const seen = new Set<string>();
-    for (const p of parts) for (const f of findingsOf(claim, p)) if (!seen.has(f.message)) (seen.add(f.message), out.push(f));
+    for (const fs of documentFindings(claim, parts)) for (const f of fs) if (!seen.has(f.message)) (seen.add(f.message), out.push(f));
     out.sort((a, b) => Number(b.decisive) - Number(a.decisive));
     pairMemo.set(key, out);
     return out;
@@ -108,6 +108,30 @@ export function findingsOf(claim: string, evidence: string): Finding[] {
   if (pairMemo.size >= MEMO_SIZE) pairMemo.delete(pairMemo.keys().next().value!);
   pairMemo.set(key, out);
   return out;
+}
+
+/**
+ * Whether `sentence` states the claim's figure that `finding` is about (the same kind of quantity, within its
+ * tolerance): then the source gives the claim's figure too, and another figure elsewhere in it is about
+ * something else as often as not ("15.3% of athletes at the 1996 Games" against a sentence on the 1984 Games).
+ */
+export function statesClaimFigure(claim: string, finding: Finding, sentence: string): boolean {
+  if (finding.kind !== 'quantity') return false;
+  const c = read(claim).quantities.find((q) => q.text === finding.claimText);
+  if (!c) return false;
+  return read(sentence).quantities.some((e) => comparable(c.kind, e.kind) && !(c.kind === 'count' && c.unit !== e.unit) && within(c, e));
+}
+
+/**
+ * The findings of a document's evidence sentences read together: a quantity finding stays decisive only when
+ * no other of its sentences states the claim's figure (the alignment is then ambiguous, and the finding is
+ * shown as such). `sentences` are one document's, in order; returns each one's findings.
+ */
+export function documentFindings(claim: string, sentences: readonly string[]): Finding[][] {
+  const each = sentences.map((s) => findingsOf(claim, s));
+  return each.map((fs, i) =>
+    fs.map((f) => (f.decisive && sentences.some((s, j) => j !== i && statesClaimFigure(claim, f, s)) ? { ...f, decisive: false, message: `${f.message} (it also states the claim's figure elsewhere)` } : f)),
+  );
 }
 
 /** Raw contradiction a decisive finding is read as at least: the evidence states the opposite in so many words. */

@@ -103,17 +103,27 @@ const ABBREVIATIONS = new Set(['approx', 'ca', 'c', 'vs', 'no', 'fig', 'e.g', 'i
 const WINDOW = 6;
 function aboutWords(toks: Tok[], from: number, to: number, skip: ReadonlySet<number>): string[] {
   const out = new Set<string>();
-  const take = (j: number): boolean => {
+  const take = (j: number): boolean | 'free' => {
     const w = toks[j]!.t;
     if (w === '.' && ABBREVIATIONS.has(toks[j - 1]?.t ?? '')) return true;
+    // A date's month, day and comma ("on May 27, 1937") end no clause and take no room in the window.
+    if (MONTHS.has(w) || (w === ',' && /^\d{1,2}$/.test(toks[j - 1]?.t ?? '') && MONTHS.has(toks[j - 2]?.t ?? '')) || (/^\d{1,2}$/.test(w) && (MONTHS.has(toks[j - 1]?.t ?? '') || MONTHS.has(toks[j + 1]?.t ?? '')))) return 'free';
     if (CLAUSE_END.has(w)) return false;
     // A year near a figure says which one it is ("366,000 in 2020").
     if (/^\d{4}$/.test(w) && Number(w) >= 1500 && Number(w) <= 2100 && !skip.has(j)) out.add(`y${w}`);
     if (!skip.has(j) && /\p{L}/u.test(w) && w.length > 1 && !STOP.has(w) && numberOf(w) === undefined && !FOLD_WORDS[w]) out.add(stemWord(w));
     return true;
   };
-  for (let j = from - 1, k = 0; j >= 0 && k < WINDOW; j--, k++) if (!take(j)) break;
-  for (let j = to, k = 0; j < toks.length && k < WINDOW; j++, k++) if (!take(j)) break;
+  for (let j = from - 1, k = 0; j >= 0 && k < WINDOW; j--) {
+    const t = take(j);
+    if (!t) break;
+    if (t !== 'free') k++;
+  }
+  for (let j = to, k = 0; j < toks.length && k < WINDOW; j++) {
+    const t = take(j);
+    if (!t) break;
+    if (t !== 'free') k++;
+  }
   return [...out];
 }
 
@@ -165,6 +175,8 @@ const UNIT_SYNONYMS: Record<string, string> = { kilometr: 'km', kilometer: 'km',
 export function wordStems(text: string): Set<string> {
   return new Set(tokens(text).map((t) => stemWord(t.t)));
 }
+
+const MONTHS = new Set(['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec']);
 
 /** Every quantity `text` states, in order. */
 export function statedQuantities(text: string): StatedQuantity[] {
@@ -253,6 +265,8 @@ export function statedQuantities(text: string): StatedQuantity[] {
     }
     if (isWord) continue;
     const integer = Number.isInteger(v) && !/[.,]/.test(w);
+    // A day of a date ("May 27, 1937", "9 November 1989") is part of the date, not a count: the year says it.
+    if (integer && v >= 1 && v <= 31 && upper === undefined && (MONTHS.has(toks[i - 1]?.t ?? '') || MONTHS.has(after ?? ''))) continue;
     if (integer && upper === undefined && v >= 1500 && v <= 2100 && !(after && unitOf(after) && unitOf(after) !== 'year')) {
       push({ kind: 'year', value: v, unit: '', ...b }, i, i + 1);
       continue;
