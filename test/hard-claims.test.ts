@@ -24,8 +24,8 @@ import { Veracite } from '../src/app/veracite.js';
 
 interface Case {
   id: string;
-  /** Which file: the cases written while the findings were built (in-sample), or those written after (unseen). */
-  set: 'in-sample' | 'unseen';
+  /** Which file (SETS). */
+  set: SetName;
   style: 'biomedical' | 'encyclopedic' | 'news';
   category: 'direction' | 'negation' | 'number' | 'off-topic' | 'control';
   via: 'verify' | 'check';
@@ -45,13 +45,25 @@ interface Outcome {
 }
 
 /**
- * hard-claims.jsonl was written while the findings' rules were built (in-sample). hard-claims-unseen.jsonl was
- * written after them, from other abstracts of the sample and other sources, and the rules were not changed
- * for it: its counts are the honest figure for claims the rules never saw.
+ * Three sets, each written after the previous one's changes, so that each has a first run on rules it never
+ * shaped (docs/RESULTS.md gives every first run):
+ * - first: hard-claims.jsonl, written while the findings' rules were built (in-sample);
+ * - second: hard-claims-second.jsonl, written after them (24 of 38 right on its first run; the faults it
+ *   showed were then fixed, so it is no longer held out);
+ * - third: hard-claims-third.jsonl, written after the second set's fixes (23 of 32 on its first run; then fixed
+ *   in turn);
+ * - fourth: hard-claims-fourth.jsonl, written after the third set's fixes: the rules have not been changed
+ *   since its first run, so its count is the held-out figure for the rules as they are.
  */
-const SETS = { 'in-sample': join(import.meta.dirname, 'cases', 'hard-claims.jsonl'), unseen: join(import.meta.dirname, 'cases', 'hard-claims-unseen.jsonl') } as const;
-/** Unseen cases right (docs/RESULTS.md: 24 of 38 on the first run; 25 after the two fixes it showed, a date's day read as a count and a figure of another sentence made decisive); fewer is a regression. */
-const UNSEEN_RIGHT_FLOOR = 25;
+const SETS = {
+  first: join(import.meta.dirname, 'cases', 'hard-claims.jsonl'),
+  second: join(import.meta.dirname, 'cases', 'hard-claims-second.jsonl'),
+  third: join(import.meta.dirname, 'cases', 'hard-claims-third.jsonl'),
+  fourth: join(import.meta.dirname, 'cases', 'hard-claims-fourth.jsonl'),
+} as const;
+type SetName = keyof typeof SETS;
+/** Right answers of the later sets now (docs/RESULTS.md); fewer is a regression. */
+const RIGHT_FLOOR: Record<Exclude<SetName, 'first'>, number> = { second: 28, third: 27, fourth: 24 };
 
 function veracite(args: string[]): string {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', ...args], { encoding: 'utf8', timeout: 600_000, env: { ...process.env, NO_COLOR: '1' } });
@@ -103,7 +115,7 @@ describe('hard claims: direction flips, negations, changed numbers, off-topic do
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  for (const set of ['in-sample', 'unseen'] as const) {
+  for (const set of Object.keys(SETS) as SetName[]) {
     it(`${set}: has at least 30 hand-written cases in three styles, each category present`, () => {
       const mine = cases.filter((c) => c.set === set);
       assert.ok(mine.length >= 30, `${mine.length} cases`);
@@ -127,14 +139,16 @@ describe('hard claims: direction flips, negations, changed numbers, off-topic do
     });
   }
 
-  it('unseen: at least as many right as when the set was first run', () => {
-    const right = outcomes.filter((o) => o.c.set === 'unseen' && o.outcome === 'right').length;
-    assert.ok(right >= UNSEEN_RIGHT_FLOOR, `${right} right, floor ${UNSEEN_RIGHT_FLOOR}`);
+  it('the later sets: at least as many right as recorded', () => {
+    for (const [set, floor] of Object.entries(RIGHT_FLOOR)) {
+      const right = outcomes.filter((o) => o.c.set === set && o.outcome === 'right').length;
+      assert.ok(right >= floor, `${set}: ${right} right, floor ${floor}`);
+    }
   });
 
   it('direction flips and changed numbers are right, each with a decisive finding in words', () => {
-    // In-sample only: the unseen set is counted (and held to its floor), not fitted to.
-    const fixed = outcomes.filter((o) => o.c.set === 'in-sample' && (o.c.category === 'direction' || o.c.category === 'number'));
+    // The first set only: the later ones are counted (and held to their floors), not fitted to.
+    const fixed = outcomes.filter((o) => o.c.set === 'first' && (o.c.category === 'direction' || o.c.category === 'number'));
     const wrong = fixed.filter((o) => o.outcome !== 'right').map((o) => `${o.c.id}: ${o.got}`);
     assert.deepEqual(wrong, [], 'direction flips and changed numbers');
     const silent = fixed.filter((o) => o.decisive.length === 0).map((o) => o.c.id);

@@ -53,7 +53,7 @@ export function comparable(a: QuantityKind, b: QuantityKind): boolean {
 const asChange = (q: StatedQuantity): number => (q.kind === 'fold' ? (q.value - 1) * 100 : q.value);
 
 export function within(c: StatedQuantity, e: StatedQuantity): boolean {
-  if (c.kind === 'count' && e.kind === 'count' && c.unit !== e.unit) return false;
+  if ((c.kind === 'count' || c.kind === 'ratio') && c.kind === e.kind && c.unit !== e.unit) return false;
   const cv = c.kind === 'fold' && e.kind === 'change' ? asChange(c) : c.value;
   const ev = e.kind === 'fold' && c.kind === 'change' ? asChange(e) : e.value;
   const cu = c.upper ?? cv;
@@ -86,11 +86,13 @@ const sentenceShare = (c: StatedQuantity, evidenceWords: ReadonlySet<string>): n
 export function quantityMismatches(claim: readonly StatedQuantity[], evidence: readonly StatedQuantity[], evidenceWords: ReadonlySet<string> = new Set()): QuantityMismatch[] {
   const out: QuantityMismatch[] = [];
   for (const c of claim) {
-    const kin = evidence.filter((e) => comparable(c.kind, e.kind) && !(c.kind === 'count' && c.unit !== e.unit));
+    const kin = evidence.filter((e) => comparable(c.kind, e.kind) && !((c.kind === 'count' || c.kind === 'ratio') && c.unit !== e.unit));
     // The evidence states the claim's value somewhere: whatever the context words say, that is no mismatch.
     if (kin.some((e) => within(c, e))) continue;
-    // The one quantity of the claim's unit, in a sentence about the same thing.
-    const onlyOfUnit = c.kind === 'count' && c.unit !== '' && kin.length === 1 && sentenceShare(c, evidenceWords) >= SAME_UNIT_SENTENCE_ABOUT;
+    // The one quantity of the claim's kind (a count: of its unit), in a sentence about the same thing: a year
+    // or a rate whose own clause is filled with other words ("first climbed by Edmund Hillary and Tenzing
+    // Norgay on 29 May 1953", "by half a percentage point to 5.25 percent").
+    const onlyOfUnit = (c.kind !== 'count' || c.unit !== '') && kin.length === 1 && sentenceShare(c, evidenceWords) >= SAME_UNIT_SENTENCE_ABOUT;
     const about = kin.map((e) => ({ e, share: onlyOfUnit ? Math.max(DECISIVE_ABOUT, aboutShare(c, e)) : aboutShare(c, e) })).filter((x) => x.share >= ABOUT_MIN);
     if (about.length === 0) continue;
     if (about.some((x) => within(c, x.e))) continue;

@@ -90,6 +90,33 @@ describe('direction and negation findings, in words', () => {
   });
 });
 
+describe('ratios, hedges and short parentheses (found by the unseen hard cases)', () => {
+  // data/samples/scifact/corpus.jsonl 202259 s8
+  const rr = 'Blood pressure lowering treatment was associated with lower risks of cardiovascular events (RR 0.71, 95% CI 0.55-0.92; p=0.009), all-cause mortality (RR 0.80, 0.66-0.96; p=0.014).';
+  it('a relative risk, odds ratio or hazard ratio is compared only with the same measure, about the same outcome', () => {
+    assert.deepEqual(decisive('Blood pressure lowering was associated with a relative risk of cardiovascular events of 0.51.', rr), ['the source says a relative risk of 0.71, the claim says a relative risk of 0.51']);
+    assert.deepEqual(findingsOf('Blood pressure lowering was associated with a relative risk of cardiovascular events of 0.71.', rr), []);
+    // Another measure (an odds ratio) or another outcome's ratio is no mismatch.
+    assert.deepEqual(decisive('Blood pressure lowering was associated with an odds ratio of cardiovascular events of 0.51.', rr), []);
+    assert.deepEqual(decisive('Blood pressure lowering was associated with a relative risk of all-cause mortality of 0.80.', rr), []);
+  });
+  it('a hedge between a change and its figure keeps it a change ("increased by about 20%")', () => {
+    assert.deepEqual(kinds('DALYs increased by about 20% between 1990 and 2015.'), ['change:20 about', 'year:1990-2015']);
+    assert.deepEqual(decisive('Global DALY numbers of cataract vision loss increased by about 20%.', 'The global DALY numbers of cataract vision loss increased by 89.42% from 1990 to 2015.'), ['the source says a 89.42 percent increase, the claim says about a 20 percent increase']);
+  });
+  it('a figure in parentheses after its change is that change ("a significant decrease (60%)")', () => {
+    // data/samples/scifact/corpus.jsonl 2039912 s1
+    assert.deepEqual(kinds('Blockade produced a significant decrease (60%) in extrasynaptic glutamate levels.'), ['change:-60']);
+    assert.deepEqual(decisive('Blockade of the antiporter produced a 16% decrease in extrasynaptic glutamate levels.', 'Blockade of the antiporter produced a significant decrease (60%) in extrasynaptic glutamate levels.'), ['the source says a 60 percent reduction, the claim says a 16 percent reduction']);
+  });
+  it('a short parenthesis ("(MyHC)") does not cut a figure off what it is about', () => {
+    // data/samples/scifact/corpus.jsonl 344240 s5
+    const e = 'Loss of either splice variant significantly inhibited myosin heavy chain (MyHC) immunoreactivity by 70-80% (P < 0.01).';
+    assert.deepEqual(decisive('Loss of either IGF-I splice variant inhibited myosin heavy chain immunoreactivity by 10-20%.', e), ['the source says 70 to 80 percent, the claim says 10 to 20 percent']);
+    assert.deepEqual(decisive('Loss of either IGF-I splice variant inhibited myosin heavy chain immunoreactivity by 75%.', e), []);
+  });
+});
+
 describe('dates', () => {
   it('a day of a date is not a count, and the year keeps the words of its clause', () => {
     assert.deepEqual(kinds('It opened to traffic on May 27, 1937.'), ['year:1937']);

@@ -119,7 +119,7 @@ export function statesClaimFigure(claim: string, finding: Finding, sentence: str
   if (finding.kind !== 'quantity') return false;
   const c = read(claim).quantities.find((q) => q.text === finding.claimText);
   if (!c) return false;
-  return read(sentence).quantities.some((e) => comparable(c.kind, e.kind) && !(c.kind === 'count' && c.unit !== e.unit) && within(c, e));
+  return read(sentence).quantities.some((e) => comparable(c.kind, e.kind) && !((c.kind === 'count' || c.kind === 'ratio') && c.unit !== e.unit) && within(c, e));
 }
 
 /**

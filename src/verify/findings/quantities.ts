@@ -10,14 +10,14 @@
  */
 import { IDENTIFIER_PREFIXES, unitOf } from '../../models/align/lexicon.js';
 
-export type QuantityKind = 'percent' | 'change' | 'fold' | 'year' | 'count';
+export type QuantityKind = 'percent' | 'change' | 'fold' | 'year' | 'count' | 'ratio';
 
 export interface StatedQuantity {
   kind: QuantityKind;
   /**
    * percent: the percentage (a ratio "1 in 4" is 25); change: the relative change in percent, signed
    * ("a 71% reduction" -71, "doubled" is a fold); fold: the factor (2 for doubled, 0.5 for halved);
-   * year; count: the number.
+   * year; count: the number; ratio: a relative risk, odds ratio or hazard ratio ("RR 0.71"), its measure in `unit`.
    */
   value: number;
   /** A range's upper end ("20-30%": value 20, upper 30). */
@@ -48,6 +48,8 @@ const AT_LEAST = ['more than', 'over', 'at least', 'above', 'exceeding', 'upward
 const AT_MOST = ['less than', 'under', 'at most', 'below', 'fewer than', 'up to', 'no more than'];
 const ABOUT = ['about', 'around', 'approximately', 'approx', 'roughly', 'nearly', 'almost', 'some', 'circa', 'ca', 'estimated', '~', 'an estimated', 'close to'];
 /** Words that end the clause a quantity's context is read from. */
+/** One-word hedges and bounds that may stand between a change and its figure. */
+const HEDGE_WORDS = new Set([...ABOUT.filter((w) => !w.includes(' ')), 'only', 'just', 'over', 'under']);
 const CLAUSE_END = new Set(['.', ';', ':', '(', ')', 'while', 'whereas', 'but', 'compared', 'versus', 'vs', 'than', 'although']);
 const STOP = new Set(
   'a an the of and or to in on at by for with from as is are was were be been being it its this that these those which who whom whose what when where why how not no do does did has have had he she they we you i his her their our your than then there here so such into about over under after before between during through up down out off also can could may might must shall should will would per cent percent percentage point points fold times time more less than almost nearly around approximately roughly some least most'.split(' '),
@@ -108,6 +110,8 @@ function aboutWords(toks: Tok[], from: number, to: number, skip: ReadonlySet<num
     if (w === '.' && ABBREVIATIONS.has(toks[j - 1]?.t ?? '')) return true;
     // A date's month, day and comma ("on May 27, 1937") end no clause and take no room in the window.
     if (MONTHS.has(w) || (w === ',' && /^\d{1,2}$/.test(toks[j - 1]?.t ?? '') && MONTHS.has(toks[j - 2]?.t ?? '')) || (/^\d{1,2}$/.test(w) && (MONTHS.has(toks[j - 1]?.t ?? '') || MONTHS.has(toks[j + 1]?.t ?? '')))) return 'free';
+    // A short parenthesis ("heavy chain (MyHC) immunoreactivity") names what is beside it: no clause end.
+    if ((w === ')' && toks.slice(Math.max(0, j - 4), j).some((x) => x.t === '(')) || (w === '(' && toks.slice(j + 1, j + 5).some((x) => x.t === ')'))) return 'free';
     if (CLAUSE_END.has(w)) return false;
     // A year near a figure says which one it is ("366,000 in 2020").
     if (/^\d{4}$/.test(w) && Number(w) >= 1500 && Number(w) <= 2100 && !skip.has(j)) out.add(`y${w}`);
@@ -148,17 +152,21 @@ function changeNear(toks: Tok[], i: number, j: number): 1 | -1 | 0 {
     if (UP.has(w)) return 1;
     if (DOWN.has(w)) return -1;
   }
+  // A hedge before the figure ("increased by about 20%") stands between it and the change it measures.
+  let h = i;
+  while (h > 0 && h > i - 3 && HEDGE_WORDS.has(toks[h - 1]!.t)) h--;
   // Before: "reduced by 28%", "an increase of 40%", "rose 12%"
-  for (let k = i - 1; k >= Math.max(0, i - 3); k--) {
+  for (let k = h - 1; k >= Math.max(0, h - 3); k--) {
     const w = toks[k]!.t;
-    if (w === 'by' || w === 'of' || w === 'a' || w === 'an') continue;
+    // "(60%)" right after the change it measures: "a significant decrease (60%)".
+    if (w === 'by' || w === 'of' || w === 'a' || w === 'an' || (w === '(' && k === h - 1)) continue;
     if (UP.has(w)) return 1;
     if (DOWN.has(w)) return -1;
     break;
   }
   // "by N%" after the change it measures: "reduced the rate of hospital admission by 12%".
-  if (toks[i - 1]?.t === 'by') {
-    for (let k = i - 2; k >= Math.max(0, i - 10); k--) {
+  if (toks[h - 1]?.t === 'by') {
+    for (let k = h - 2; k >= Math.max(0, h - 10); k--) {
       const w = toks[k]!.t;
       if (CLAUSE_END.has(w) || w === ',') break;
       if (UP.has(w)) return 1;
@@ -177,6 +185,26 @@ export function wordStems(text: string): Set<string> {
 }
 
 const MONTHS = new Set(['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec']);
+
+/** Ratio measures by how they are written: abbreviations as printed (upper case), names in words. */
+const RATIO_ABBREVIATIONS: Record<string, string> = { RR: 'relative risk', IRR: 'relative risk', aRR: 'relative risk', OR: 'odds ratio', aOR: 'odds ratio', HR: 'hazard ratio', aHR: 'hazard ratio' };
+const RATIO_NAMES: [string, string, string][] = [['relative', 'risk', 'relative risk'], ['risk', 'ratio', 'relative risk'], ['rate', 'ratio', 'relative risk'], ['odds', 'ratio', 'odds ratio'], ['hazard', 'ratio', 'hazard ratio']];
+
+/**
+ * The ratio measure a number at token i is the value of, and where its marker starts: "RR 0.71", "(OR = 1.97",
+ * "an odds ratio of 1.55", "a relative risk of cardiovascular events of 0.51" (within the clause, six words back).
+ */
+function ratioMarkerBefore(toks: Tok[], i: number, text: string): { measure: string; at: number; words: number } | undefined {
+  for (let k = i - 1, n = 0; k >= 0 && n < 8; k--, n++) {
+    const t = toks[k]!;
+    const printed = text.slice(t.start, t.end);
+    if (RATIO_ABBREVIATIONS[printed]) return { measure: RATIO_ABBREVIATIONS[printed]!, at: k, words: 1 };
+    const name = RATIO_NAMES.find(([a, b2]) => toks[k - 1]?.t === a && t.t === b2);
+    if (name) return { measure: name[2], at: k - 1, words: 2 };
+    if (t.t === '(' || (CLAUSE_END.has(t.t) && t.t !== ':') || numberOf(t.t) !== undefined) return undefined;
+  }
+  return undefined;
+}
 
 /** Every quantity `text` states, in order. */
 export function statedQuantities(text: string): StatedQuantity[] {
@@ -271,6 +299,18 @@ export function statedQuantities(text: string): StatedQuantity[] {
       push({ kind: 'year', value: v, unit: '', ...b }, i, i + 1);
       continue;
     }
+    // A relative risk, odds ratio or hazard ratio ("RR 0.71", "an odds ratio of 1.55"): compared only with the same measure.
+    const ratio = ratioMarkerBefore(toks, i, text);
+    if (ratio) {
+      const q = { kind: 'ratio' as const, value: v, unit: ratio.measure, ...range, ...b };
+      for (let k = i; k < end; k++) used.add(k);
+      // "(RR 0.71, 95% CI ...)": what it is about is said before the parenthesis.
+      const from = toks[ratio.at - 1]?.t === '(' ? ratio.at - 1 : ratio.at;
+      // ... and between the measure's name and its value ("a relative risk of cardiovascular events of 0.51").
+      const between = toks.slice(ratio.at + ratio.words, i).map((x) => x.t).filter((w) => /\p{L}/u.test(w) && w.length > 1 && !STOP.has(w)).map(stemWord);
+      out.push({ ...q, text: text.slice(toks[i]!.start, toks[end - 1]!.end), about: [...new Set([...aboutWords(toks, from, end, new Set()), ...between])] });
+      continue;
+    }
     // A count: the unit that follows, or the noun it counts ("12 patients", "5 mg", "3 days").
     const unitWord = after ?? '';
     const unit = unitOf(unitWord) ?? unitOf(stemWord(unitWord)) ?? UNIT_SYNONYMS[stemWord(unitWord)] ?? (/^\p{L}/u.test(unitWord) && !STOP.has(unitWord) ? stemWord(unitWord) : '');
@@ -295,5 +335,7 @@ export function quantityWords(q: StatedQuantity): string {
       return `${bound}${range}`;
     case 'count':
       return `${bound}${range}${q.unit ? ` ${q.unitText ?? q.unit}` : ''}`;
+    case 'ratio':
+      return `a ${q.unit} of ${bound}${range}`;
   }
 }
