@@ -100,6 +100,11 @@ describe('ratios, hedges and short parentheses (found by the unseen hard cases)'
     assert.deepEqual(decisive('Blood pressure lowering was associated with an odds ratio of cardiovascular events of 0.51.', rr), []);
     assert.deepEqual(decisive('Blood pressure lowering was associated with a relative risk of all-cause mortality of 0.80.', rr), []);
   });
+  it('an abbreviation names a ratio only right before its value', () => {
+    assert.deepEqual(kinds('Mortality fell (OR 0.74; 95% CI 0.59 to 0.92).').slice(0, 1), ['ratio:0.74 odds ratio']);
+    assert.deepEqual(kinds('the odds of dying within 28 d (odds ratio [OR] 7.5, 95% CI 3.6-15.8)').filter((k) => k.startsWith('ratio')), ['ratio:7.5 odds ratio']);
+    assert.deepEqual(kinds('SURGERY OR PHYSIOTHERAPY FOR THE FIRST 12 WEEKS').filter((k) => k.startsWith('ratio')), []);
+  });
   it('a hedge between a change and its figure keeps it a change ("increased by about 20%")', () => {
     assert.deepEqual(kinds('DALYs increased by about 20% between 1990 and 2015.'), ['change:20 about', 'year:1990-2015']);
     assert.deepEqual(decisive('Global DALY numbers of cataract vision loss increased by about 20%.', 'The global DALY numbers of cataract vision loss increased by 89.42% from 1990 to 2015.'), ['the source says a 89.42 percent increase, the claim says about a 20 percent increase']);

@@ -198,7 +198,9 @@ function ratioMarkerBefore(toks: Tok[], i: number, text: string): { measure: str
   for (let k = i - 1, n = 0; k >= 0 && n < 8; k--, n++) {
     const t = toks[k]!;
     const printed = text.slice(t.start, t.end);
-    if (RATIO_ABBREVIATIONS[printed]) return { measure: RATIO_ABBREVIATIONS[printed]!, at: k, words: 1 };
+    // An abbreviation right before its value ("OR 7.5", "RR, 1.98", "[OR] 7.5", "HR = 0.42"): further off, an
+    // upper-case "OR" is as likely a heading's conjunction.
+    if (RATIO_ABBREVIATIONS[printed]) return n <= 2 ? { measure: RATIO_ABBREVIATIONS[printed]!, at: k, words: 1 } : undefined;
     const name = RATIO_NAMES.find(([a, b2]) => toks[k - 1]?.t === a && t.t === b2);
     if (name) return { measure: name[2], at: k - 1, words: 2 };
     if (t.t === '(' || (CLAUSE_END.has(t.t) && t.t !== ':') || numberOf(t.t) !== undefined) return undefined;
