@@ -18,12 +18,17 @@ export function registerEvalDomainsCommand(evalCmd: Command): void {
       .option('--data <dir>', 'shared data folder (scifact/, nli/, wice/)', '../shared/data')
       .option('--seed <n>', 'seed of the samples and splits', positiveInt('--seed'), 13)
       .option('--sick', 'add SICK (opt-in: CC BY-NC-SA) to the domains')
+      .option('--health', 'also check the shipped layer on COVID-Fact and HealthVer dev (validation only, never fitted on: no licence stated)')
       .option('--out <file>', 'result JSON (veracite eval report draws it)', 'eval-results/verdict-domains.json')
+      .option('--limit <n>', 'read at most n claims (SciFact) or pairs (the others) per domain, a seeded sample: a quick look, not the reported figures', positiveInt('--limit'))
+      .option('--cache <dir>', "where the engine's readings of each domain are cached", 'tmp/domains')
       .option('--quiet', 'no progress output'),
     DOMAIN_OPTIONS,
-  ).action(async (flags: { data: string; seed: number; sick?: boolean; out: string; quiet?: boolean } & Record<string, unknown>) => {
-    const [{ FIT_DOMAINS }, { runDomainReport, DOMAIN_LIMITS, DOMAIN_CAP }] = await Promise.all([import('../learn/verdict/domains.js'), import('./tune-domains.js')]);
+  ).action(async (flags: { data: string; seed: number; sick?: boolean; health?: boolean; out: string; limit?: number; cache: string; quiet?: boolean } & Record<string, unknown>) => {
+    const [{ FIT_DOMAINS, VALIDATION_DOMAINS }, { runDomainReport, DOMAIN_LIMITS, DOMAIN_CAP }] = await Promise.all([import('../learn/verdict/domains.js'), import('./tune-domains.js')]);
     const fit = [...FIT_DOMAINS, ...(flags.sick ? ['sick' as const] : [])];
-    await runDomainReport({ settings: settingsFrom(flags, DOMAIN_OPTIONS), data: flags.data, domains: [...fit, 'scifact-dev'], fit, limits: DOMAIN_LIMITS, cacheDir: 'tmp/domains', seed: flags.seed, cap: DOMAIN_CAP, out: flags.out, log: flags.quiet ? () => {} : (line: string) => console.error(line) });
+    const domains = [...fit, 'scifact-dev' as const, ...(flags.health ? VALIDATION_DOMAINS : [])];
+    const limits = flags.limit === undefined ? DOMAIN_LIMITS : Object.fromEntries(domains.map((d) => [d, flags.limit!]));
+    await runDomainReport({ settings: settingsFrom(flags, DOMAIN_OPTIONS), data: flags.data, domains, fit, limits, cacheDir: flags.cache, seed: flags.seed, cap: DOMAIN_CAP, out: flags.out, log: flags.quiet ? () => {} : (line: string) => console.error(line) });
   });
 }

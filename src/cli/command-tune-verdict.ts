@@ -32,16 +32,17 @@ export function registerTuneVerdictCommand(program: Command): void {
       .option('--retrieved <n>', 'per claim, this many abstracts BM25 ranks in its top 3 but the claim does not cite, as NOT ENOUGH INFO', nonNegativeInt('--retrieved'), 0)
       .option('--domains', 'instead: fit the verdict layer leave-one-domain-out over SciFact train, SNLI, RTE and WiCE dev and report per domain (learn/verdict/lodo.ts); also fits the needs-review model')
       .option('--sick', 'with --domains: add SICK (opt-in: CC BY-NC-SA) to the domains')
+      .option('--health', 'with --domains: also check the shipped layer on COVID-Fact and HealthVer dev (validation only, never fitted on: no licence stated)')
       .option('--domains-out <file>', 'with --domains: the per-domain figures', 'eval-results/verdict-domains.json')
       .option('--review-out <file>', 'with --domains: where to save the needs-review model', REVIEW_PATH)
       .option('--quiet', 'no progress output'),
     TUNE_OPTIONS,
-  ).action(async (flags: { data: string; seed: number; cache: string; out: string; itemsOut?: string; retrieved: number; quiet?: boolean; domains?: boolean; sick?: boolean; domainsOut: string; reviewOut: string } & Record<string, unknown>) => {
+  ).action(async (flags: { data: string; seed: number; cache: string; out: string; itemsOut?: string; retrieved: number; quiet?: boolean; domains?: boolean; sick?: boolean; health?: boolean; domainsOut: string; reviewOut: string } & Record<string, unknown>) => {
     if (flags.domains) {
-      const [{ FIT_DOMAINS }, { runDomainReport, DOMAIN_LIMITS, DOMAIN_CAP }] = await Promise.all([import('../learn/verdict/domains.js'), import('./tune-domains.js')]);
+      const [{ FIT_DOMAINS, VALIDATION_DOMAINS }, { runDomainReport, DOMAIN_LIMITS, DOMAIN_CAP }] = await Promise.all([import('../learn/verdict/domains.js'), import('./tune-domains.js')]);
       const fit = [...FIT_DOMAINS, ...(flags.sick ? ['sick' as const] : [])];
       // The engine's readings are cached per domain in tmp/domains (the same models and sample: read once).
-      await runDomainReport({ settings: settingsFrom(flags, TUNE_OPTIONS), data: flags.data, domains: [...fit, 'scifact-dev'], fit, limits: DOMAIN_LIMITS, cacheDir: 'tmp/domains', seed: flags.seed, cap: DOMAIN_CAP, out: flags.domainsOut, reviewOut: flags.reviewOut, log: flags.quiet ? () => {} : (line: string) => console.error(line) });
+      await runDomainReport({ settings: settingsFrom(flags, TUNE_OPTIONS), data: flags.data, domains: [...fit, 'scifact-dev', ...(flags.health ? VALIDATION_DOMAINS : [])], fit, limits: DOMAIN_LIMITS, cacheDir: 'tmp/domains', seed: flags.seed, cap: DOMAIN_CAP, out: flags.domainsOut, reviewOut: flags.reviewOut, log: flags.quiet ? () => {} : (line: string) => console.error(line) });
       return;
     }
     // The pipeline and the fitting load when the command runs, not at start-up (issue 31).

@@ -67,7 +67,7 @@ export async function collectDomains(o: DomainCollectOptions): Promise<Map<Domai
 }
 
 /** Per domain, the seeded sample read (claims for SciFact, pairs for the others; the rest: all). */
-export const DOMAIN_LIMITS: Partial<Record<DomainName, number>> = { snli: 500, scifact: 300, 'scifact-dev': 300, sick: 500 };
+export const DOMAIN_LIMITS: Partial<Record<DomainName, number>> = { snli: 500, scifact: 300, 'scifact-dev': 300, sick: 500, covidfact: 500, healthver: 500 };
 /** Items per fitting domain in a fit, so that each domain weighs about the same. */
 export const DOMAIN_CAP = 400;
 

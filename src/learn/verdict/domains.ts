@@ -11,7 +11,11 @@
  * | rte | GLUE RTE dev hypothesis | the premise passage | entailment -> SUPPORTS; not_entailment -> NOT ENOUGH INFO, REFUTES also right (RTE does not say which) |
  * | wice | WiCE dev claim (a Wikipedia sentence) | its cited page's sentences | supported -> SUPPORTS; partially_supported and not_supported -> NOT ENOUGH INFO (the page does not support the whole claim; WiCE never says it refutes it) |
  * | sick | SICK (opt-in only: CC BY-NC-SA), pairs of the SemEval TEST set | sentence A | ENTAILMENT / CONTRADICTION / NEUTRAL |
+ * | covidfact | COVID-Fact claim (validation only: no licence stated) | its evidence sentences | SUPPORTED / REFUTED (most refuted claims are supported ones with a word changed) |
+ * | healthver | HealthVer dev claim (validation only: no licence stated) | its evidence passage (from an abstract) | Supports / Refutes / Neutral |
  *
+ * COVID-Fact and HealthVer are never fitted on (VALIDATION_DOMAINS): they come with no licence, so they are
+ * read only to check the shipped verdict layer on two more styles of claim, behind an opt-in (`--health`).
  * In-sample caveat: the shipped heads were trained on SNLI dev + the other 80% of SNLI test, RTE train and
  * SciFact train (learn/heads/train.ts). SNLI's held-out part, RTE dev, WiCE dev and SciFact dev are held
  * out from the heads; SciFact train is not (its readings are optimistic, as tune-verdict's cross-fitting
@@ -27,12 +31,15 @@ import type { LabelledPairs } from './labelled-pairs.js';
 import type { Verifier } from '../../verify/verifier.js';
 import { counterClaims, counterPairs, splitCounterReads } from '../../verify/counter-claims.js';
 import { readFileSync } from 'node:fs';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { readJsonlFileSync } from '../../util/jsonl-file.js';
 
-export const DOMAINS = ['scifact', 'snli', 'rte', 'wice', 'sick', 'scifact-dev'] as const;
+export const DOMAINS = ['scifact', 'snli', 'rte', 'wice', 'sick', 'scifact-dev', 'covidfact', 'healthver'] as const;
 export type DomainName = (typeof DOMAINS)[number];
 /** Fitted on (leave-one-domain-out) by default; sick only behind its opt-in, scifact-dev never (the final check). */
 export const FIT_DOMAINS: DomainName[] = ['scifact', 'snli', 'rte', 'wice'];
+/** Read only to check the shipped layer, never fitted on (no licence stated): behind `--health`. */
+export const VALIDATION_DOMAINS: DomainName[] = ['covidfact', 'healthver'];
 
 /** One (claim, document) case of a domain, before the engine reads it. */
 export interface DomainCase {
@@ -53,6 +60,9 @@ function sampleOf<T>(items: readonly T[], n: number | undefined, seed: number, t
   const keep = new Set(new Rng(subSeed(seed, tag)).sample(items.map((_, i) => i), n));
   return items.filter((_, i) => keep.has(i));
 }
+
+/** A passage of a few sentences as its sentences: a plain split at sentence ends (RTE premises, HealthVer evidence). */
+const sentencesOf = (text: string): string[] => text.split(/(?<=[.!?])\s+(?=[A-Z"])/).filter((t) => t.trim());
 
 const FROM_SCIFACT: Record<string, Label> = { SUPPORT: 'SUPPORTS', CONTRADICT: 'REFUTES' };
 
@@ -101,7 +111,7 @@ function rteCases(root: string, limit: number | undefined, seed: number): Domain
     out.push({
       claim: hypothesis,
       // The premise as the reader's sentence splitter would not see it: RTE premises are a few sentences, kept as one.
-      doc: { id: `rte-${index}`, title: '', sentences: premise.split(/(?<=[.!?])\s+(?=[A-Z"])/).filter((s) => s.trim()) },
+      doc: { id: `rte-${index}`, title: '', sentences: sentencesOf(premise) },
       gold: lab === 'entailment' ? 'SUPPORTS' : 'NOT ENOUGH INFO',
       ...(lab === 'not_entailment' ? { alsoRight: ['REFUTES' as const] } : {}),
       group: `rte:${index}`,
@@ -140,6 +150,35 @@ function sickCases(root: string, limit: number | undefined, seed: number): Domai
   return sampleOf(out, limit, seed, 'domains-sick');
 }
 
+const FROM_COVIDFACT: Record<string, Label> = { SUPPORTED: 'SUPPORTS', REFUTED: 'REFUTES' };
+
+/** COVID-Fact: a claim and the evidence sentences of its source (validation only). A bad line names its file and line. */
+export function covidFactCases(root: string, limit: number | undefined, seed: number): DomainCase[] {
+  const file = join(root, 'covidfact/COVIDFACT_dataset.jsonl');
+  const rows = readJsonlFileSync<{ claim: string; label: string; evidence: string[]; gold_source?: string }>(file);
+  const out = rows.map((r, i) => {
+    const gold = FROM_COVIDFACT[r.label];
+    if (!gold || typeof r.claim !== 'string' || !Array.isArray(r.evidence)) throw new Error(`${file}:${i + 1}: expected "claim", "evidence" (sentences) and "label" SUPPORTED or REFUTED`);
+    // A supported claim and its counter-claims share one source: one group, so that a split keeps them together.
+    return { claim: r.claim, doc: { id: `covidfact-${i}`, title: '', sentences: r.evidence.filter((x) => x.trim()) }, gold, group: `covidfact:${r.gold_source ?? i}` };
+  });
+  return sampleOf(out, limit, seed, 'domains-covidfact');
+}
+
+const FROM_HEALTHVER: Record<string, Label> = { Supports: 'SUPPORTS', Refutes: 'REFUTES', Neutral: 'NOT ENOUGH INFO' };
+
+/** HealthVer dev: a claim and an evidence passage (validation only). A bad row names its file and line. */
+export function healthVerCases(root: string, limit: number | undefined, seed: number): DomainCase[] {
+  const file = join(root, 'healthver/healthver_dev.csv');
+  const rows = parseCsv(readFileSync(file, 'utf8'), { columns: true, skip_empty_lines: true, info: true }) as { record: Record<string, string>; info: { lines: number } }[];
+  const out = rows.map(({ record: r, info }) => {
+    const gold = FROM_HEALTHVER[r.label ?? ''];
+    if (!gold || !r.claim || !r.evidence) throw new Error(`${file}:${info.lines}: expected "claim", "evidence" and "label" Supports, Refutes or Neutral`);
+    return { claim: r.claim, doc: { id: `healthver-${r.id}`, title: '', sentences: sentencesOf(r.evidence) }, gold, group: `healthver:${r.topic_ip ?? r.id}` };
+  });
+  return sampleOf(out, limit, seed, 'domains-healthver');
+}
+
 /** The cases of one domain; `limit` caps claims (scifact) or pairs (the others), a seeded sample. */
 export function domainCases(domain: DomainName, root: string, opts: { limit?: number; seed?: number } = {}): DomainCase[] {
   const seed = opts.seed ?? 13;
@@ -156,6 +195,10 @@ export function domainCases(domain: DomainName, root: string, opts: { limit?: nu
       return wiceCases(root, opts.limit, seed);
     case 'sick':
       return sickCases(root, opts.limit, seed);
+    case 'covidfact':
+      return covidFactCases(root, opts.limit, seed);
+    case 'healthver':
+      return healthVerCases(root, opts.limit, seed);
   }
 }
 

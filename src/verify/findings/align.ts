@@ -89,10 +89,10 @@ export function quantityMismatches(claim: readonly StatedQuantity[], evidence: r
     const kin = evidence.filter((e) => comparable(c.kind, e.kind) && !((c.kind === 'count' || c.kind === 'ratio') && c.unit !== e.unit));
     // The evidence states the claim's value somewhere: whatever the context words say, that is no mismatch.
     if (kin.some((e) => within(c, e))) continue;
-    // The one quantity of the claim's kind (a count: of its unit), in a sentence about the same thing: a year
-    // or a rate whose own clause is filled with other words ("first climbed by Edmund Hillary and Tenzing
-    // Norgay on 29 May 1953", "by half a percentage point to 5.25 percent").
-    const onlyOfUnit = (c.kind !== 'count' || c.unit !== '') && kin.length === 1 && sentenceShare(c, evidenceWords) >= SAME_UNIT_SENTENCE_ABOUT;
+    // The one quantity of the claim's kind (a count: of its unit), in a sentence about the same thing: a rate
+    // or a change whose own clause is filled with other words ("by half a percentage point to 5.25 percent").
+    // Not a year: web pages date other events in the same words (WiCE dev lost 5 right verdicts when years were).
+    const onlyOfUnit = ((c.kind === 'count' && c.unit !== '') || (c.kind !== 'count' && c.kind !== 'year')) && kin.length === 1 && sentenceShare(c, evidenceWords) >= SAME_UNIT_SENTENCE_ABOUT;
     const about = kin.map((e) => ({ e, share: onlyOfUnit ? Math.max(DECISIVE_ABOUT, aboutShare(c, e)) : aboutShare(c, e) })).filter((x) => x.share >= ABOUT_MIN);
     if (about.length === 0) continue;
     if (about.some((x) => within(c, x.e))) continue;
