@@ -44,13 +44,18 @@ export interface QuantityMismatch {
 }
 
 /** Kinds that can be compared: a fold and a relative change are one scale (doubled = +100%). */
-export function comparable(a: QuantityKind, b: QuantityKind): boolean {
+function comparable(a: QuantityKind, b: QuantityKind): boolean {
   if (a === b) return true;
   return (a === 'fold' && b === 'change') || (a === 'change' && b === 'fold');
 }
 
 /** A fold as a relative change in percent, or a change as itself. */
 const asChange = (q: StatedQuantity): number => (q.kind === 'fold' ? (q.value - 1) * 100 : q.value);
+
+/** The same measure: comparable kinds, and for a count or a ratio the same unit or measure ("12 patients" is no "12 mg"). */
+export function sameMeasure(c: StatedQuantity, e: StatedQuantity): boolean {
+  return comparable(c.kind, e.kind) && !((c.kind === 'count' || c.kind === 'ratio') && c.unit !== e.unit);
+}
 
 export function within(c: StatedQuantity, e: StatedQuantity): boolean {
   if ((c.kind === 'count' || c.kind === 'ratio') && c.kind === e.kind && c.unit !== e.unit) return false;
@@ -86,7 +91,7 @@ const sentenceShare = (c: StatedQuantity, evidenceWords: ReadonlySet<string>): n
 export function quantityMismatches(claim: readonly StatedQuantity[], evidence: readonly StatedQuantity[], evidenceWords: ReadonlySet<string> = new Set()): QuantityMismatch[] {
   const out: QuantityMismatch[] = [];
   for (const c of claim) {
-    const kin = evidence.filter((e) => comparable(c.kind, e.kind) && !((c.kind === 'count' || c.kind === 'ratio') && c.unit !== e.unit));
+    const kin = evidence.filter((e) => sameMeasure(c, e));
     // The evidence states the claim's value somewhere: whatever the context words say, that is no mismatch.
     if (kin.some((e) => within(c, e))) continue;
     // The one quantity of the claim's kind (a count: of its unit), in a sentence about the same thing: a rate

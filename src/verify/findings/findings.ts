@@ -14,7 +14,7 @@
  */
 import { analyseForAlignment, type AlignAnalysis } from '../../models/align/analyse.js';
 import type { EntailmentProbs } from '../../models/types.js';
-import { comparable, quantityMismatches, within } from './align.js';
+import { quantityMismatches, sameMeasure, within } from './align.js';
 import { oppositionFindings } from './direction.js';
 import { statedQuantities, wordStems, type StatedQuantity } from './quantities.js';
 
@@ -119,7 +119,7 @@ export function statesClaimFigure(claim: string, finding: Finding, sentence: str
   if (finding.kind !== 'quantity') return false;
   const c = read(claim).quantities.find((q) => q.text === finding.claimText);
   if (!c) return false;
-  return read(sentence).quantities.some((e) => comparable(c.kind, e.kind) && !((c.kind === 'count' || c.kind === 'ratio') && c.unit !== e.unit) && within(c, e));
+  return read(sentence).quantities.some((e) => sameMeasure(c, e) && within(c, e));
 }
 
 /**

@@ -101,6 +101,11 @@ function phraseBefore(toks: Tok[], i: number, phrases: readonly string[]): boole
 /** Abbreviations whose full stop ends no clause ("approx. 20 nautical miles"). */
 const ABBREVIATIONS = new Set(['approx', 'ca', 'c', 'vs', 'no', 'fig', 'e.g', 'i.e', 'est', 'incl', 'avg']);
 
+/** A word that says what a figure is about, stemmed; undefined for stop words, numbers and fold words. */
+function contentStem(w: string): string | undefined {
+  return /\p{L}/u.test(w) && w.length > 1 && !STOP.has(w) && numberOf(w) === undefined && !FOLD_WORDS[w] ? stemWord(w) : undefined;
+}
+
 /** Content words (stemmed) around tokens [from, to) in their clause, up to WINDOW on each side. */
 const WINDOW = 6;
 function aboutWords(toks: Tok[], from: number, to: number, skip: ReadonlySet<number>): string[] {
@@ -115,19 +120,20 @@ function aboutWords(toks: Tok[], from: number, to: number, skip: ReadonlySet<num
     if (CLAUSE_END.has(w)) return false;
     // A year near a figure says which one it is ("366,000 in 2020").
     if (/^\d{4}$/.test(w) && Number(w) >= 1500 && Number(w) <= 2100 && !skip.has(j)) out.add(`y${w}`);
-    if (!skip.has(j) && /\p{L}/u.test(w) && w.length > 1 && !STOP.has(w) && numberOf(w) === undefined && !FOLD_WORDS[w]) out.add(stemWord(w));
+    const stem = skip.has(j) ? undefined : contentStem(w);
+    if (stem) out.add(stem);
     return true;
   };
-  for (let j = from - 1, k = 0; j >= 0 && k < WINDOW; j--) {
-    const t = take(j);
-    if (!t) break;
-    if (t !== 'free') k++;
-  }
-  for (let j = to, k = 0; j < toks.length && k < WINDOW; j++) {
-    const t = take(j);
-    if (!t) break;
-    if (t !== 'free') k++;
-  }
+  // Outwards from the figure, one side then the other, until the clause ends or WINDOW words are taken.
+  const walk = (start: number, step: 1 | -1) => {
+    for (let j = start, k = 0; j >= 0 && j < toks.length && k < WINDOW; j += step) {
+      const t = take(j);
+      if (!t) break;
+      if (t !== 'free') k++;
+    }
+  };
+  walk(from - 1, -1);
+  walk(to, 1);
   return [...out];
 }
 
@@ -217,13 +223,14 @@ export function statedQuantities(text: string): StatedQuantity[] {
     const i = toks[n - 1]?.t === '.' && ABBREVIATIONS.has(toks[n - 2]?.t ?? '') ? n - 1 : n;
     return phraseBefore(toks, i, AT_LEAST) ? 'at-least' : phraseBefore(toks, i, AT_MOST) ? 'at-most' : phraseBefore(toks, i, ABOUT) ? 'about' : undefined;
   };
-  const push = (q: Omit<StatedQuantity, 'about' | 'text'>, i: number, j: number) => {
+  /** Tokens [i, j) state `q`; `about`: what it is about, when its own clause does not say (a ratio's). */
+  const push = (q: Omit<StatedQuantity, 'about' | 'text'>, i: number, j: number, about?: string[]) => {
     const skip = new Set<number>();
     for (let k = i; k < j; k++) {
       used.add(k);
       skip.add(k);
     }
-    out.push({ ...q, text: text.slice(toks[i]!.start, toks[j - 1]!.end), about: aboutWords(toks, i, j, skip) });
+    out.push({ ...q, text: text.slice(toks[i]!.start, toks[j - 1]!.end), about: about ?? aboutWords(toks, i, j, skip) });
   };
   for (let i = 0; i < toks.length; i++) {
     if (used.has(i)) continue;
@@ -304,13 +311,11 @@ export function statedQuantities(text: string): StatedQuantity[] {
     // A relative risk, odds ratio or hazard ratio ("RR 0.71", "an odds ratio of 1.55"): compared only with the same measure.
     const ratio = ratioMarkerBefore(toks, i, text);
     if (ratio) {
-      const q = { kind: 'ratio' as const, value: v, unit: ratio.measure, ...range, ...b };
-      for (let k = i; k < end; k++) used.add(k);
       // "(RR 0.71, 95% CI ...)": what it is about is said before the parenthesis.
       const from = toks[ratio.at - 1]?.t === '(' ? ratio.at - 1 : ratio.at;
       // ... and between the measure's name and its value ("a relative risk of cardiovascular events of 0.51").
-      const between = toks.slice(ratio.at + ratio.words, i).map((x) => x.t).filter((w) => /\p{L}/u.test(w) && w.length > 1 && !STOP.has(w)).map(stemWord);
-      out.push({ ...q, text: text.slice(toks[i]!.start, toks[end - 1]!.end), about: [...new Set([...aboutWords(toks, from, end, new Set()), ...between])] });
+      const between = toks.slice(ratio.at + ratio.words, i).flatMap((x) => contentStem(x.t) ?? []);
+      push({ kind: 'ratio', value: v, unit: ratio.measure, ...range, ...b }, i, end, [...new Set([...aboutWords(toks, from, end, new Set()), ...between])]);
       continue;
     }
     // A count: the unit that follows, or the noun it counts ("12 patients", "5 mg", "3 days").
