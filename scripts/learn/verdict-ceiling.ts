@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import type { DomainItem } from '../../src/learn/verdict/domains.js';
 import { fitRule } from '../../src/learn/verdict/fit-verdict.js';
 import { isRight, type LabelledPairs } from '../../src/learn/verdict/labelled-pairs.js';
-import { decideItem, figuresOf } from '../../src/learn/verdict/lodo.js';
+import { decideItem, figuresOf, stripCoverage } from '../../src/learn/verdict/lodo.js';
 import { Rng, subSeed } from '../../src/util/rng.js';
 import { aggregateConfigOf } from '../../src/verify/verdict-calibration.js';
 import type { Label } from '../../src/verify/types.js';
@@ -27,10 +27,7 @@ const { values } = parseArgs({ options: { domains: { type: 'string', default: 's
 const seed = Number(values.seed);
 const folds = Number(values.folds);
 // verify's rules read no coverage (as lodo.ts fits them).
-const forFit = (it: DomainItem): LabelledPairs => {
-  const { coverage: _, ...rest } = it.concat;
-  return rest;
-};
+const forFit = (it: DomainItem): LabelledPairs => stripCoverage(it.concat);
 const argmax = (it: DomainItem): Label => {
   const p = it.concat.evidence[0];
   if (!p) return 'NOT ENOUGH INFO';

@@ -25,9 +25,8 @@ export function registerEvalDomainsCommand(evalCmd: Command): void {
       .option('--quiet', 'no progress output'),
     DOMAIN_OPTIONS,
   ).action(async (flags: { data: string; seed: number; sick?: boolean; health?: boolean; out: string; limit?: number; cache: string; quiet?: boolean } & Record<string, unknown>) => {
-    const [{ FIT_DOMAINS, VALIDATION_DOMAINS }, { runDomainReport, DOMAIN_LIMITS, DOMAIN_CAP }] = await Promise.all([import('../learn/verdict/domains.js'), import('./tune-domains.js')]);
-    const fit = [...FIT_DOMAINS, ...(flags.sick ? ['sick' as const] : [])];
-    const domains = [...fit, 'scifact-dev' as const, ...(flags.health ? VALIDATION_DOMAINS : [])];
+    const [{ reportDomains }, { runDomainReport, DOMAIN_LIMITS, DOMAIN_CAP }] = await Promise.all([import('../learn/verdict/domains.js'), import('./tune-domains.js')]);
+    const { fit, domains } = reportDomains(flags);
     const limits = flags.limit === undefined ? DOMAIN_LIMITS : Object.fromEntries(domains.map((d) => [d, flags.limit!]));
     await runDomainReport({ settings: settingsFrom(flags, DOMAIN_OPTIONS), data: flags.data, domains, fit, limits, cacheDir: flags.cache, seed: flags.seed, cap: DOMAIN_CAP, out: flags.out, log: flags.quiet ? () => {} : (line: string) => console.error(line) });
   });

@@ -39,10 +39,10 @@ export function registerTuneVerdictCommand(program: Command): void {
     TUNE_OPTIONS,
   ).action(async (flags: { data: string; seed: number; cache: string; out: string; itemsOut?: string; retrieved: number; quiet?: boolean; domains?: boolean; sick?: boolean; health?: boolean; domainsOut: string; reviewOut: string } & Record<string, unknown>) => {
     if (flags.domains) {
-      const [{ FIT_DOMAINS, VALIDATION_DOMAINS }, { runDomainReport, DOMAIN_LIMITS, DOMAIN_CAP }] = await Promise.all([import('../learn/verdict/domains.js'), import('./tune-domains.js')]);
-      const fit = [...FIT_DOMAINS, ...(flags.sick ? ['sick' as const] : [])];
+      const [{ reportDomains }, { runDomainReport, DOMAIN_LIMITS, DOMAIN_CAP }] = await Promise.all([import('../learn/verdict/domains.js'), import('./tune-domains.js')]);
+      const { fit, domains } = reportDomains(flags);
       // The engine's readings are cached per domain in tmp/domains (the same models and sample: read once).
-      await runDomainReport({ settings: settingsFrom(flags, TUNE_OPTIONS), data: flags.data, domains: [...fit, 'scifact-dev', ...(flags.health ? VALIDATION_DOMAINS : [])], fit, limits: DOMAIN_LIMITS, cacheDir: 'tmp/domains', seed: flags.seed, cap: DOMAIN_CAP, out: flags.domainsOut, reviewOut: flags.reviewOut, log: flags.quiet ? () => {} : (line: string) => console.error(line) });
+      await runDomainReport({ settings: settingsFrom(flags, TUNE_OPTIONS), data: flags.data, domains, fit, limits: DOMAIN_LIMITS, cacheDir: 'tmp/domains', seed: flags.seed, cap: DOMAIN_CAP, out: flags.domainsOut, reviewOut: flags.reviewOut, log: flags.quiet ? () => {} : (line: string) => console.error(line) });
       return;
     }
     // The pipeline and the fitting load when the command runs, not at start-up (issue 31).

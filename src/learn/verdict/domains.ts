@@ -41,6 +41,15 @@ export const FIT_DOMAINS: DomainName[] = ['scifact', 'snli', 'rte', 'wice'];
 /** Read only to check the shipped layer, never fitted on (no licence stated): behind `--health`. */
 export const VALIDATION_DOMAINS: DomainName[] = ['covidfact', 'healthver'];
 
+/**
+ * The domains a report reads and those it fits on: the fit domains (SICK with its opt-in), SciFact dev as the
+ * final check, and the validation domains with theirs (`veracite eval domains`, `tune-verdict --domains`).
+ */
+export function reportDomains(o: { sick?: boolean; health?: boolean }): { fit: DomainName[]; domains: DomainName[] } {
+  const fit: DomainName[] = [...FIT_DOMAINS, ...(o.sick ? ['sick' as const] : [])];
+  return { fit, domains: [...fit, 'scifact-dev', ...(o.health ? VALIDATION_DOMAINS : [])] };
+}
+
 /** One (claim, document) case of a domain, before the engine reads it. */
 export interface DomainCase {
   claim: string;

@@ -99,7 +99,7 @@ export function fitOn(byDomain: ReadonlyMap<DomainName, DomainItem[]>, domains: 
 }
 
 /** verify's rules read no coverage (VerdictCalibration.rules). */
-function stripCoverage({ coverage: _, ...it }: LabelledPairs): LabelledPairs {
+export function stripCoverage({ coverage: _, ...it }: LabelledPairs): LabelledPairs {
   return it;
 }
 
