@@ -23,6 +23,7 @@ export const LAYERS: Record<string, number> = {
   wiki: 7,
   sources: 7,
   highlight: 7,
+  search: 7,
   audit: 8,
   documents: 8,
   annotations: 9,
@@ -36,7 +37,7 @@ export const LAYERS: Record<string, number> = {
   index: 14,
 };
 /** Runtime folders: what `veracite serve` and library users load. Training and evaluation stay out. */
-const RUNTIME = ['util', 'text', 'corpus', 'models', 'provenance', 'store', 'retrieve', 'verify', 'wiki', 'sources', 'audit', 'documents', 'highlight', 'report', 'annotations', 'app', 'server'];
+const RUNTIME = ['util', 'text', 'corpus', 'models', 'provenance', 'store', 'retrieve', 'verify', 'wiki', 'sources', 'search', 'audit', 'documents', 'highlight', 'report', 'annotations', 'app', 'server'];
 
 function sourceFiles(dir: string): string[] {
   const out: string[] = [];

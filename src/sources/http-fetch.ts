@@ -36,6 +36,11 @@ export interface FetchPolicy extends GuardOptions {
    * size-capped, binary refused), so the metadata APIs (api-fetch.ts) take this same guarded fetch.
    */
   accept?: string;
+  /**
+   * Extra request headers (a search API's key: Brave's X-Subscription-Token). Sent only to the host of the
+   * URL asked for, never to a host a redirect leads to, so a key cannot leak to a third party.
+   */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export const DEFAULT_FETCH_POLICY = {
@@ -119,12 +124,13 @@ export async function fetchPage(url: string, policy: FetchPolicy = {}): Promise<
     return { ok: false, url, finalUrl: url, status: 'unsupported', reason: 'not a valid URL', redirects };
   }
   current.hash = '';
+  const firstHost = current.host;
   try {
     for (;;) {
       const target = await resolveChecked(current, p);
       const remaining = deadline - Date.now();
       if (remaining <= 0) throw notReached(current.host, `timed out after ${p.totalTimeoutMs} ms (total)`);
-      const res = await requestOnce(target, p, Math.min(p.timeoutMs, remaining));
+      const res = await requestOnce(target, current.host === firstHost ? p : { ...p, headers: undefined }, Math.min(p.timeoutMs, remaining));
       const status = res.statusCode ?? 0;
       if (REDIRECTS.has(status)) {
         const location = res.headers.location;
@@ -192,7 +198,7 @@ function toFailure(e: unknown, host: string): FetchFailure {
   return new FetchFailure('unreachable', err.code ? `${err.code}: ${err.message}` : err.message ?? String(e));
 }
 
-function requestOnce(target: CheckedTarget, p: Required<Pick<FetchPolicy, 'userAgent'>> & Pick<FetchPolicy, 'accept'>, timeoutMs: number): Promise<IncomingMessage> {
+function requestOnce(target: CheckedTarget, p: Required<Pick<FetchPolicy, 'userAgent'>> & Pick<FetchPolicy, 'accept' | 'headers'>, timeoutMs: number): Promise<IncomingMessage> {
   const host = target.url.host;
   const mod = target.url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
@@ -202,6 +208,7 @@ function requestOnce(target: CheckedTarget, p: Required<Pick<FetchPolicy, 'userA
       agent: false,
       lookup: pinnedLookup(target),
       headers: {
+        ...p.headers,
         'user-agent': p.userAgent,
         accept: p.accept ?? 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.1',
         'accept-encoding': 'gzip, deflate, br',

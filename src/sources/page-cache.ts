@@ -42,7 +42,8 @@ export class PageCache {
     return join(this.dir, `${urlKey(url)}.json`);
   }
 
-  async get(url: string, now = Date.now()): Promise<CachedPage | undefined> {
+  /** `anyAge`: a replay (`--offline`) reads entries whatever their age. */
+  async get(url: string, now = Date.now(), anyAge = false): Promise<CachedPage | undefined> {
     let entry: CachedPage;
     try {
       entry = JSON.parse(await readFile(this.path(url), 'utf8')) as CachedPage;
@@ -50,7 +51,7 @@ export class PageCache {
       return undefined; // missing or unreadable: fetch again
     }
     const age = now - Date.parse(entry.fetchedAt);
-    if (!(age >= 0) || age > (entry.ok ? this.maxAgeMs : this.failureMaxAgeMs)) return undefined;
+    if (!anyAge && (!(age >= 0) || age > (entry.ok ? this.maxAgeMs : this.failureMaxAgeMs))) return undefined;
     return entry;
   }
 

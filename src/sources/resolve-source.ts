@@ -48,6 +48,11 @@ export interface LiveFetchOptions {
    * setting; the contact e-mail; OpenAlex abstracts when allowed. Absent: the defaults (public APIs).
    */
   works?: WorkRecordOptions;
+  /**
+   * Replay only (`--offline`): pages come from the cache whatever their age, and a page not in it is
+   * "could not reach" (not cached, never dead) without any request.
+   */
+  offline?: boolean;
 }
 
 export interface SourceResolverOptions {
@@ -287,9 +292,10 @@ export class SourceResolver {
   }
 
   private async fetchOnce(url: string, title: string | undefined): Promise<FetchedOutcome> {
-    const { cache, policy, route } = this.opts.fetch!;
-    const cached = await cache?.get(url);
+    const { cache, policy, route, offline } = this.opts.fetch!;
+    const cached = await cache?.get(url, undefined, offline);
     if (cached) return cached.ok ? { ok: true, document: cached.document, finalUrl: cached.finalUrl, fromCache: true } : { ...failureOf(cached), fromCache: true };
+    if (offline) return { ok: false, status: 'unreachable', reason: `could not reach ${hostOf(url)}: offline, and the page is not in the cache`, finalUrl: url, fromCache: false, transient: true };
     const mirrored = this.mirror(url);
     const routed = route ? route(mirrored.url) : mirrored.url;
     const raw = await fetchPage(routed, { pdf: true, ...policy, ...(mirrored.trusted.length ? { allowHosts: [...(policy?.allowHosts ?? []), ...mirrored.trusted] } : {}) });
@@ -318,6 +324,14 @@ export class SourceResolver {
     // run, not this citation.
     await cache?.put(entry).catch(() => undefined);
     return entry.ok ? { ok: true, document: entry.document, finalUrl: entry.finalUrl, fromCache: false } : { ...failureOf(entry), fromCache: false };
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
   }
 }
 
