@@ -2,15 +2,21 @@
  * veracite wiki gadget: checks the citations of the Wikipedia article you are reading against a veracite
  * server you run, and marks each footnote in place with its band.
  *
- * One classic script, no imports, no build: load it from your common.js, or as a bookmarklet (see
- * src/wiki-gadget/README.md). It sends the article's rendered HTML to POST /v1/audits on your server,
+ * One classic script, no imports, no build: load it from your common.js, or as a bookmarklet (see the
+ * README, "In the article page: the wiki gadget"). It sends the article's rendered HTML to POST /v1/audits on your server,
  * follows the job's progress (GET /v1/audits/{id}/events, read with fetch so it can send the token), and
  * after each footnote marker adds a small button: supported / partly / not supported / needs review /
  * could not check. The button opens a popover with the claim, the evidence sentence, a better source with
  * a ready {{cite ...}} template, and a ready {{failed verification|date=...}} tag, each with a copy button.
  *
  * It never edits the wiki: it reads the page and copies text to your clipboard; you decide what to write.
- * Everything from the server is put in the page as text (textContent), never as HTML.
+ * Everything from the server is put in the page as text (textContent), never as HTML. It decides nothing
+ * itself: the band, its reason, what to do to check a source and whether a {{failed verification}} tag is
+ * proposed all come from the server's citation view (src/audit/citation-view.ts).
+ *
+ * The server can only check a source it can read: one in its index, a saved copy (`veracite serve
+ * --sources FOLDER`) or, with `--fetch`, the live page. Started with neither, every footnote is "could not
+ * check", and the panel says so.
  *
  * Settings (all optional), set before the script loads: window.veraciteGadgetConfig = {
  *   server: 'http://127.0.0.1:8080',  // default: the origin the script was loaded from, else this
@@ -46,19 +52,45 @@
   }
 
   /**
-   * The band of one citation from the audit's citation view. The view's own `band` wins when the server
-   * gives one; otherwise it is derived from what the view has: a source that could not be read (or no
-   * score) -> could not check; `needsReview` / `partlySupported` flags when present; flagged as failing
-   * verification -> not supported; else supported.
+   * The band of one citation: the citation view's own `band`, as the server decided it (one decision for
+   * the CLI, the web page and this gadget). The gadget never bands a score itself: a view without a band
+   * (an older server) is "could not check" when its source was not read, else "needs review".
    */
   function bandOf(view) {
     var given = view && typeof view.band === 'string' ? normaliseBand(view.band) : undefined;
     if (given) return given;
     if (!view || view.sourceStatus !== 'found' || view.verifiability === null || view.verifiability === undefined) return 'could-not-check';
-    if (view.needsReview === true) return 'needs-review';
-    if (view.partlySupported === true || view.partiallySupported === true) return 'partly';
-    if (view.failedVerification) return 'not-supported';
-    return 'supported';
+    return 'needs-review';
+  }
+
+  /**
+   * The {{failed verification}} tag to offer, or undefined: only when the server proposes one. A view may
+   * carry the tag itself (`tag` / `failedVerificationTag`, a template string), say so (`proposeTag`), or,
+   * as the web page's worklist reads it, flag the citation (`failedVerification`).
+   */
+  function proposedTag(view, today) {
+    if (!view) return undefined;
+    var given = [view.tag, view.failedVerificationTag].find(function (t) {
+      return typeof t === 'string' && /^\{\{\s*failed verification/i.test(t);
+    });
+    if (given) return given;
+    var propose = typeof view.proposeTag === 'boolean' ? view.proposeTag : view.failedVerification === true;
+    return propose ? failedVerificationTag(today) : undefined;
+  }
+
+  /**
+   * What the panel says when the audit is over and not one source could be read: the server has no way to
+   * read the cited pages (no --fetch, no --sources), so no footnote was checked. Undefined otherwise.
+   */
+  function nothingCheckedNote(views) {
+    if (!views.length) return undefined;
+    for (var i = 0; i < views.length; i++) if (bandOf(views[i]) !== 'could-not-check') return undefined;
+    var n = views.length;
+    return (
+      'Nothing was checked: the server could not read ' + (n === 1 ? 'the cited source' : 'any of the ' + n + ' cited sources') + '. ' +
+      'It reads a source from its index, from saved copies, or from the web: start it again with ' +
+      '--fetch (on a machine that can reach the cited sites) or with --sources FOLDER (a folder of saved sources), then check again.'
+    );
   }
 
   /** The cited source's best evidence sentence (highest score), or undefined. */
@@ -224,6 +256,8 @@
   var logic = {
     BANDS: BANDS,
     bandOf: bandOf,
+    proposedTag: proposedTag,
+    nothingCheckedNote: nothingCheckedNote,
     normaliseBand: normaliseBand,
     evidenceOf: evidenceOf,
     workIdsOf: workIdsOf,
@@ -266,15 +300,36 @@
     }
   }
 
-  function askToken(why) {
-    var t = root.prompt((why ? why + '\n\n' : '') + 'The token of your veracite server (veracite serve --token ...). It is kept for this tab only.');
-    if (!t) return undefined;
+  /**
+   * Asks the editor for the server's token, in words: what it is and where it comes from. `refused`: a
+   * token was sent and the server did not accept it.
+   */
+  function tokenQuestion(refused) {
+    return (
+      (refused ? 'Your veracite server did not accept that token.\n\n' : 'Your veracite server at ' + serverUrl() + ' asks for its token before it checks anything.\n\n') +
+      'The token is the secret you chose when you started it: the value of --token (or of VERACITE_TOKEN) on the ' +
+      '`veracite serve` command line. Its start-up output says "token required" when it wants one.\n\n' +
+      'Paste it here. It stays in this browser tab only and is never written to the wiki.'
+    );
+  }
+
+  function askToken(refused) {
+    var t = root.prompt(tokenQuestion(refused));
+    if (!t || !t.trim()) return undefined;
     try {
       root.sessionStorage.setItem(TOKEN_KEY, t.trim());
     } catch (e) {
       /* storage off: asked again next time */
     }
     return t.trim();
+  }
+
+  function forgetToken() {
+    try {
+      root.sessionStorage.removeItem(TOKEN_KEY);
+    } catch (e) {
+      /* nothing kept */
+    }
   }
 
   function el(tag, attrs) {
@@ -296,19 +351,24 @@
   }
 
   var CSS = [
-    '.veracite-mark{font:bold 11px/1 system-ui,sans-serif;margin:0 1px 0 1px;padding:1px 4px;border-radius:8px;border:1px solid;cursor:pointer;vertical-align:super;color:#fff}',
+    // The footnote and its marker are one unbreakable unit: a line never ends between them.
+    '.veracite-ref{white-space:nowrap}',
+    '.veracite-mark{font:bold 11px/1 system-ui,sans-serif;margin:0 1px 0 1px;padding:1px 4px;border-radius:8px;border:1px solid;cursor:pointer;vertical-align:super;color:#fff;white-space:nowrap}',
     '.veracite-mark[data-band="supported"]{background:#1d7a3a;border-color:#1d7a3a}',
     '.veracite-mark[data-band="partly"]{background:#b7791f;border-color:#b7791f}',
     '.veracite-mark[data-band="not-supported"]{background:#b42318;border-color:#b42318}',
     '.veracite-mark[data-band="needs-review"]{background:#6b46c1;border-color:#6b46c1}',
     '.veracite-mark[data-band="could-not-check"]{background:#eef0f3;border-color:#8a96a3;color:#44505c}',
-    '#veracite-panel{position:fixed;right:16px;bottom:16px;z-index:1000;width:300px;background:#fff;color:#1d2329;border:1px solid #a2a9b1;border-radius:6px;box-shadow:0 2px 10px rgba(0,0,0,.2);font:13px/1.4 system-ui,sans-serif;padding:10px 12px}',
+    '#veracite-panel{position:fixed;right:16px;bottom:16px;z-index:1000;box-sizing:border-box;width:300px;max-width:calc(100vw - 32px);max-height:calc(100vh - 32px);overflow:auto;background:#fff;color:#1d2329;border:1px solid #a2a9b1;border-radius:6px;box-shadow:0 2px 10px rgba(0,0,0,.2);font:13px/1.4 system-ui,sans-serif;padding:10px 12px}',
     '#veracite-panel h2{all:unset;display:block;font-weight:700;font-size:14px;margin-bottom:4px}',
     '#veracite-panel progress{width:100%}',
     '#veracite-panel .veracite-legend{display:flex;flex-wrap:wrap;gap:4px 10px;margin:6px 0}',
     '#veracite-panel .veracite-error{color:#b42318;font-weight:600}',
+    '#veracite-panel .veracite-notice{background:#fef6e7;border:1px solid #e2b546;border-radius:4px;padding:6px 8px;margin:6px 0}',
+    '#veracite-panel code,#veracite-popover code{font:12px ui-monospace,monospace;background:#eef0f3;padding:0 2px}',
     '#veracite-panel button,#veracite-popover button{font:inherit;padding:2px 8px;cursor:pointer}',
-    '#veracite-popover{position:absolute;z-index:1001;width:420px;max-width:92vw;background:#fff;color:#1d2329;border:1px solid #a2a9b1;border-radius:6px;box-shadow:0 4px 16px rgba(0,0,0,.25);font:13px/1.45 system-ui,sans-serif;padding:10px 12px}',
+    // Placed by placePopover: inside the viewport, beside the marker's line, scrolling inside when long.
+    '#veracite-popover{position:absolute;z-index:1001;box-sizing:border-box;width:420px;overflow:auto;overscroll-behavior:contain;overflow-wrap:anywhere;background:#fff;color:#1d2329;border:1px solid #a2a9b1;border-radius:6px;box-shadow:0 4px 16px rgba(0,0,0,.25);font:13px/1.45 system-ui,sans-serif;padding:10px 12px}',
     '#veracite-popover h3{all:unset;display:block;font-weight:700;font-size:14px;margin:0 0 6px}',
     '#veracite-popover h4{all:unset;display:block;font-weight:600;margin:8px 0 2px;color:#54595d}',
     '#veracite-popover blockquote{margin:0;padding:2px 8px;border-left:3px solid #c8ccd1}',
@@ -375,6 +435,7 @@
       el('div', { id: 'veracite-status', 'aria-live': 'polite', text: 'Checks each citation of this article against your veracite server (' + serverUrl() + '). Nothing is written to the wiki.' }),
       el('progress', { id: 'veracite-progress', max: '1', value: '0', hidden: true }),
       el('div', { class: 'veracite-legend', id: 'veracite-legend' }),
+      el('div', { class: 'veracite-notice', id: 'veracite-notice', role: 'status', hidden: true }),
       el('div', { class: 'veracite-error', id: 'veracite-error', role: 'alert', hidden: true }),
       el(
         'div',
@@ -398,6 +459,12 @@
 
   function setError(text) {
     var e = document.getElementById('veracite-error');
+    e.textContent = text || '';
+    e.hidden = !text;
+  }
+
+  function setNotice(text) {
+    var e = document.getElementById('veracite-notice');
     e.textContent = text || '';
     e.hidden = !text;
   }
@@ -432,7 +499,21 @@
     document.querySelectorAll('.veracite-mark').forEach(function (n) {
       if (!n.closest('#veracite-panel')) n.remove();
     });
+    // Put each footnote back where it was.
+    document.querySelectorAll('span.veracite-ref').forEach(function (w) {
+      w.replaceWith.apply(w, Array.prototype.slice.call(w.childNodes));
+    });
     closePopover();
+  }
+
+  /** The footnote's wrapper that keeps it and its marker on one line (made on first use). */
+  function refWrapper(sup) {
+    var parent = sup.parentNode;
+    if (parent && parent.classList && parent.classList.contains('veracite-ref')) return parent;
+    var w = el('span', { class: 'veracite-ref' });
+    sup.replaceWith(w);
+    w.append(sup);
+    return w;
   }
 
   function scoreText(view) {
@@ -459,14 +540,16 @@
         openPopover(mark, v);
       });
       if (existing) existing.replaceWith(mark);
-      else sup.after(mark);
+      else refWrapper(sup).append(mark);
     });
   }
 
   var popover;
+  var popoverMark;
   function closePopover() {
     if (popover) popover.remove();
     popover = null;
+    popoverMark = null;
   }
 
   function copyButton(text, label) {
@@ -508,6 +591,7 @@
     var better = v.suggestions && v.suggestions[0];
     var betterEv = better && evidenceOf(better);
     var now = new Date();
+    var tag = proposedTag(v, now);
     popover = el(
       'div',
       { id: 'veracite-popover', role: 'dialog', 'aria-label': 'veracite: citation check', 'data-band': band, 'data-citation': v.citationId },
@@ -520,6 +604,8 @@
         ? el('p', { class: 'veracite-evidence-box' }, ev ? el('span', { class: 'veracite-evidence', text: ev.text }) : 'No sentence of the source reads as evidence for the claim.', v.existing && v.existing.title ? el('span', { class: 'veracite-source-title', text: ' \u2014 ' + v.existing.title }) : null)
         : el('p', { class: 'veracite-unchecked', text: 'Could not be read (' + v.sourceStatus + ')' + (v.sourceReason ? ': ' + v.sourceReason : '') + '.' }),
       v.coverage && v.coverage.text ? el('p', { class: 'veracite-note', text: v.coverage.text }) : null,
+      v.bandReason ? el('p', { class: 'veracite-note veracite-why', text: 'Why this band: ' + v.bandReason + (/[.!?]$/.test(v.bandReason) ? '' : '.') }) : null,
+      v.howToCheck ? el('p', { class: 'veracite-note veracite-how', text: 'To check it: ' + v.howToCheck + (/[.!?]$/.test(v.howToCheck) ? '' : '.') }) : null,
       better
         ? el(
             'div',
@@ -530,17 +616,64 @@
             snippet(citeTemplate(better, now), 'Copy citation', 'veracite-cite'),
           )
         : null,
-      band === 'not-supported' || band === 'partly' || band === 'needs-review'
-        ? el('div', { class: 'veracite-tag' }, el('h4', { text: 'Maintenance tag (after the footnote)' }), snippet(failedVerificationTag(now), 'Copy tag', 'veracite-fv'))
-        : null,
+      tag ? el('div', { class: 'veracite-tag' }, el('h4', { text: 'Maintenance tag (after the footnote)' }), snippet(tag, 'Copy tag', 'veracite-fv')) : null,
       el('p', { class: 'veracite-note', text: 'veracite writes nothing to the wiki: copy what you need into the editor, after reading the source yourself.' }),
     );
+    popoverMark = mark;
     document.body.append(popover);
-    var r = mark.getBoundingClientRect();
-    var left = Math.max(8, Math.min(r.left + root.scrollX, root.scrollX + document.documentElement.clientWidth - popover.offsetWidth - 8));
-    popover.style.left = left + 'px';
-    popover.style.top = r.bottom + root.scrollY + 6 + 'px';
+    placePopover();
   }
+
+  /**
+   * Puts the open popover inside the viewport, beside its marker's line: below it when it fits there (the
+   * claim is the text before the marker, on its line and above, so below covers none of it), else above
+   * when it fits there, else on the roomier side, scrolling inside. Never wider than the viewport.
+   */
+  function placePopover() {
+    if (!popover || !popoverMark) return;
+    var margin = 8;
+    var gap = 6;
+    var vw = document.documentElement.clientWidth;
+    var vh = document.documentElement.clientHeight;
+    popover.style.maxWidth = Math.max(160, vw - 2 * margin) + 'px';
+    popover.style.maxHeight = 'none';
+    var natural = popover.offsetHeight;
+    var width = popover.offsetWidth;
+    var r = popoverMark.getBoundingClientRect();
+    var below = vh - r.bottom - gap - margin;
+    var above = r.top - gap - margin;
+    var top;
+    if (natural <= below || below >= Math.min(natural, 320)) {
+      top = r.bottom + gap;
+      popover.style.maxHeight = Math.max(80, below) + 'px';
+    } else if (natural <= above || above > below) {
+      var h = Math.min(natural, Math.max(80, above));
+      popover.style.maxHeight = h + 'px';
+      top = r.top - gap - h;
+    } else {
+      top = r.bottom + gap;
+      popover.style.maxHeight = Math.max(80, below) + 'px';
+    }
+    // Keep it on screen even when the marker itself is partly off it.
+    top = Math.max(margin, Math.min(top, vh - margin - popover.offsetHeight));
+    var left = Math.max(margin, Math.min(r.left, vw - margin - width));
+    // Viewport coordinates -> those of the popover's containing block (the page, or a positioned body).
+    var base = containingBlockOrigin();
+    popover.style.left = left - base.left + 'px';
+    popover.style.top = top - base.top + 'px';
+  }
+
+  function containingBlockOrigin() {
+    var body = document.body;
+    if (root.getComputedStyle(body).position !== 'static') {
+      var b = body.getBoundingClientRect();
+      return { left: b.left + body.clientLeft, top: b.top + body.clientTop };
+    }
+    // The initial containing block: the page's origin, scrolled.
+    return { left: -root.scrollX, top: -root.scrollY };
+  }
+
+  root.addEventListener('resize', placePopover);
 
   document.addEventListener('keydown', function (e) {
     if (e.key === 'Escape') closePopover();
@@ -571,18 +704,23 @@
   async function createJob(title, html) {
     var token = storedToken();
     var body = JSON.stringify({ html: html, title: title });
-    for (var attempt = 0; attempt < 2; attempt++) {
+    for (var attempt = 0; attempt < 3; attempt++) {
       var res = await request('/v1/audits', { method: 'POST', headers: { 'content-type': 'application/json' }, body: body }, token);
-      if (res.status === 401 && attempt === 0 && !config.token) {
-        token = askToken(await errorText(res));
-        if (!token) throw new Error('No token: the server needs one.');
+      if (res.status === 401 && !config.token && attempt < 2) {
+        if (token) forgetToken();
+        token = askToken(!!token);
+        if (!token) throw new Error('No token given, so nothing was checked. Click "Check citations" and paste the token you started `veracite serve` with (--token).');
         continue;
+      }
+      if (res.status === 401) {
+        forgetToken();
+        throw new Error('The server did not accept the token. Use the one you started `veracite serve` with (--token or VERACITE_TOKEN), then check again.');
       }
       if (!res.ok) throw new Error(await errorText(res));
       var job = await res.json();
       return { id: job.id, token: token };
     }
-    throw new Error('The server refused the token.');
+    throw new Error('The server did not accept the token.');
   }
 
   function onCitation(d) {
@@ -604,7 +742,14 @@
     var placed = document.querySelectorAll('.veracite-mark[data-citation]').length;
     var n = Object.keys(state.results).length;
     if (job.status === 'done') {
-      setStatus('Done: ' + n + ' citation' + (n === 1 ? '' : 's') + ' checked, ' + placed + ' marked in the page' + (job.article && job.article.skippedRefs ? ' (' + job.article.skippedRefs + ' footnotes outside the prose were not checked)' : '') + '.');
+      setNotice(
+        nothingCheckedNote(
+          Object.keys(state.results).map(function (id) {
+            return state.results[id];
+          }),
+        ),
+      );
+      setStatus('Done: ' + n + ' citation' + (n === 1 ? '' : 's') + ', ' + placed + ' marked in the page' + (job.article && job.article.skippedRefs ? ' (' + job.article.skippedRefs + ' footnotes outside the prose were not checked)' : '') + '.');
     } else {
       setError('The audit ' + job.status + (job.error ? ': ' + job.error : '') + '.');
     }
@@ -654,6 +799,7 @@
     state.controller = new AbortController();
     panel.removeAttribute('data-status');
     setError('');
+    setNotice('');
     clearMarks();
     renderLegend();
     document.getElementById('veracite-run').disabled = true;

@@ -6,10 +6,12 @@
  * shows the claim, the evidence sentence, a better source with a ready {{cite ...}} template and a
  * {{failed verification}} tag with working copy buttons, that nothing is written anywhere but the
  * clipboard, and that a page from an origin the server does not allow gets nothing. Runs once against the
- * real audit (the Bodmin page's sources are not fetched: every citation "could not check") and once
- * against a scripted audit giving every band. Saves its screenshot in test-artifacts/; with
- * VERACITE_UPDATE_DOCS=1 it also refreshes docs/wiki-gadget.png, the README's picture (a test run never
- * rewrites a tracked file otherwise).
+ * real audit (the Bodmin page's sources are not fetched: every citation "could not check", and the panel
+ * says which flag would let the server read them; the token is asked for in an editor's words) and once
+ * against a scripted audit giving every band, where the popover must fit the viewport at 1280x900 and
+ * 420x800 wherever its marker is, and no marker may wrap away from its footnote at any column width.
+ * Saves a screenshot in test-artifacts/ (the README's picture is made from real output by
+ * scripts/gadget-screenshot.ts).
  */
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -30,7 +32,7 @@ import { chromiumMissing, launchBrowser } from './browser.js';
 const ROOT = join(import.meta.dirname, '..', '..');
 const ARTICLE = join(ROOT, 'test', 'fixtures', 'wiki', 'bodmin-rendered.html');
 const GADGET = join(ROOT, 'src', 'wiki-gadget', 'veracite-gadget.js');
-const SCREENSHOT = process.env.VERACITE_UPDATE_DOCS === '1' ? join(ROOT, 'docs', 'wiki-gadget.png') : join(process.cwd(), 'test-artifacts', 'wiki-gadget.png');
+const SCREENSHOT = join(process.cwd(), 'test-artifacts', 'wiki-gadget.png');
 const TOKEN = 'gadget-e2e-token-7c1f9a2b4d6e';
 
 /** Every band, by citation position: the scripted audit. */
@@ -38,22 +40,28 @@ const SCRIPT: Record<number, 'supported' | 'not-supported' | 'could-not-check' |
   0: 'supported', 1: 'not-supported', 2: 'supported', 3: 'could-not-check', 4: 'partly', 5: 'not-supported', 6: 'needs-review', 7: 'supported', 8: 'could-not-check', 9: 'supported',
 };
 
+/** A long evidence sentence: the popover holding it is taller than either viewport and must scroll inside. */
+const LONG = `${'The cited page discusses the parish, its boundaries and the names it has had over the centuries in great detail. '.repeat(24)}`.trim();
+
+/** The view the server would send, band and all (the gadget shows the server's band, never its own). */
 function scripted(c: AuditCitation): CitationView {
   const band = SCRIPT[c.index] ?? 'supported';
   const base: CitationView = {
     citationId: c.id, index: c.index, claim: c.claim, context: c.context, sectionPath: c.sectionPath, source: c.source, tags: c.tags,
-    sourceStatus: 'found', verifiability: 0.9, scoreSignal: 'probability', failedVerification: false, suggestions: [],
+    sourceStatus: 'found', verifiability: 0.9, scoreSignal: 'probability', failedVerification: false, suggestions: [], band: 'supported', bandReason: 'probability of support 0.90, at or above 0.43',
     existing: { title: c.source.title ?? 'Cited page', sentences: [{ index: 0, text: 'Some other sentence.', evidence: false }, { index: 1, text: `Evidence for: ${c.claim}`, evidence: true, score: 0.8 }] },
   };
-  if (band === 'could-not-check') return { ...base, sourceStatus: 'dead', sourceReason: 'HTTP 404 and no archived copy', verifiability: null, existing: undefined } as CitationView;
-  if (band === 'partly') return { ...base, verifiability: 0.55, band: 'partly-supported' } as CitationView;
-  if (band === 'needs-review') return { ...base, verifiability: 0.48, band: 'needs-review' } as CitationView;
+  if (band === 'could-not-check') return { ...base, band: 'could-not-check', sourceStatus: 'dead', sourceReason: 'HTTP 404 and no archived copy', verifiability: null, existing: undefined, bandReason: 'HTTP 404 and no archived copy', howToCheck: 'find an archived copy (archive-url) or a replacement source' };
+  if (band === 'partly') return { ...base, verifiability: 0.3, band: 'partly-supported', bandReason: 'probability of support 0.30' };
+  if (band === 'needs-review') return { ...base, verifiability: 0.16, band: 'needs-review', bandReason: 'too close to call' };
   if (band === 'not-supported') {
     return {
       ...base,
+      band: 'not-supported',
+      bandReason: 'probability of support 0.08, below 0.15',
       verifiability: 0.08,
       failedVerification: true,
-      existing: { title: 'Cited page', sentences: [{ index: 0, text: 'The page talks about something else.', evidence: true, score: 0.1 }] },
+      existing: { title: 'Cited page', sentences: [{ index: 0, text: c.index === 5 ? LONG : 'The page talks about something else.', evidence: true, score: 0.1 }] },
       suggestions: [{ docId: 'doi-1', title: 'Bodmin | a history', url: 'https://doi.org/10.5555/bodmin.1', score: 0.91, sentences: [{ index: 2, text: 'A sentence that supports the claim.', evidence: true, score: 0.9 }] }],
     };
   }
@@ -89,6 +97,8 @@ async function servePage(html: string): Promise<{ url: string; close(): Promise<
 
 interface GadgetLogic {
   bandOf(v: unknown): string;
+  proposedTag(v: unknown, today: Date): string | undefined;
+  nothingCheckedNote(views: unknown[]): string | undefined;
   citeTemplate(s: unknown, today: Date): string;
   failedVerificationTag(today: Date): string;
   noteIdOf(v: unknown): string | undefined;
@@ -107,16 +117,28 @@ describe('wiki gadget logic (Node)', () => {
     logic = { ...inner, assignMarkers: plain(inner.assignMarkers), sseParser: () => plain(inner.sseParser()) };
   });
 
-  it('bands: the view\'s own band, else derived from status, score and flag', () => {
-    const found = { sourceStatus: 'found', verifiability: 0.7, failedVerification: false };
-    assert.equal(logic.bandOf(found), 'supported');
-    assert.equal(logic.bandOf({ ...found, failedVerification: true }), 'not-supported');
-    assert.equal(logic.bandOf({ ...found, sourceStatus: 'dead', verifiability: null }), 'could-not-check');
-    assert.equal(logic.bandOf({ ...found, verifiability: null }), 'could-not-check');
-    assert.equal(logic.bandOf({ ...found, band: 'partly supported' }), 'partly');
+  it('bands, tags and the nothing-checked note come from the server\'s view; the gadget decides none of them', () => {
+    const found = { sourceStatus: 'found', verifiability: 0.07, failedVerification: false };
+    assert.equal(logic.bandOf({ ...found, band: 'supported' }), 'supported', 'the server\'s band, whatever the score');
+    assert.equal(logic.bandOf({ ...found, band: 'partly-supported' }), 'partly');
     assert.equal(logic.bandOf({ ...found, band: 'needs_review' }), 'needs-review');
     assert.equal(logic.bandOf({ ...found, band: 'not supported' }), 'not-supported');
     assert.equal(logic.bandOf({ ...found, band: 'could not check' }), 'could-not-check');
+    // No band (an older server): no verdict made up from the score.
+    assert.equal(logic.bandOf(found), 'needs-review');
+    assert.equal(logic.bandOf({ ...found, failedVerification: true }), 'needs-review');
+    assert.equal(logic.bandOf({ ...found, sourceStatus: 'dead', verifiability: null }), 'could-not-check');
+
+    const day = new Date('2025-11-03T12:00:00Z');
+    assert.equal(logic.proposedTag({ ...found, band: 'not-supported' }, day), undefined, 'a low band alone proposes no tag');
+    assert.equal(logic.proposedTag({ ...found, band: 'not-supported', failedVerification: true }, day), '{{failed verification|date=November 2025}}');
+    assert.equal(logic.proposedTag({ ...found, failedVerification: true, proposeTag: false }, day), undefined);
+    assert.equal(logic.proposedTag({ ...found, tag: '{{failed verification|date=May 2026|reason=x}}' }, day), '{{failed verification|date=May 2026|reason=x}}');
+
+    const unchecked = { sourceStatus: 'unverifiable', verifiability: null, band: 'could-not-check' };
+    assert.match(logic.nothingCheckedNote([unchecked, unchecked]) ?? '', /^Nothing was checked: .*any of the 2 cited sources.*--fetch.*--sources FOLDER/);
+    assert.equal(logic.nothingCheckedNote([unchecked, { ...found, band: 'supported' }]), undefined);
+    assert.equal(logic.nothingCheckedNote([]), undefined);
   });
 
   it('templates: cite journal with identifiers, cite web with an access date, a dated failed-verification tag', () => {
@@ -180,23 +202,33 @@ describe('wiki gadget on a saved Wikipedia page (Chromium)', { skip: chromiumMis
     await ix?.cleanup();
   });
 
-  /** Opens the article, records every request the page makes, injects the gadget and starts it. */
-  async function openWithGadget(base: string, server: string): Promise<{ p: Page; requests: { method: string; url: string }[] }> {
+  /**
+   * Opens the article, records every request the page makes, injects the gadget and starts it. With
+   * `askToken`, the token is not in the settings: the gadget asks for it and the editor pastes it
+   * (`prompts` holds what was asked).
+   */
+  async function openWithGadget(base: string, server: string, o: { askToken?: boolean; viewport?: { width: number; height: number } } = {}): Promise<{ p: Page; requests: { method: string; url: string }[]; prompts: string[] }> {
     const p = await browser.context.newPage();
+    if (o.viewport) await p.setViewportSize(o.viewport);
     p.on('pageerror', (e) => assert.fail(`error in the page: ${e.message}`));
     const requests: { method: string; url: string }[] = [];
     p.on('request', (r) => requests.push({ method: r.method(), url: r.url() }));
+    const prompts: string[] = [];
+    p.on('dialog', (d) => {
+      prompts.push(d.message());
+      void d.accept(TOKEN);
+    });
     await p.goto(`${base}/wiki/Bodmin`);
     await p.evaluate(([s, t]) => {
-      (globalThis as unknown as { veraciteGadgetConfig: unknown }).veraciteGadgetConfig = { server: s, token: t, autorun: false };
-    }, [server, TOKEN]);
+      (globalThis as unknown as { veraciteGadgetConfig: unknown }).veraciteGadgetConfig = { server: s, ...(t ? { token: t } : {}), autorun: false };
+    }, [server, o.askToken ? '' : TOKEN]);
     await p.addScriptTag({ content: gadget }); // a classic script, as common.js and a bookmarklet run it
     await p.click('#veracite-run');
-    return { p, requests };
+    return { p, requests, prompts };
   }
 
-  it('with the real audit: every prose footnote is marked in place, the others are not; nothing is written to the page\'s origin', async () => {
-    const { p, requests } = await openWithGadget(page.url, real.url);
+  it('with the real audit: every prose footnote is marked in place, the others are not; nothing is written to the page\'s origin; with no source readable, the panel names the flags', async () => {
+    const { p, requests, prompts } = await openWithGadget(page.url, real.url, { askToken: true });
     await p.waitForSelector('#veracite-panel[data-status="done"]', { timeout: 60_000 });
     const marks = await p.$$eval('.veracite-mark[data-citation]', (els) => els.map((e) => ({ band: e.getAttribute('data-band'), note: e.getAttribute('data-note'), after: e.previousElementSibling?.matches('sup.reference') ?? false, inTable: !!e.closest('table, figure') })));
     assert.equal(marks.length, 10, JSON.stringify(marks));
@@ -204,9 +236,19 @@ describe('wiki gadget on a saved Wikipedia page (Chromium)', { skip: chromiumMis
     assert.ok(marks.every((m) => m.band === 'could-not-check'), 'sources are not fetched by this server: could not check');
     assert.deepEqual(marks.map((m) => m.note), ['cite_note-2', 'cite_note-3', 'cite_note-census-1', 'cite_note-4', 'cite_note-5', 'cite_note-6', 'cite_note-7', 'cite_note-rebellion-9', 'cite_note-10', 'cite_note-rebellion-9']);
     assert.equal(await p.$$eval('table .veracite-mark, figure .veracite-mark', (e) => e.length), 0);
-    assert.match((await p.textContent('#veracite-status')) ?? '', /Done: 10 citations checked, 10 marked/);
+    assert.match((await p.textContent('#veracite-status')) ?? '', /Done: 10 citations, 10 marked/);
+    // Nothing could be read: the panel says why and which flag to start the server with.
+    const note = (await p.textContent('#veracite-notice')) ?? '';
+    assert.match(note, /^Nothing was checked: the server could not read any of the 10 cited sources\..*--fetch.*--sources FOLDER/);
+    assert.equal(await p.isVisible('#veracite-notice'), true);
+    // The token was asked for in an editor's words: what it is and where it comes from, no HTTP.
+    assert.equal(prompts.length, 1, JSON.stringify(prompts));
+    assert.match(prompts[0]!, /veracite serve/);
+    assert.match(prompts[0]!, /--token/);
+    assert.doesNotMatch(prompts[0]!.replace(real.url, '<server>'), /HTTP|Bearer|401|header|unauthori[sz]ed/i);
     await p.click('.veracite-mark[data-citation]');
     assert.match((await p.textContent('#veracite-popover .veracite-unchecked')) ?? '', /Could not be read/);
+    assert.match((await p.textContent('#veracite-popover .veracite-how')) ?? '', /^To check it: /);
     // Only the veracite server is written to; the wiki's origin gets GETs only.
     assert.ok(requests.filter((r) => r.url.startsWith(page.url)).every((r) => r.method === 'GET'));
     assert.ok(requests.some((r) => r.method === 'POST' && r.url === `${real.url}/v1/audits`));
@@ -248,8 +290,82 @@ describe('wiki gadget on a saved Wikipedia page (Chromium)', { skip: chromiumMis
     await p.click('.veracite-mark[data-citation="Bodmin#3"]');
     assert.match((await p.textContent('#veracite-popover .veracite-unchecked')) ?? '', /dead.*HTTP 404/);
 
+    // Needs review, not flagged by the server: no tag proposed.
+    await p.keyboard.press('Escape');
+    await p.click('.veracite-mark[data-citation="Bodmin#6"]');
+    assert.equal(await p.getAttribute('#veracite-popover', 'data-band'), 'needs-review');
+    assert.match((await p.textContent('#veracite-popover .veracite-why')) ?? '', /Why this band: too close to call/);
+    assert.equal(await p.$$eval('#veracite-popover .veracite-tag', (e) => e.length), 0);
+
     // The article's own footnotes still work and the page text is unchanged but for the markers.
     assert.equal(await p.$$eval('sup.reference', (e) => e.length), 12);
+    await p.close();
+  });
+
+  for (const viewport of [{ width: 1280, height: 900 }, { width: 420, height: 800 }]) {
+    it(`at ${viewport.width}x${viewport.height}: the popover stays inside the viewport beside its marker's line wherever the marker is, and scrolls inside when long`, async () => {
+      const { p } = await openWithGadget(page.url, scriptedServer.url, { viewport });
+      await p.waitForSelector('#veracite-panel[data-status="done"]', { timeout: 60_000 });
+      // Room above and below the article, so that any marker can be scrolled to any height.
+      await p.evaluate(() => {
+        (globalThis as unknown as { document: { body: { style: { padding: string } } } }).document.body.style.padding = '1200px 0';
+      });
+      const cases: { id: string; y: number }[] = [];
+      // 0: supported (short); 1: not supported, better source and tag (tall); 5: taller than the viewport.
+      for (const id of ['Bodmin#0', 'Bodmin#1', 'Bodmin#5']) for (const y of [24, Math.round(viewport.height / 2), viewport.height - 36]) cases.push({ id, y });
+      for (const { id, y } of cases) {
+        const got = await p.evaluate(([citation, at]) => {
+          type Rect = { left: number; right: number; top: number; bottom: number };
+          interface El { getBoundingClientRect(): Rect; click(): void; scrollHeight: number; clientHeight: number }
+          const g = globalThis as unknown as { document: { querySelector(s: string): El | null; documentElement: { clientWidth: number; clientHeight: number } }; scrollBy(x: number, y: number): void; getComputedStyle(e: El): { overflowY: string } };
+          const mark = g.document.querySelector(`.veracite-mark[data-citation="${citation}"]`)!;
+          g.scrollBy(0, mark.getBoundingClientRect().top - Number(at));
+          mark.click();
+          const pop = g.document.querySelector('#veracite-popover')!;
+          const [pr, mr] = [pop.getBoundingClientRect(), mark.getBoundingClientRect()];
+          // Plain numbers (no helper functions here: the page runs this code as written)
+          return { pop: { left: pr.left, right: pr.right, top: pr.top, bottom: pr.bottom }, mark: { left: mr.left, right: mr.right, top: mr.top, bottom: mr.bottom }, vw: g.document.documentElement.clientWidth, vh: g.document.documentElement.clientHeight, scrollHeight: pop.scrollHeight, clientHeight: pop.clientHeight, overflowY: g.getComputedStyle(pop).overflowY };
+        }, [id, y] as const);
+        const where = `${id} with its marker at y=${Math.round(got.mark.top)}: ${JSON.stringify(got)}`;
+        assert.ok(got.pop.left >= 0 && got.pop.top >= 0 && got.pop.right <= got.vw + 0.5 && got.pop.bottom <= got.vh + 0.5, `popover inside the viewport: ${where}`);
+        assert.ok(got.pop.bottom <= got.mark.top || got.pop.top >= got.mark.bottom, `popover beside the marker's line, not over it: ${where}`);
+        if (got.scrollHeight > got.clientHeight + 1) assert.equal(got.overflowY, 'auto', `a long popover scrolls inside: ${where}`);
+        if (id === 'Bodmin#5') assert.ok(got.scrollHeight > got.clientHeight + 1, `the long popover is cut to the viewport and scrolls: ${where}`);
+        await p.keyboard.press('Escape');
+      }
+      if (viewport.width === 420) await p.screenshot({ path: join(process.cwd(), 'test-artifacts', 'wiki-gadget-420.png') });
+      await p.close();
+    });
+  }
+
+  it('a marker never wraps away from its footnote, at any column width (and would without the gadget\'s nowrap)', async () => {
+    const { p } = await openWithGadget(page.url, scriptedServer.url, { viewport: { width: 420, height: 800 } });
+    await p.waitForSelector('#veracite-panel[data-status="done"]', { timeout: 60_000 });
+    /** Column widths (px) at which some marker starts a line its footnote does not end. */
+    const sweep = () =>
+      p.evaluate(() => {
+        type Rect = { left: number; right: number; top: number; bottom: number };
+        interface El { getBoundingClientRect(): Rect; previousElementSibling: El | null; style: { width: string }; getAttribute(n: string): string | null }
+        const d = (globalThis as unknown as { document: { querySelector(s: string): El; querySelectorAll(s: string): Iterable<El> } }).document;
+        const column = d.querySelector('.mw-parser-output');
+        const marks = [...(d.querySelectorAll('.veracite-mark[data-citation]') as unknown as El[])];
+        const wrapped: string[] = [];
+        for (let w = 160; w <= 900; w += 3) {
+          column.style.width = `${w}px`;
+          for (const m of marks) {
+            const a = m.previousElementSibling!.getBoundingClientRect();
+            const b = m.getBoundingClientRect();
+            const sameLine = b.left >= a.right - 1 && b.top < a.bottom && a.top < b.bottom;
+            if (!sameLine) wrapped.push(`${w}px ${m.getAttribute('data-citation')}`);
+          }
+        }
+        column.style.width = '';
+        return wrapped;
+      });
+    assert.deepEqual(await sweep(), [], 'marker and footnote on one line box at every width from 160 to 900 px');
+    // The same sweep with the gadget's one rule switched off finds wraps: the check can see them.
+    await p.addStyleTag({ content: '.veracite-ref{white-space:normal !important}' });
+    assert.ok((await sweep()).length > 0, 'without white-space:nowrap a marker wraps away at some width');
     await p.close();
   });
 
