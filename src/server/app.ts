@@ -10,6 +10,7 @@ import { HttpError } from './errors.js';
 import { redactUrl, registerExposureGuards } from './exposure.js';
 import { API_ROUTES } from './routes/index.js';
 import { registerStatic } from './static.js';
+import { clientErrorHandler } from './strict-headers.js';
 
 /** fastify's own errors -> our codes. */
 const FASTIFY_CODES: Record<string, string> = {
@@ -34,6 +35,8 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
     requestTimeout: 60_000,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // Requests Node's parser refuses (a second Content-Length...) get our error shape and the reason.
+    clientErrorHandler,
   });
 
   app.setErrorHandler((err: FastifyError | HttpError | Error, req, reply) => {

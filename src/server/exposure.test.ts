@@ -8,7 +8,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildProgram } from '../cli/main.js';
-import { checkExposure, ExposureError, hostOfHeader, HostAllowlist, isLoopbackAddress, parseHostHeader, tokenCookieName } from './exposure.js';
+import { checkExposure, ExposureError, hostOfHeader, HostAllowlist, isLoopbackAddress, parseHostHeader, TOKEN_COOKIE_MAX_AGE_S, tokenCookieName } from './exposure.js';
 import { ErrorResponse, HealthResponse } from './schemas.js';
 import type { RunningServer } from './start.js';
 import { FakeAuditService } from './testing/fake-audit.js';
@@ -128,22 +128,26 @@ describe('bearer token', () => {
     assert.equal((await raw(server.url, '/app.js')).status, 200);
   });
 
-  it('/?token= sets an HttpOnly SameSite=Strict session cookie and redirects it out of the address bar; the cookie opens the API and event streams', async () => {
+  it('/?token= sets an HttpOnly SameSite=Strict cookie named for the port, for 12 hours, and redirects it out of the address bar; the cookie opens the API and event streams', async () => {
     errorOf(await raw(server.url, '/?token=not-the-token'), 401);
     const r = await raw(server.url, `/?token=${encodeURIComponent(TOKEN)}`);
     assert.equal(r.status, 303);
     assert.equal(r.headers.location, '/');
     const setCookie = String(r.headers['set-cookie']);
-    assert.match(setCookie, new RegExp(`^${tokenCookieName(TOKEN)}=`));
+    const port = Number(new URL(server.url).port);
+    assert.match(setCookie, new RegExp(`^veracite_token_${port}=`));
     assert.match(setCookie, /HttpOnly/);
     assert.match(setCookie, /SameSite=Strict/);
-    assert.doesNotMatch(setCookie, /Max-Age|Expires/, 'a session cookie');
+    assert.match(setCookie, new RegExp(`Max-Age=${TOKEN_COOKIE_MAX_AGE_S}(;|$)`));
+    assert.doesNotMatch(setCookie, /Secure/, 'plain HTTP: a Secure cookie would not be kept');
     const cookie = setCookie.split(';')[0]!;
     assert.equal((await raw(server.url, '/v1/health', { headers: { cookie } })).status, 200);
-    assert.equal(errorOf(await raw(server.url, '/v1/health', { headers: { cookie: `${tokenCookieName(TOKEN)}=guess` } }), 401).error, 'unauthorized');
-    // An audit started and followed with the cookie alone, as the page's EventSource does.
+    assert.equal(errorOf(await raw(server.url, '/v1/health', { headers: { cookie: `${tokenCookieName(port)}=guess` } }), 401).error, 'unauthorized');
+    // the cookie another port's server set is not this one's
+    assert.equal(errorOf(await raw(server.url, '/v1/health', { headers: { cookie: `${tokenCookieName(port + 1)}=${TOKEN}` } }), 401).error, 'unauthorized');
+    // An audit started (from the page's own origin, as a browser sends it) and followed with the cookie alone, as the page's EventSource does.
     const art = auditArticle(2);
-    const created = await raw(server.url, '/v1/audits', { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(art) });
+    const created = await raw(server.url, '/v1/audits', { method: 'POST', headers: { cookie, origin: server.url, 'content-type': 'application/json' }, body: JSON.stringify(art) });
     assert.equal(created.status, 202, created.body);
     const { links } = JSON.parse(created.body) as { links: { events: string } };
     const events = await raw(server.url, links.events, { headers: { cookie, accept: 'text/event-stream' } });

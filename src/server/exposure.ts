@@ -17,20 +17,24 @@
  *   needs it except those the router sent to a route registered as public (`PUBLIC_ROUTE`: the web page's
  *   own files, which hold no data); an unknown path needs it too. It is `Authorization: Bearer <token>` or
  *   the token cookie. The web page gets the cookie by being opened once as `/?token=<token>`: the server
- *   sets it (HttpOnly, SameSite=Strict, for this browser session) and redirects to `/` so the token leaves
- *   the address bar. A cookie, rather than a header the page would add, because the page's EventSource
- *   (audit progress) and its export link cannot send headers, and an HttpOnly cookie is out of reach of
- *   scripts. SameSite=Strict keeps other sites' requests from carrying it, and every state-changing route
- *   takes only application/json, which a cross-origin page cannot send without a CORS preflight this
- *   server never grants.
+ *   sets it (HttpOnly, SameSite=Strict, Max-Age 12 hours, Secure over TLS) and redirects to `/` so the
+ *   token leaves the address bar. A cookie, rather than a header the page would add, because the page's
+ *   EventSource (audit progress) and its export link cannot send headers, and an HttpOnly cookie is out of
+ *   reach of scripts. SameSite=Strict keeps other sites' requests from carrying it; a page on another port
+ *   of the same host is the same site, so a state-changing request authorized by the cookie must also come
+ *   from this server's own origin and send JSON (cookie-requests.ts).
+ * - **Single headers** (always on): two Host, Content-Length or Authorization lines get 400
+ *   (strict-headers.ts), checked first, before the Host allowlist reads the first one.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { hostname, networkInterfaces } from 'node:os';
 // The `cookie` package itself (what @fastify/cookie wraps): two calls, and its 1.x line supports Node 20.
 import { parseCookie, stringifySetCookie } from 'cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { refuseCrossSiteCookieRequest } from './cookie-requests.js';
 import { HttpError } from './errors.js';
 import type { ResolvedServerOptions } from './options.js';
+import { refuseDuplicateHeaders } from './strict-headers.js';
 
 /** Shorter tokens are refused: a token is the only thing between the network and the models. */
 export const MIN_TOKEN_LENGTH = 16;
@@ -137,9 +141,21 @@ function sameToken(given: string | undefined, token: string): boolean {
   return given !== undefined && timingSafeEqual(sha256(given), sha256(token));
 }
 
-/** Per token, so two servers on one host (cookies ignore ports) do not overwrite each other's cookie. */
-export function tokenCookieName(token: string): string {
-  return `veracite-token-${sha256(`cookie:${token}`).toString('hex').slice(0, 12)}`;
+/**
+ * Per port: browsers keep cookies per host, ignoring ports, so two servers on one host would otherwise
+ * overwrite each other's cookie, and each server reads only the cookie its own page was given.
+ */
+export function tokenCookieName(port: number): string {
+  return `veracite_token_${port}`;
+}
+
+/** How long the page's cookie lasts: a working day; after it, the page is opened with the token again. */
+export const TOKEN_COOKIE_MAX_AGE_S = 12 * 60 * 60;
+
+/** Served over TLS, directly or (as the exposure warning advises) behind a TLS proxy that says so. */
+function overTls(req: FastifyRequest): boolean {
+  const forwarded = req.headers['x-forwarded-proto'];
+  return req.protocol === 'https' || /^https\s*(,|$)/i.test(Array.isArray(forwarded) ? (forwarded[0] ?? '') : (forwarded ?? ''));
 }
 
 export class HostNotAllowedError extends HttpError {
@@ -199,28 +215,31 @@ function bearer(req: FastifyRequest): string | undefined {
  * `/?token=` exchange for the cookie. An onRequest hook runs after routing, so `req.routeOptions` is the
  * route the router chose for the decoded, normalised path: that, not the raw URL, decides.
  */
-export function registerExposureGuards(app: FastifyInstance, o: Pick<ResolvedServerOptions, 'host' | 'token' | 'allowedHosts'>): void {
+export function registerExposureGuards(app: FastifyInstance, o: Pick<ResolvedServerOptions, 'host' | 'port' | 'token' | 'allowedHosts'>): void {
   const hosts = new HostAllowlist(o.host, o.allowedHosts);
   const token = o.token;
-  const cookie = token ? tokenCookieName(token) : '';
 
   app.addHook('onRequest', async (req: FastifyRequest, reply: FastifyReply) => {
+    refuseDuplicateHeaders(req.raw.rawHeaders);
     if (!(req.raw.url ?? '').startsWith('/')) throw new InvalidTargetError();
     const host = req.headers.host;
     if (host !== undefined && parseHostHeader(host) === undefined) throw new InvalidHostError(host);
     if (!hosts.allows(host)) throw new HostNotAllowedError(host ?? '');
     if (!token) return;
+    // The port this connection reached (the options say 0 when the system chose it).
+    const cookie = tokenCookieName(req.socket?.localPort ?? o.port);
     if (isPublicRoute(req)) {
       const given = req.routeOptions.url === '/' && req.method === 'GET' ? queryToken(req) : undefined;
       if (given === undefined) return;
       if (!sameToken(given, token)) throw new UnauthorizedError('the token in the address is not this server\'s');
-      // A session cookie: the browser forgets it when it closes; the page is opened with the token again.
-      reply.header('set-cookie', stringifySetCookie(cookie, token, { path: '/', httpOnly: true, sameSite: 'strict', secure: req.protocol === 'https' }));
+      reply.header('set-cookie', stringifySetCookie(cookie, token, { path: '/', httpOnly: true, sameSite: 'strict', maxAge: TOKEN_COOKIE_MAX_AGE_S, secure: overTls(req) }));
       return reply.code(303).header('location', '/').header('cache-control', 'no-store').send();
     }
-    const given = bearer(req) ?? (req.headers.cookie ? parseCookie(req.headers.cookie)[cookie] : undefined);
+    const byHeader = bearer(req);
+    const given = byHeader ?? (req.headers.cookie ? parseCookie(req.headers.cookie)[cookie] : undefined);
     if (given === undefined) throw new UnauthorizedError('this server needs a token');
     if (!sameToken(given, token)) throw new UnauthorizedError('wrong token');
+    if (byHeader === undefined) refuseCrossSiteCookieRequest(req);
   });
 }
 

@@ -5,6 +5,8 @@
  * are under test); skipped, with the reason, when Chromium is absent.
  */
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -53,7 +55,12 @@ describe('web page with a token (Chromium)', { skip: chromiumMissing() ?? false 
     assert.equal(new URL(page.url()).search, '', 'redirected to / without the token');
     assert.match((await page.textContent('#service-status')) ?? '', /1,000 documents/);
     const cookies = await browser.context.cookies(server.url);
-    assert.ok(cookies.some((c) => c.httpOnly && c.sameSite === 'Strict' && c.value === TOKEN && c.expires === -1), 'an HttpOnly SameSite=Strict session cookie');
+    const name = `veracite_token_${new URL(server.url).port}`;
+    const hours = (c: { expires: number }) => (c.expires - Date.now() / 1000) / 3600;
+    assert.ok(
+      cookies.some((c) => c.name === name && c.httpOnly && c.sameSite === 'Strict' && c.value === TOKEN && hours(c) > 11 && hours(c) <= 12),
+      `an HttpOnly SameSite=Strict cookie named for the port, for 12 hours: ${JSON.stringify(cookies)}`,
+    );
 
     await page.fill('#claim-input', supportedClaims()[4]!.claim);
     await page.click('#claim-submit');
@@ -70,5 +77,26 @@ describe('web page with a token (Chromium)', { skip: chromiumMissing() ?? false 
     const exported = await page.evaluate(async () => (await fetch('/v1/annotations.jsonl')).status);
     assert.equal(exported, 200);
     await page.close();
+  });
+
+  it('a page on another port of 127.0.0.1 (same site: the browser sends it the cookie) cannot POST with it', async () => {
+    // A form, which needs no CORS permission, posting a text/plain body shaped as JSON to the API.
+    const form = `<form method="post" enctype="text/plain" action="${server.url}/v1/verify"><input name='{"claim":"x", "y":"' value='"}'></form><script>document.forms[0].submit()</script>`;
+    const other = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(form));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const page = await newPage();
+      const sent = page.waitForRequest((r) => r.url() === `${server.url}/v1/verify`);
+      const answered = page.waitForResponse(`${server.url}/v1/verify`);
+      await page.goto(`http://127.0.0.1:${(other.address() as AddressInfo).port}/`);
+      const headers = await (await sent).allHeaders();
+      assert.match(headers.cookie ?? '', new RegExp(`veracite_token_${new URL(server.url).port}=`), 'the browser sent the cookie across ports');
+      const response = await answered;
+      assert.equal(response.status(), 403);
+      assert.match(await response.text(), /cross_site_request.*comes from the page at http:\/\/127\.0\.0\.1:\d+, not from this server's page/);
+      await page.close();
+    } finally {
+      other.close();
+    }
   });
 });
