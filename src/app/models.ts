@@ -48,6 +48,12 @@ export class ModelHub {
     this.onnx = { device: settings.device };
   }
 
+  /** An LLM judge's run options (--judge, --max-calls); an ONNX or trained model ignores them. */
+  private llmOptions(): { llm: { mode?: 'all' | 'uncertain'; maxCalls?: number; profile?: string } } {
+    const s = this.settings;
+    return { llm: { ...(s.judge ? { mode: s.judge } : {}), ...(s.maxCalls !== undefined ? { maxCalls: s.maxCalls } : {}), ...(this.profile ? { profile: this.profile.name } : {}) } };
+  }
+
   /** ONNX options of a role: the profile's file type and loader options for its own role. */
   private onnxFor(role: 'embedder' | 'scorer' | 'nli'): OnnxLoadOptions {
     const p = this.profile?.file;
@@ -87,7 +93,7 @@ export class ModelHub {
 
   entailment(): Promise<EntailmentModel> {
     if (this.injected.entailment) return Promise.resolve(this.injected.entailment);
-    return this.once('entailment', async () => this.own(await loadEntailment(this.specs.nli, { onnx: this.onnxFor('nli') })));
+    return this.once('entailment', async () => this.own(await loadEntailment(this.specs.nli, { onnx: this.onnxFor('nli'), ...this.llmOptions() })));
   }
 
   /**
@@ -114,7 +120,7 @@ export class ModelHub {
     return this.once('engine-entailment', async () => {
       const engine = await this.engine();
       if (needsUse(this.specs.nli) && !engine.embedder) return this.entailment();
-      return this.own(await loadEntailment(this.specs.nli, { ...(engine.embedder ? { use: engine.embedder } : {}), onnx: this.onnxFor('nli') }));
+      return this.own(await loadEntailment(this.specs.nli, { ...(engine.embedder ? { use: engine.embedder } : {}), onnx: this.onnxFor('nli'), ...this.llmOptions() }));
     });
   }
 

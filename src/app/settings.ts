@@ -48,6 +48,10 @@ export const ModelSettings = z
     cache: z.string().min(1).optional(),
     /** A calibrated model profile (`veracite models`); 'offline' = the offline heads; default: the active one. */
     profile: z.string().min(1).optional(),
+    /** An LLM judge profile: 'all' pairs to the LLM, or only those the offline head leaves 'uncertain' (default: the profile's). */
+    judge: z.enum(['all', 'uncertain']).optional(),
+    /** An LLM judge profile: requests a run may send at most (cache hits are free); past it the offline head reads. */
+    maxCalls: z.number().int().min(0).optional(),
   })
   .strict();
 

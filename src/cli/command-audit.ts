@@ -23,7 +23,7 @@ import { createProgress } from './progress.js';
 
 export const AUDIT_OPTIONS: OptionPick = {
   index: ['index', 'noIndex'],
-  models: ['embedder', 'scorer', 'device', 'cache', 'profile'],
+  models: ['embedder', 'scorer', 'device', 'cache', 'profile', 'judge', 'maxCalls'],
   retrieval: ['mode', 'depth'],
   scoring: true,
   audit: true,

@@ -8,6 +8,7 @@
  *   veracite models use <profile|offline>      the default engine, globally or for one index (--index)
  *   veracite models remove <profile>
  *   veracite models import <folder>            the air-gapped route: a folder pulled elsewhere, or an export
+ *   veracite models add <name> --engine openai|ollama --base-url <url> --model <id>   an LLM judge (models/llm)
  *
  * The hub endpoint is --endpoint, VERACITE_HUB_ENDPOINT or HF_ENDPOINT (an enterprise mirror with the hub's
  * URL layout works the same); --offline or HF_HUB_OFFLINE=1 never touches the network. Models live in
@@ -19,6 +20,7 @@ import { CATALOG, catalogProfile, type CatalogFile, type CatalogProfile, type Pr
 import { HubError, downloadRepo, hubEndpoint, isOffline, verifyFolder, type DownloadProgress } from '../models/hub/download.js';
 import { importFolder, listInstalled, modelsHome, profileDir, readPullInfo, removeProfile, setActiveProfile, activeProfileName, writePullInfo, type InstalledProfile } from '../models/hub/home.js';
 import { repoFolder } from '../models/hub/profile.js';
+import { LLM_ENGINES, type LlmEngine } from '../models/llm/config.js';
 import { join } from 'node:path';
 import { commandLine, withJsonOutput } from './command-line.js';
 
@@ -210,6 +212,51 @@ export function registerModelsCommand(program: Command): void {
 
   homeOpt(models.command('remove <profile>').description('delete a profile and its weights')).action(async (name: string, flags: { modelsDir?: string }) => {
     console.log((await removeProfile(name, modelsHome(flags.modelsDir))) ? `removed ${name}` : `${name} is not installed`);
+  });
+
+  homeOpt(
+    models
+      .command('add <name>')
+      .description('an LLM judge as a profile: any OpenAI-compatible chat-completions server (--engine openai) or Ollama (--engine ollama); then veracite models calibrate <name>')
+      .requiredOption('--engine <engine>', `${LLM_ENGINES.join('|')}`, (v: string) => {
+        if (!(LLM_ENGINES as readonly string[]).includes(v)) throw new InvalidArgumentError(`--engine must be one of ${LLM_ENGINES.join(', ')}`);
+        return v;
+      })
+      .requiredOption('--base-url <url>', 'openai: the URL before /chat/completions (e.g. http://127.0.0.1:8000/v1); ollama: e.g. http://127.0.0.1:11434')
+      .requiredOption('--model <id>', 'the model name the server knows')
+      .option('--api-key-env <VAR>', 'environment variable holding the API key (read at each run; the key is never written anywhere)')
+      .option('--judge <which>', 'all (every evidence pair) | uncertain (only pairs the offline head leaves uncertain)', 'all')
+      .option('--uncertain-below <p>', "--judge uncertain: the offline head's top probability below which a pair goes to the LLM", (v: string) => Number(v))
+      .option('--concurrency <n>', 'requests in flight at once', (v: string) => Number(v))
+      .option('--timeout <ms>', 'per-request timeout', (v: string) => Number(v))
+      .option('--retries <n>', 'retries on 429, 5xx, timeouts (Retry-After honoured)', (v: string) => Number(v))
+      .option('--seed <n>', 'sampling seed where the server takes one (temperature is 0)', (v: string) => Number(v))
+      .option('--price-input <x>', 'price per million input tokens (for the cost line)', (v: string) => Number(v))
+      .option('--price-output <x>', 'price per million output tokens', (v: string) => Number(v))
+      .option('--currency <c>', 'currency of the prices', 'USD'),
+  ).action(async (name: string, flags: { modelsDir?: string; engine: LlmEngine; baseUrl: string; model: string; apiKeyEnv?: string; judge: string; uncertainBelow?: number; concurrency?: number; timeout?: number; retries?: number; seed?: number; priceInput?: number; priceOutput?: number; currency: string }) => {
+    if ((flags.priceInput === undefined) !== (flags.priceOutput === undefined)) throw new InvalidArgumentError('give both --price-input and --price-output (per million tokens), or neither');
+    const { addLlmProfile } = await import('../models/llm/add.js');
+    const r = await addLlmProfile({
+      name,
+      ...(flags.modelsDir ? { home: flags.modelsDir } : {}),
+      config: {
+        engine: flags.engine,
+        baseUrl: flags.baseUrl,
+        model: flags.model,
+        ...(flags.apiKeyEnv ? { apiKeyEnv: flags.apiKeyEnv } : {}),
+        judge: flags.judge as 'all' | 'uncertain',
+        ...(flags.uncertainBelow !== undefined ? { uncertainBelow: flags.uncertainBelow } : {}),
+        ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
+        ...(flags.timeout !== undefined ? { timeoutMs: flags.timeout } : {}),
+        ...(flags.retries !== undefined ? { retries: flags.retries } : {}),
+        ...(flags.seed !== undefined ? { params: { seed: flags.seed } } : {}),
+        ...(flags.priceInput !== undefined ? { prices: { input: flags.priceInput, output: flags.priceOutput!, currency: flags.currency } } : {}),
+      },
+    });
+    console.log(`${r.name}: LLM judge ${r.config.engine} ${r.config.model} at ${r.config.baseUrl}${r.digest ? ` (digest ${r.digest})` : ''}${r.config.apiKeyEnv ? `, key from $${r.config.apiKeyEnv}` : ''}, judge ${r.config.judge}, in ${r.dir}`);
+    if (r.recalibrate) console.log('  the server, model or parameters changed: the earlier calibration was removed');
+    console.log(`not calibrated yet: run veracite models calibrate ${name} (one request per evidence pair of the shipped samples; answers are cached)`);
   });
 
   homeOpt(

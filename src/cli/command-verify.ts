@@ -22,7 +22,7 @@ import { assertText } from '../util/not-text.js';
 import { checkedClaim, ClaimTextError } from '../verify/claim-text.js';
 
 /** The options of every command that verifies claims (verify, eval scifact / fever, tune-verdict, serve). */
-export const VERIFY_OPTIONS: OptionPick = { index: ['index'], models: ['embedder', 'scorer', 'nli', 'device', 'profile'], retrieval: true, verify: true };
+export const VERIFY_OPTIONS: OptionPick = { index: ['index'], models: ['embedder', 'scorer', 'nli', 'device', 'profile', 'judge', 'maxCalls'], retrieval: true, verify: true };
 
 export function printVerdict(v: Verdict, opts: { color?: boolean } = {}): void {
   const color = opts.color ?? useColor();

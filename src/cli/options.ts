@@ -100,6 +100,8 @@ export const OPTION_GROUPS = {
     device: def('--device <device>', 'models.device', `ONNX device: ${DEVICES.join('|')} (default ${DEFAULTS.models.device})`, oneOf('--device', DEVICES)),
     cache: def('--embedding-cache <dir>', 'models.cache', "on-disk cache of the trained engine's sentence vectors (re-runs skip embedding)"),
     profile: def('--profile <name>', 'models.profile', "calibrated model profile (veracite models list); 'offline' = the offline heads (default: the active profile, else offline)"),
+    judge: def('--judge <which>', 'models.judge', "LLM judge profiles: all (every evidence pair) | uncertain (only pairs the offline head leaves uncertain) (default: the profile's)", oneOf('--judge', ['all', 'uncertain'] as const)),
+    maxCalls: def('--max-calls <n>', 'models.maxCalls', 'LLM judge profiles: requests this run may send at most; cache hits are free, later pairs are read by the offline head', nonNegativeInt('--max-calls')),
   },
   retrieval: {
     mode: def('--mode <mode>', 'retrieval.mode', `retrieval: ${RETRIEVAL_MODES.join('|')}; auto = hybrid when the index has vectors, else bm25 (default auto)`, oneOf('--mode', RETRIEVAL_MODES)),

@@ -6,6 +6,7 @@
  * them then.
  */
 import { CommanderError, type Command } from 'commander';
+import { takeJudgeUsage, usageLine } from '../models/llm/usage.js';
 
 export interface ErrorReport {
   messageOf(e: Error): string;
@@ -22,6 +23,7 @@ export async function runProgram(program: Command, argv: string[], errors: () =>
   try {
     await program.parseAsync(argv);
   } catch (e) {
+    reportJudgeUsage();
     if (e instanceof CommanderError) {
       process.exitCode = e.exitCode;
       return;
@@ -29,5 +31,12 @@ export async function runProgram(program: Command, argv: string[], errors: () =>
     const report = await errors();
     console.error(`veracite: ${report.messageOf(e as Error)}`);
     process.exitCode = report.exitCodeOf(e as Error);
+    return;
   }
+  reportJudgeUsage();
+}
+
+/** An LLM judge's calls, tokens, cache hits and cost, one line each on stderr at the end of every run that used one. */
+function reportJudgeUsage(): void {
+  for (const t of takeJudgeUsage()) console.error(usageLine(t));
 }

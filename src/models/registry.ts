@@ -7,6 +7,7 @@
  *   lexical            content-word overlap, no model (scorer only: fast tests, machines without weights)
  *   <folder>           an ONNX model folder (config.json, tokenizer files, onnx/model.onnx)
  *   <owner>/<name>     a Hugging Face hub id, downloaded when online
+ *   <folder>           (nli) an LLM judge's folder, holding veracite-llm.json (`veracite models add`: models/llm)
  *
  * A spec that looks like a path and does not exist is reported as a missing folder, never tried on the hub
  * (onnx/resolve.ts). Errors name the setting (`models.scorer`), which the front ends map to their flags.
@@ -14,6 +15,8 @@
 import { SettingsError } from '../util/settings-error.js';
 import type { OnnxLoadOptions } from './onnx/load.js';
 import type { EntailmentModel, Embedder, PairScorer } from './types.js';
+import { isLlmFolder } from './llm/config.js';
+import type { LlmLoadOptions } from './llm/load.js';
 
 export type ModelRole = 'embedder' | 'scorer' | 'nli';
 
@@ -98,17 +101,23 @@ export async function loadPairScorer(spec: string | ModelSpec = 'trained', opts:
     return loadTrainedEvidenceScorer(opts.use ?? (await loadUse()), s.file);
   }
   if (s.kind !== 'onnx') throw new SettingsError(SETTING.scorer, `'${formatModelSpec(s)}' is not a scorer; use ${MODEL_SPEC_HELP.scorer}`);
+  if (isLlmFolder(s.ref)) throw new SettingsError(SETTING.scorer, `${s.ref} is an LLM judge: it reads entailment (models.nli), not evidence scores`);
   const { OnnxPairScorer } = await import('./onnx/pair-scorer.js');
   return OnnxPairScorer.load(s.ref, opts.onnx);
 }
 
-export async function loadEntailment(spec: string | ModelSpec = 'trained', opts: { use?: Embedder; onnx?: OnnxLoadOptions } = {}): Promise<EntailmentModel> {
+export async function loadEntailment(spec: string | ModelSpec = 'trained', opts: { use?: Embedder; onnx?: OnnxLoadOptions; llm?: Omit<LlmLoadOptions, 'offline'> } = {}): Promise<EntailmentModel> {
   const s = typeof spec === 'string' ? parseModelSpec('nli', spec) : spec;
   if (s.kind === 'trained') {
     const { loadTrainedEntailment } = await import('./trained/index.js');
     return loadTrainedEntailment(opts.use ?? (await loadUse()), s.file);
   }
   if (s.kind !== 'onnx') throw new SettingsError(SETTING.nli, `'${formatModelSpec(s)}' is not an NLI model; use ${MODEL_SPEC_HELP.nli}`);
+  if (isLlmFolder(s.ref)) {
+    // An LLM judge; the offline head reads the pairs it is not asked about (cascade, call budget).
+    const { loadLlmJudge } = await import('./llm/load.js');
+    return loadLlmJudge(s.ref, { ...(opts.llm ?? {}), offline: () => loadEntailment('trained', opts.use ? { use: opts.use } : {}) });
+  }
   const { OnnxEntailmentModel } = await import('./onnx/entailment.js');
   return OnnxEntailmentModel.load(s.ref, opts.onnx);
 }

@@ -9,7 +9,9 @@ export interface ModelInfo {
   id: string;
   /** Content version: a hash of the weights file(s) or a package version. */
   version: string;
-  backend: 'onnx' | 'use' | 'trained' | 'lexical' | string;
+  backend: 'onnx' | 'use' | 'trained' | 'lexical' | 'llm' | string;
+  /** What else a result depends on (an LLM judge: engine, server, model, digest, prompt hash, parameters); never a secret. */
+  details?: Record<string, unknown>;
 }
 
 export interface Embedder {
