@@ -13,6 +13,7 @@ import type { SearchMode } from '../retrieve/retriever.js';
 import { PageCache } from '../sources/page-cache.js';
 import { SourceResolver, type SourceResolverOptions } from '../sources/resolve-source.js';
 import type { WorkRecordOptions } from '../sources/work-records.js';
+import { WORK_API_BASES } from '../sources/work-api-bases.js';
 import { SnapshotFolder } from '../sources/snapshot-folder.js';
 import type { Store } from '../store/types.js';
 import { storeEngineOf } from '../store/open-store.js';
@@ -61,7 +62,7 @@ export function localIndexDir(settings: Settings): string | undefined {
 export function workOptions(settings: Settings): WorkRecordOptions {
   const s = settings.sources;
   return {
-    ...(s.apis ? { bases: s.apis } : {}),
+    ...(s.apis ? { bases: Object.fromEntries(Object.entries(s.apis).filter(([k]) => k in WORK_API_BASES)) as WorkRecordOptions['bases'] } : {}),
     ...(s.contactEmail ? { email: s.contactEmail } : {}),
     openAbstracts: s.openAbstracts,
     ...(s.apiIntervalMs !== undefined ? { intervalMs: s.apiIntervalMs } : {}),

@@ -9,8 +9,11 @@
  */
 import { z } from 'zod';
 import { WORK_API_BASES } from '../sources/work-api-bases.js';
+import { SEARCH_API_BASES } from '../search/search-api-bases.js';
+import { SEARCH_PROVIDERS } from '../search/types.js';
 
-const WORK_API_NAMES = Object.keys(WORK_API_BASES) as [keyof typeof WORK_API_BASES, ...(keyof typeof WORK_API_BASES)[]];
+/** Every API a mirror may replace (`--api-base name=url`): the metadata APIs and the search APIs. */
+const API_NAMES = [...Object.keys(WORK_API_BASES), ...Object.keys(SEARCH_API_BASES)] as [keyof typeof WORK_API_BASES | keyof typeof SEARCH_API_BASES, ...(keyof typeof WORK_API_BASES | keyof typeof SEARCH_API_BASES)[]];
 import { DEFAULT_AUDIT_CONFIG } from '../audit/audit-defaults.js';
 import { QUERY_CONTEXTS } from '../audit/query.js';
 import { DEFAULT_SCORING } from '../audit/score-document.js';
@@ -148,13 +151,39 @@ export const SourceSettings = z
      * openalex, europepmc, arxiv, arxivPdf, arxivAbs, pubmed, pmc, openlibrary. A mirror named here is trusted by
      * the SSRF guard (it may sit on an intranet address); cited URLs never are.
      */
-    apis: z.partialRecord(z.enum(WORK_API_NAMES), z.url()).optional(),
+    apis: z.partialRecord(z.enum(API_NAMES), z.url()).optional(),
     /** Contact e-mail sent to the APIs' polite pools (Crossref / OpenAlex mailto, Europe PMC email, User-Agent). */
     contactEmail: z.email().optional(),
     /** Ask OpenAlex for a DOI's abstract when Crossref has none (a third party learns what is checked: off by default). */
     openAbstracts: z.boolean().default(false),
     /** Least ms between two requests to one API host; default each API's own polite interval. */
     apiIntervalMs: z.number().int().min(0).optional(),
+    /**
+     * Replay only: fetched pages and search answers come from the cache (any age), nothing is requested; what
+     * the cache lacks is "could not reach" (`--offline`). A recorded run replays byte for byte.
+     */
+    offline: z.boolean().default(false),
+  })
+  .strict();
+
+/**
+ * Search as a first retrieval stage (src/search): verify without an index, and better sources for the audit
+ * found by search. Each provider is optional; the budget bounds what one claim may cost the providers.
+ */
+export const SearchSettings = z
+  .object({
+    /** Providers asked for each claim (empty: no search). */
+    providers: z.array(z.enum(SEARCH_PROVIDERS)).default([]),
+    /** Wikipedia language edition (en, de, fr...). */
+    wiki: z.string().regex(/^[a-z][a-z0-9-]{1,15}$/, { error: 'a Wikipedia language code such as en or de' }).default('en'),
+    /** Search requests per claim, across providers (each gets its share, at least one). */
+    maxQueries: z.number().int().positive().default(6),
+    /** Requests for text (a page, an article, a full text) per claim. */
+    maxFetches: z.number().int().min(0).default(8),
+    /** Results taken from each answer. */
+    perQuery: z.number().int().positive().max(50).default(5),
+    /** Where the audit's better sources come from: the index (SIDE) or search (flagged and needs-review citations only). */
+    suggestFrom: z.enum(['index', 'search']).default('index'),
   })
   .strict();
 
@@ -167,6 +196,7 @@ export const Settings = z
     scoring: ScoringSettings.default(() => ScoringSettings.parse({})),
     audit: AuditSettings.default(() => AuditSettings.parse({})),
     sources: SourceSettings.default(() => SourceSettings.parse({})),
+    search: SearchSettings.default(() => SearchSettings.parse({})),
   })
   .strict();
 

@@ -25,6 +25,9 @@ import type { Verdict } from '../verify/types.js';
 import type { ModelInfo } from '../models/types.js';
 import { SettingsError } from '../util/settings-error.js';
 import type { AuditPipeline } from './audit.js';
+import type { SearchVerdict, SearchVerifier } from './search-verify.js';
+import type { SearchTestHooks } from './search.js';
+import type { SearchProviderName } from '../search/types.js';
 import { candidateRetriever } from './candidate-retriever.js';
 import type { SourceCheck, SourceCheckInput } from './check-source.js';
 import { ModelHub, type InjectedModels } from './models.js';
@@ -43,6 +46,8 @@ export interface OpenOptions {
   create?: boolean;
   /** The writer lock's record of who holds it, and a notice when a stale lock is broken. */
   lockOptions?: AcquireOptions;
+  /** TEST ONLY: lets search read pages on loopback hosts (never set by the CLI or the server). */
+  searchHooks?: SearchTestHooks;
 }
 
 /** auto = hybrid when the index has vectors, else bm25; an explicit dense mode needs vectors. */
@@ -61,6 +66,7 @@ export class Veracite {
   private retrieverOf: Retriever | undefined;
   private verifierOf: Promise<Verifier> | undefined;
   private auditOf: Promise<AuditPipeline> | undefined;
+  private searchVerifierOf: Promise<SearchVerifier> | undefined;
   private embeddingCache: Promise<EmbeddingCache> | undefined;
 
   private constructor(
@@ -70,6 +76,7 @@ export class Veracite {
     models: ModelHub,
     /** Whether the index holds passage vectors (dense and hybrid retrieval possible). */
     readonly hasVectors: boolean,
+    private readonly searchHooks: SearchTestHooks = {},
   ) {
     this.settings = settings;
     this.models = models;
@@ -90,7 +97,7 @@ export class Veracite {
       // Without an index there is nothing to retrieve from; the mode only matters for provenance then.
       const mode = store ? resolveMode(requested.retrieval.mode, hasVectors) : 'bm25';
       const settings: Settings = { ...requested, retrieval: { ...requested.retrieval, mode } };
-      return new Veracite(settings, store, models, hasVectors);
+      return new Veracite(settings, store, models, hasVectors, opts.searchHooks);
     } catch (e) {
       await store?.close();
       throw e;
@@ -146,6 +153,29 @@ export class Veracite {
     return this.verifierOf;
   }
 
+  /**
+   * Verification by search (app/search-verify.ts): the settings' providers (search.providers), the same models
+   * and verdict settings as verifier(); the index, when one is open, is searched alongside.
+   */
+  searchVerifier(): Promise<SearchVerifier> {
+    this.searchVerifierOf ??= (async () => {
+      const v = this.settings.verify;
+      const [scorer, entailment] = await Promise.all([this.models.scorer(), this.models.entailment(), this.models.alignment()]);
+      const profile = this.checkedProfile({ scorer, entailment });
+      const [{ SearchVerifier }, { searchOptions, searchConfigOf }] = await Promise.all([import('./search-verify.js'), import('./search.js')]);
+      const index = this.store ? await this.verifier() : undefined;
+      return new SearchVerifier({
+        models: { scorer, entailment },
+        config: { documents: { maxDocs: v.candidates, titleMatch: v.titleMatch }, evidence: { mode: v.evidence }, hop: { enabled: false }, verdict: v.rule ? { rule: v.rule } : {} },
+        ...(profile ? { profile: { name: profile.name, hash: profile.hash, ...(profile.verdictCalibration ? { calibration: profile.verdictCalibration } : {}) } } : {}),
+        search: searchOptions(this.settings, this.searchHooks),
+        searchConfig: searchConfigOf(this.settings),
+        ...(index ? { index } : {}),
+      });
+    })();
+    return this.searchVerifierOf;
+  }
+
   /** The audit's candidate retrieval (SIDE's union of BM25 and dense), for evaluations and ranker training. */
   candidateRetriever(): Retriever {
     return candidateRetriever(this.settings, this.models, this.requireStore(), this.mode);
@@ -185,7 +215,21 @@ export class Veracite {
   /** An empty or too long claim is a ClaimTextError (verify/claim-text.ts), before any model loads. */
   async verify(claim: string, opts: { signal?: AbortSignal } = {}): Promise<Verdict> {
     const text = checkedClaim(claim);
+    // With search providers set (search.providers), evidence comes from search (and the index alongside).
+    if (this.settings.search.providers.length) return this.verifyBySearch(text, opts);
     return (await this.verifier()).verify(text, opts.signal);
+  }
+
+  /**
+   * A claim verified with evidence from search (no index needed): `providers` replaces the settings' for this
+   * call. Every evidence sentence carries its URL; `search` says which provider and query found each source
+   * and names every provider that failed.
+   */
+  async verifyBySearch(claim: string, opts: { signal?: AbortSignal; providers?: readonly SearchProviderName[] } = {}): Promise<SearchVerdict> {
+    const text = checkedClaim(claim);
+    const providers = opts.providers?.length ? opts.providers : this.settings.search.providers;
+    if (!providers.length) throw new SettingsError('search.providers', 'name at least one search provider (wikipedia, openalex, europepmc, crossref, searxng, brave)');
+    return (await this.searchVerifier()).verify(text, { ...(opts.signal ? { signal: opts.signal } : {}), providers });
   }
 
   async audit(input: AuditInput, onProgress?: (p: AuditProgress) => void): Promise<AuditReport> {

@@ -20,6 +20,7 @@ import { addOptions, type OptionPick } from './options.js';
 import { createProgress } from './progress.js';
 import { assertText } from '../util/not-text.js';
 import { checkedClaim, ClaimTextError } from '../verify/claim-text.js';
+import { isSearchVerdict, SEARCH_OPTIONS, searchLines } from './search-output.js';
 
 /** The options of every command that verifies claims (verify, eval scifact / fever, tune-verdict, serve). */
 export const VERIFY_OPTIONS: OptionPick = { index: ['index'], models: ['embedder', 'scorer', 'nli', 'device', 'profile', 'judge', 'maxCalls'], retrieval: true, verify: true };
@@ -33,7 +34,8 @@ export function printVerdict(v: Verdict, opts: { color?: boolean } = {}): void {
   console.log(`  evidence (score: how likely the sentence is evidence for the claim, 0-1):`);
   const roles = verifyEvidenceRoles(v.evidence, verdictConfig);
   v.evidence.forEach((e, i) => {
-    console.log(`   ${e.score.toFixed(3)} ${e.title} (${e.docId}) s${e.sentenceIndex}: ${evidenceSentenceText(e.text, terms, roles[i], { color })}`);
+    // A sentence found by search names its page (the URL to read it at), an index's its document id.
+    console.log(`   ${e.score.toFixed(3)} ${e.title} (${e.url ?? e.docId}) s${e.sentenceIndex}: ${evidenceSentenceText(e.text, terms, roles[i], { color })}`);
     // What the sentence states against the claim, in words (src/verify/findings).
     for (const line of findingLines(e.findings ?? [])) console.log(`         finding: ${line}`);
   });
@@ -43,7 +45,7 @@ export function printVerdict(v: Verdict, opts: { color?: boolean } = {}): void {
     if (legend) console.log(legend.split('\n').map((l) => `   ${l}`).join('\n'));
   }
   if (v.decidedBy) {
-    console.log(`  decided on: ${v.decidedBy.title} (${v.decidedBy.docId}); each document's evidence is judged alone, and the most relevant document that takes a side decides`);
+    console.log(`  decided on: ${v.decidedBy.title} (${v.decidedBy.url ?? v.decidedBy.docId}); each document's evidence is judged alone, and the most relevant document that takes a side decides`);
     if (v.decidedBy.coverage) console.log(`  that document ${v.decidedBy.coverage.text}${v.decidedBy.coverage.missing.length ? ': read the verdict with care' : ''}`);
   }
   if (v.overruled) {
@@ -57,7 +59,8 @@ export function printVerdict(v: Verdict, opts: { color?: boolean } = {}): void {
   // Needs review (src/verify/review.ts) and what the engine cannot do (src/verify/engine-notes.ts).
   if (v.review) console.log(`  NEEDS REVIEW (${v.review.reason}): ${v.review.message.replace(/^needs review: /, '')}`);
   if (v.engine?.offline) for (const w of v.engine.weakSpots) console.log(`  offline engine (${v.engine.name}), ${w.message}`);
-  console.log(`  documents: ${v.documents.map((d) => `${d.title} (${d.docId}; ${d.via.join('+')})`).slice(0, 5).join('; ')}`);
+  console.log(`  documents: ${v.documents.map((d) => `${d.title} (${d.url ?? d.docId}; ${d.via.join('+')})`).slice(0, 5).join('; ')}`);
+  if (isSearchVerdict(v)) for (const line of searchLines(v)) console.log(line);
   console.log(`  provenance: ${snapshotText(v.provenance.snapshot)}, config ${v.provenance.configHash}, models ${v.provenance.models.map((m) => m.id).join(', ')}`);
   console.log(`  ${v.timings.totalMs!.toFixed(0)} ms`);
 }
@@ -130,14 +133,17 @@ export function registerVerifyCommand(program: Command): void {
       .option('--out <file>', 'batch mode: JSONL output, resumed if it exists', 'verdicts.jsonl')
       .option('--json', 'JSON output (single claim)')
       .option('--quiet', 'no progress output'),
-    VERIFY_OPTIONS,
+    { ...VERIFY_OPTIONS, ...SEARCH_OPTIONS },
   ).action(async (claim: string | undefined, flags: { claims?: string; out: string; json?: boolean; quiet?: boolean } & Record<string, unknown>) => {
     if (claim === undefined && !flags.claims) throw new Error('give a claim, or --claims <file.jsonl>');
     if (claim === '-' && flags.claims === '-') throw new Error("stdin can carry the claim or the claims file, not both");
     // Read and checked before any model loads: a claim that is not there, or cannot be one, fails fast.
     const text = claim === undefined ? undefined : checkedClaim(claim === '-' ? await readStdin() : claim, claim === '-' ? 'stdin' : undefined);
-    await withApp(flags, VERIFY_OPTIONS, async (vc) => {
-      const verifier = await vc.verifier();
+    // Search needs no index: without --index, none is opened (the default index is not required).
+    const searching = flags.search !== undefined;
+    const base = searching && flags.index === undefined ? { index: { dir: null } } : {};
+    await withApp(flags, { ...VERIFY_OPTIONS, ...SEARCH_OPTIONS }, async (vc) => {
+      const verifier = searching ? { verify: (c: string) => vc.verifyBySearch(c) } : await vc.verifier();
       if (text) {
         const v = await verifier.verify(text);
         if (flags.json) console.log(JSON.stringify(v, null, 2));
@@ -168,6 +174,6 @@ export function registerVerifyCommand(program: Command): void {
       bar.stop();
       // Counts per label, agreement with the file's gold labels (when it has them) and throughput.
       for (const line of summaryLines(tally.summary((performance.now() - started) / 1000), flags.out)) console.error(line);
-    });
+    }, { base });
   });
 }

@@ -11,6 +11,19 @@ import { QUERY_CONTEXTS } from '../audit/query.js';
 import { MODEL_SPEC_HELP } from '../models/registry.js';
 import { VERDICT_RULES } from '../verify/aggregate.js';
 import { WORK_API_BASES } from '../sources/work-api-bases.js';
+import { SEARCH_API_BASES } from '../search/search-api-bases.js';
+import { SEARCH_PROVIDERS } from '../search/types.js';
+
+/** Names `--api-base` takes: the metadata APIs and the search APIs. */
+const API_NAMES = [...Object.keys(WORK_API_BASES), ...Object.keys(SEARCH_API_BASES)];
+
+/** "wikipedia,openalex" -> the providers, each checked. */
+function searchProviders(value: string): string[] {
+  const out = value.split(',').map((p) => p.trim().toLowerCase()).filter(Boolean);
+  const bad = out.filter((p) => !(SEARCH_PROVIDERS as readonly string[]).includes(p));
+  if (bad.length || !out.length) throw new InvalidArgumentError(`--search: "${bad.join(',') || value}" is not a search provider; use one or more of ${SEARCH_PROVIDERS.join(', ')}, comma-separated`);
+  return [...new Set(out)];
+}
 
 export function positiveInt(name: string) {
   return (value: string): number => {
@@ -58,7 +71,7 @@ function apiBases(value: string): Record<string, string> {
     const eq = part.indexOf('=');
     const name = part.slice(0, eq).trim();
     const url = part.slice(eq + 1).trim();
-    if (eq <= 0 || !(name in WORK_API_BASES)) throw new InvalidArgumentError(`--api-base: "${part}" must be name=url with name one of ${Object.keys(WORK_API_BASES).join(', ')}`);
+    if (eq <= 0 || !API_NAMES.includes(name)) throw new InvalidArgumentError(`--api-base: "${part}" must be name=url with name one of ${API_NAMES.join(', ')}`);
     if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new InvalidArgumentError(`--api-base: ${name}: "${url}" is not an http(s) URL`);
     out[name] = url;
   }
@@ -142,10 +155,18 @@ export const OPTION_GROUPS = {
     maxBytes: def('--max-bytes <n>', 'sources.maxBytes', `largest page read, bytes (default ${DEFAULTS.sources.maxBytes})`, positiveInt('--max-bytes')),
     maxRedirects: def('--max-redirects <n>', 'sources.maxRedirects', `redirect hops followed (default ${DEFAULTS.sources.maxRedirects})`, nonNegativeInt('--max-redirects')),
     wayback: def('--no-wayback', 'sources.wayback', 'do not try the Wayback Machine for dead pages without an archive URL', undefined, false),
-    apis: def('--api-base <name=url,...>', 'sources.apis', `identifier resolvers and metadata APIs at a mirror: ${Object.keys(WORK_API_BASES).join(', ')} (e.g. crossref=https://crossref.mirror.example)`, apiBases),
+    apis: def('--api-base <name=url,...>', 'sources.apis', `identifier resolvers, metadata and search APIs at a mirror: ${API_NAMES.join(', ')} (e.g. crossref=https://crossref.mirror.example, searxng=https://searx.example)`, apiBases),
     contactEmail: def('--contact-email <email>', 'sources.contactEmail', 'contact e-mail for the metadata APIs\' polite pools (Crossref/OpenAlex mailto, Europe PMC email)'),
     openAbstracts: def('--open-abstracts', 'sources.openAbstracts', 'ask OpenAlex for a DOI\'s abstract when Crossref has none'),
     apiIntervalMs: def('--api-interval <ms>', 'sources.apiIntervalMs', 'least ms between two requests to one metadata API (default: each API\'s polite interval)', nonNegativeInt('--api-interval')),
+    offline: def('--offline', 'sources.offline', 'replay from --cache only: recorded pages and search answers, no request (what is not there is "could not reach")'),
+  },
+  search: {
+    providers: def('--search <providers>', 'search.providers', `search for evidence (no index needed): ${SEARCH_PROVIDERS.join(',')}, comma-separated (brave: key in BRAVE_SEARCH_API_KEY; searxng: --api-base searxng=URL)`, searchProviders),
+    wiki: def('--wiki <lang>', 'search.wiki', `Wikipedia language edition searched (default ${DEFAULTS.search.wiki})`),
+    maxQueries: def('--search-queries <n>', 'search.maxQueries', `search requests per claim, across providers (default ${DEFAULTS.search.maxQueries})`, positiveInt('--search-queries')),
+    maxFetches: def('--search-fetches <n>', 'search.maxFetches', `pages and texts read per claim (default ${DEFAULTS.search.maxFetches})`, nonNegativeInt('--search-fetches')),
+    suggestFrom: def('--suggest-from <where>', 'search.suggestFrom', 'where better sources come from: index | search (flagged and needs-review citations; providers from --search, default openalex,europepmc,crossref)', oneOf('--suggest-from', ['index', 'search'] as const)),
   },
 } as const satisfies Record<string, Record<string, OptionDef>>;
 

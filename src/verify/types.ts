@@ -17,6 +17,8 @@ export interface EvidenceSentence {
   text: string;
   /** Evidence-selection score (higher = more likely evidence). */
   score: number;
+  /** The page the sentence is on, when the document has one (every sentence found by search has). */
+  url?: string;
   /** Entailment of the claim by this sentence read alone (the columbia rule decides on these; the concat rule on the sentences joined). */
   entailment?: EntailmentProbs;
   /**
@@ -39,6 +41,8 @@ export interface CandidateDocument {
   score: number;
   /** How the document was found. */
   via: ('retrieval' | 'title')[];
+  /** The document's page, when it has one. */
+  url?: string;
 }
 
 export interface EvidenceSelectOptions {
@@ -72,6 +76,8 @@ export interface Verdict {
   decidedBy?: {
     docId: string;
     title: string;
+    /** The deciding document's page, when it has one. */
+    url?: string;
     /**
      * How much of the claim that document names (coverage.ts): shown, not read by `verify`'s calibration
      * (docs/DESIGN.md, "Claim coverage"). A verdict decided on a document that leaves out what the claim is
