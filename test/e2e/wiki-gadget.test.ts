@@ -350,7 +350,7 @@ describe('wiki gadget on a saved Wikipedia page (Chromium)', { skip: chromiumMis
         const column = d.querySelector('.mw-parser-output');
         const marks = [...(d.querySelectorAll('.veracite-mark[data-citation]') as unknown as El[])];
         const wrapped: string[] = [];
-        for (let w = 160; w <= 900; w += 3) {
+        for (let w = 160; w <= 900; w += 4) {
           column.style.width = `${w}px`;
           for (const m of marks) {
             const a = m.previousElementSibling!.getBoundingClientRect();
