@@ -22,6 +22,7 @@ import { loadRanker } from './ranker.js';
 import { supportModel } from '../audit/support.js';
 import type { Settings } from './settings.js';
 import { candidateRetriever } from './candidate-retriever.js';
+import type { SearchTestHooks } from './search.js';
 
 export interface AuditPipeline {
   auditor: CitationAuditor;
@@ -77,10 +78,12 @@ export function pageCacheDir(settings: Settings): string {
 // Defined in candidate-retriever.ts (the composition root builds it without loading the audit).
 export { candidateRetriever };
 
-export async function buildAuditPipeline(settings: Settings, models: ModelHub, store: Store | undefined, mode: SearchMode): Promise<AuditPipeline> {
+export async function buildAuditPipeline(settings: Settings, models: ModelHub, store: Store | undefined, mode: SearchMode, searchHooks: SearchTestHooks = {}): Promise<AuditPipeline> {
   const notes: string[] = [];
   const engine = await models.engine();
-  const recommend = settings.audit.recommend && !!store;
+  // Better sources from search (--suggest-from search) need no index.
+  const fromSearch = settings.search.suggestFrom === 'search';
+  const recommend = settings.audit.recommend && (fromSearch || !!store);
   const config = auditConfigOf(settings, mode, recommend);
   const indexDir = store ? localIndexDir(settings) : undefined;
   const ranked = await loadRanker(settings.audit.ranker, engine, store, indexDir);
@@ -136,6 +139,7 @@ export async function buildAuditPipeline(settings: Settings, models: ModelHub, s
     ...(indexDir ? { indexDir } : {}),
     ...('ranker' in ranked ? { ranker: ranked } : {}),
     ...(support ? { support } : {}),
+    ...(fromSearch && recommend ? { searchCandidates: (await import('./search.js')).searchCandidateFinder(settings, searchHooks) } : {}),
   };
   return { auditor: new CitationAuditor(deps, config), deps, engine, resolver, notes };
 }

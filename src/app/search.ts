@@ -9,8 +9,16 @@ import { europePmcWork } from '../sources/work-records.js';
 import type { Document } from '../corpus/types.js';
 import { SearchCache } from '../search/search-cache.js';
 import { SearchClient } from '../search/search-client.js';
-import type { SearchSourcesOptions } from '../search/collect.js';
+import { searchSources, type SearchSourcesOptions } from '../search/collect.js';
 import type { SearchHit } from '../search/types.js';
+import { copiesArticle, wikipediaCopyReason } from '../search/mirrors.js';
+import { citeTemplate } from '../search/cite-template.js';
+import type { AuditDeps } from '../audit/audit.js';
+import { exclusionReason } from '../audit/exclusions.js';
+import { retrieveCandidates } from '../audit/recommend.js';
+import { chunkPassages } from '../corpus/passages.js';
+import { Retriever } from '../retrieve/retriever.js';
+import { MemoryStore } from '../store/memory/memory-store.js';
 import { pageCacheDir, workOptions } from './audit.js';
 import type { Settings } from './settings.js';
 
@@ -56,4 +64,52 @@ export function searchOptions(settings: Settings, hooks: SearchTestHooks = {}): 
 export function searchConfigOf(settings: Settings): Record<string, unknown> {
   const s = settings.search;
   return { providers: s.providers, wiki: s.wiki, maxQueries: s.maxQueries, maxFetches: s.maxFetches, perQuery: s.perQuery };
+}
+
+/** The providers asked for better sources when --search names none: the scholarly indexes. */
+export const DEFAULT_SUGGEST_PROVIDERS = ['openalex', 'europepmc', 'crossref'] as const;
+
+/**
+ * Better sources from search for one citation (the audit's `searchCandidates`): its claim in context (SIDE's
+ * query: title, section, the text before it) goes to the providers; Wikipedia itself, its mirrors, the article
+ * and the cited source are dropped before anything is read, and a page that copies the article's sentences
+ * after; the rest go into an in-memory index, from which the audit's own candidate retrieval takes them
+ * (recommend.ts), so they are scored and judged exactly as the cited source and as index candidates are.
+ */
+export function searchCandidateFinder(settings: Settings, hooks: SearchTestHooks = {}): NonNullable<AuditDeps['searchCandidates']> {
+  const base = searchOptions(settings, hooks);
+  const providers = settings.search.providers.length ? settings.search.providers : [...DEFAULT_SUGGEST_PROVIDERS];
+  return async (c, exclusion, cfg, signal) => {
+    const { sources, report } = await searchSources(
+      { claim: c.claim, context: c.context, articleTitle: c.articleTitle, sectionPath: c.sectionPath },
+      {
+        ...base,
+        providers,
+        exclude: (hit) => wikipediaCopyReason(hit.url) ?? exclusionReason({ id: `search:${hit.url}`, title: hit.title, url: hit.url }, exclusion),
+        excludeRead: (doc) => exclusionReason(doc, exclusion) ?? (copiesArticle(doc.sentences.join(' '), c.claim, c.context) ? 'a copy of the article (holds its sentences word for word)' : undefined),
+      },
+    );
+    signal?.throwIfAborted();
+    const store = new MemoryStore();
+    if (sources.length) {
+      await store.upsert(sources.map((s) => ({ doc: s.document, passages: chunkPassages(s.document) })));
+      await store.buildTextIndex();
+    }
+    const retriever = new Retriever(store, () => Promise.reject(new Error('search candidates rank by BM25')), { mode: 'bm25', sparseK: settings.retrieval.depth });
+    const set = await retrieveCandidates(retriever, store, c, exclusion, cfg, 'bm25', signal);
+    // The access date is the day the text was read (today; a replay keeps the day it replays on).
+    const accessDate = new Date().toISOString().slice(0, 10);
+    const found = new Map(
+      sources.map((s) => {
+        const first = s.foundBy[0]!;
+        return [s.document.id, { foundBy: { provider: first.provider, query: first.query, rank: first.rank }, template: citeTemplate({ ...s.hit, title: s.hit.title || s.document.title }, accessDate), accessDate }] as const;
+      }),
+    );
+    return {
+      ...set,
+      excluded: [...report.excluded.map((e) => ({ docId: e.url, title: e.title, reason: e.reason })), ...set.excluded],
+      found,
+      search: { queries: report.queries, failures: report.failures.map((f) => f.message), excluded: report.excluded.map((e) => ({ url: e.url, reason: e.reason })) },
+    };
+  };
 }

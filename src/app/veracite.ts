@@ -185,7 +185,7 @@ export class Veracite {
   auditPipeline(): Promise<AuditPipeline> {
     this.auditOf ??= (async () => {
       const { buildAuditPipeline } = await import('./audit.js');
-      const pipeline = await buildAuditPipeline(this.settings, this.models, this.store, this.mode);
+      const pipeline = await buildAuditPipeline(this.settings, this.models, this.store, this.mode, this.searchHooks);
       this.checkedProfile({ scorer: pipeline.engine.scorer, ...(pipeline.deps.support ? { entailment: pipeline.deps.support.entailment } : {}) });
       return pipeline;
     })();

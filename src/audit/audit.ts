@@ -24,16 +24,17 @@ import type { Embedder } from '../models/types.js';
 import type { Bm25Stats } from '../text/bm25-stats.js';
 import { rankFeatures, type RankFeatureDeps } from './rank-features.js';
 import { rankSuggestions, retrieveCandidates, type CandidateSet, type RankerScores } from './recommend.js';
+import type { ExclusionContext } from './exclusions.js';
 import { scoreDocuments, type DocumentScore, type ScoreJob } from './score-document.js';
 import type { SourceRanker } from './source-ranker.js';
 import { judgeSupport, type SupportModel } from './support.js';
 import { pageSimilarity } from './page-similarity.js';
 import { supportSignal, type SupportSignalWeights } from './support-signal.js';
 import { coverageDetailOfDocument } from '../verify/coverage.js';
-import { NO_BETTER_SOURCE, type AuditCitation, type AuditConfig, type AuditInput, type AuditProvenance, type AuditReport, type AuditSummary, type CitationAudit, type SourceReport, type Verification } from './types.js';
+import { NO_BETTER_SOURCE, NO_BETTER_SOURCE_BY_SEARCH, type AuditCitation, type AuditConfig, type AuditInput, type AuditProvenance, type AuditReport, type AuditSummary, type CitationAudit, type SourceReport, type Verification } from './types.js';
 import { urlDepth } from './url-depth.js';
 import { citationStatus, countByStatus } from './citation-status.js';
-import { BAND_THRESHOLDS, citationBand, countByBand } from './bands.js';
+import { BAND_THRESHOLDS, bandOf, citationBand, countByBand } from './bands.js';
 import { standaloneClaim } from './standalone-claim.js';
 import { documentKindOf } from './document-kind.js';
 import { DEFAULT_AUDIT_CONFIG } from './audit-defaults.js';
@@ -61,6 +62,20 @@ export interface AuditDeps {
    * relevant evidence contradicts the claim in so many words.
    */
   support?: SupportModel;
+  /**
+   * Better sources from search instead of the index (`--suggest-from search`, app/search.ts): asked only for a
+   * citation whose cited source is flagged, needs review or is not supported, once its own band is known.
+   */
+  searchCandidates?: (c: AuditCitation, exclusion: ExclusionContext, cfg: AuditConfig['recommend'], signal?: AbortSignal) => Promise<CandidateSet>;
+}
+
+/** Bands from worst to best: a source found by search is proposed only above the cited one's band. */
+const BAND_ORDER: Record<string, number> = { 'could-not-check': 0, 'not-supported': 1, 'needs-review': 2, 'partly-supported': 3, supported: 4 };
+
+/** Whether a citation's cited source calls for a better one from search: flagged, needs review, or not supported. */
+export function wantsBetterSource(c: Pick<CitationAudit, 'verification' | 'band'>): boolean {
+  const band = c.band?.band;
+  return !!c.verification && (!!c.verification.flagged || !!c.verification.review || band === 'needs-review' || band === 'not-supported');
 }
 
 export interface RankerDeps {
@@ -100,6 +115,15 @@ export class CitationAuditor {
    * then rejects with its reason.
    */
   async auditCitation(cited: AuditCitation, resolvedSource?: ResolvedSource, signal?: AbortSignal): Promise<CitationAudit> {
+    const first = await this.auditOnce(cited, resolvedSource, signal, false);
+    // With search as the source of suggestions: searched only when the cited source's band calls for it, then
+    // the citation is judged again with the candidates beside its source (the same decision as every band).
+    if (!this.deps.searchCandidates || !this.config.recommend.enabled || !wantsBetterSource(first)) return first;
+    const resolved = resolvedSource ?? (await this.deps.resolver.resolve(withClaimText(cited, this.config.claimText).source));
+    return this.auditOnce(cited, resolved, signal, true);
+  }
+
+  private async auditOnce(cited: AuditCitation, resolvedSource: ResolvedSource | undefined, signal: AbortSignal | undefined, searched: boolean): Promise<CitationAudit> {
     const t0 = performance.now();
     signal?.throwIfAborted();
     // What is verified (claimText); the report keeps the citation's own claim and prefix.
@@ -108,7 +132,7 @@ export class CitationAuditor {
     signal?.throwIfAborted();
     const t1 = performance.now();
     const query = verificationQuery({ claim: c.claim, context: c.context, articleTitle: c.articleTitle }, this.config.queryContext);
-    const candidates = await this.candidates(c, resolved, signal);
+    const candidates = await this.candidates(c, resolved, signal, searched);
     signal?.throwIfAborted();
     const t2 = performance.now();
 
@@ -230,6 +254,15 @@ export class CitationAuditor {
         recs.suggestions = recs.suggestions.filter((s) => relevant.get(s.docId) !== false || (s.probability ?? 0) >= BAND_THRESHOLDS.partlyFrom);
         if (before && !recs.suggestions.length) recs.noBetterSource = NO_BETTER_SOURCE;
       }
+      if (candidates.found) {
+        // A source found by search is proposed only when it supports the claim better than the cited one: its
+        // band (bands.ts, on its own probability of support) above the cited source's.
+        const citedBand = BAND_ORDER[citationBand(out).band]!;
+        recs.suggestions = recs.suggestions.filter((s) => s.probability === undefined || BAND_ORDER[bandOf(s.probability, false)]! > citedBand);
+        for (const s of recs.suggestions) Object.assign(s, candidates.found.get(s.docId));
+        if (candidates.search) recs.search = candidates.search;
+        if (!recs.suggestions.length) recs.noBetterSource ??= NO_BETTER_SOURCE_BY_SEARCH;
+      }
       if (!recs.suggestions.length) recs.noBetterSource ??= NO_BETTER_SOURCE;
       out.recommendations = recs;
     }
@@ -294,9 +327,9 @@ export class CitationAuditor {
     return { rankedBy: r.ranker.info.id, existing: existing ? all[0] : undefined, candidates: all.slice(existing ? 1 : 0) };
   }
 
-  private async candidates(c: AuditCitation, resolved: ResolvedSource, signal?: AbortSignal): Promise<CandidateSet | undefined> {
-    const { retriever, store } = this.deps;
-    if (!this.config.recommend.enabled || !retriever || !store) return undefined;
+  private async candidates(c: AuditCitation, resolved: ResolvedSource, signal?: AbortSignal, searched = false): Promise<CandidateSet | undefined> {
+    const { retriever, store, searchCandidates } = this.deps;
+    if (!this.config.recommend.enabled || (searchCandidates ? !searched : !retriever || !store)) return undefined;
     const urls = [c.source.url, c.source.archiveUrl, resolved.usedUrl].filter((u): u is string => !!u);
     if (c.source.archiveUrl) {
       const original = originalFromArchiveUrl(c.source.archiveUrl);
@@ -308,7 +341,8 @@ export class CitationAuditor {
       ...(resolved.docId ? { existingDocId: resolved.docId } : {}),
       ...(resolved.document ? { existingText: resolved.document.sentences.join(' ') } : {}),
     };
-    return retrieveCandidates(retriever, store, c, exclusion, this.config.recommend, this.deps.retrievalMode ?? 'bm25', signal);
+    if (searchCandidates) return searchCandidates(c, exclusion, this.config.recommend, signal);
+    return retrieveCandidates(retriever!, store!, c, exclusion, this.config.recommend, this.deps.retrievalMode ?? 'bm25', signal);
   }
 
   async auditArticle(input: AuditInput, onProgress?: (p: AuditProgress) => void): Promise<AuditReport> {

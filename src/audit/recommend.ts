@@ -23,6 +23,10 @@ export interface CandidateSet {
   queries: { sparse: string; dense: string };
   excluded: Recommendations['excluded'];
   candidates: Candidate[];
+  /** Candidates found by search: each one's provider, query and ready citation, by document id. */
+  found?: ReadonlyMap<string, Pick<Suggestion, 'foundBy' | 'template' | 'accessDate'>>;
+  /** Search's queries and failures, for the report. */
+  search?: Recommendations['search'];
 }
 
 export async function retrieveCandidates(

@@ -145,6 +145,12 @@ export interface Suggestion {
   firstStageRank: number;
   bestPassage?: ScoredPassage;
   evidence: EvidenceSentence[];
+  /** A source found by search (`--suggest-from search`): the provider and query that found it. */
+  foundBy?: { provider: string; query: string; rank: number };
+  /** A ready citation for it ({{cite journal |doi=...}} or {{cite web |url=...}}) with its access date. */
+  template?: string;
+  /** The day its text was read (YYYY-MM-DD), the template's access-date. */
+  accessDate?: string;
 }
 
 export interface Recommendations {
@@ -162,10 +168,14 @@ export interface Recommendations {
   suggestions: Suggestion[];
   /** Said when nothing relevant was found: "no better source found in this index". */
   noBetterSource?: string;
+  /** Suggestions from search: the queries sent, and every provider that failed (named, never dropped). */
+  search?: { queries: { provider: string; query: string; results: number }[]; failures: string[]; excluded: { url: string; reason: string }[] };
 }
 
 /** What the report says when no candidate is both better and relevant. */
 export const NO_BETTER_SOURCE = 'no better source found in this index';
+/** The same, when the candidates came from search. */
+export const NO_BETTER_SOURCE_BY_SEARCH = 'no better source found by search';
 
 export interface CitationAudit {
   id: string;

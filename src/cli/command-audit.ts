@@ -28,6 +28,7 @@ export const AUDIT_OPTIONS: OptionPick = {
   scoring: true,
   audit: true,
   sources: true,
+  search: true,
 };
 
 interface AuditFlags extends Record<string, unknown> {
