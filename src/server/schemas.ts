@@ -10,6 +10,7 @@ import { AnnotationSchema, CHOICES } from '../annotations/types.js';
 import { CitationViewSchema, CoverageSchema, SourceViewSchema } from '../audit/citation-view.js';
 import { claimTooLongMessage, EMPTY_CLAIM_MESSAGE, MAX_CLAIM_CHARS } from '../verify/claim-text.js';
 import { notTextReason } from '../util/not-text.js';
+import { SEARCH_PROVIDERS } from '../search/types.js';
 import { UploadedSource } from './upload.js';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
@@ -30,7 +31,15 @@ const readableText = <T extends z.ZodString>(schema: T) =>
 // ---- requests ----
 
 export const VerifyRequest = z
-  .object({ claim: claimText().describe(`The claim to verify against the index (at most ${MAX_CLAIM_CHARS} characters).`) })
+  .object({
+    claim: claimText().describe(`The claim to verify against the index (at most ${MAX_CLAIM_CHARS} characters).`),
+    search: z
+      .array(z.enum(SEARCH_PROVIDERS))
+      .min(1)
+      .max(SEARCH_PROVIDERS.length)
+      .optional()
+      .describe('Search these providers for evidence too (the index is searched alongside): every evidence sentence then carries its URL, and `search` says which provider and query found each source and which provider failed. Keys and mirrors are the server\'s settings.'),
+  })
   .strict()
   .meta({ id: 'VerifyRequest' });
 
@@ -144,6 +153,20 @@ const FindingSchema = z
   .meta({ id: 'Finding' });
 const VerdictFindingSchema = FindingSchema.extend({ docId: z.string(), sentenceIndex: z.number().int() });
 
+const FoundBy = z.object({ provider: z.enum(SEARCH_PROVIDERS), query: z.string(), rank: z.number().int() });
+
+/** What search did for a verdict (app/search-verify.ts). */
+const SearchReportSchema = z.object({
+  providers: z.array(z.enum(SEARCH_PROVIDERS)),
+  queries: z.array(z.object({ provider: z.enum(SEARCH_PROVIDERS), query: z.string(), results: z.number().int() })),
+  failures: z.array(z.object({ provider: z.enum(SEARCH_PROVIDERS), message: z.string().describe('The provider and why, e.g. "Wikipedia search: could not reach ...".') })),
+  excluded: z.array(z.object({ url: z.string(), title: z.string(), reason: z.string() })),
+  unread: z.array(z.object({ url: z.string(), title: z.string(), reason: z.string() })),
+  budget: z.object({ queries: z.number().int(), fetches: z.number().int(), perQuery: z.number().int() }),
+  fetches: z.number().int(),
+  sources: z.array(z.object({ docId: z.string(), url: z.string(), title: z.string(), textFrom: z.enum(['page', 'wikipedia', 'abstract', 'full text', 'snippet']), foundBy: z.array(FoundBy) })),
+});
+
 export const VerdictResponse = z
   .object({
     claim: z.string(),
@@ -193,6 +216,7 @@ export const VerdictResponse = z
       z.object({
         docId: z.string(),
         title: z.string(),
+        url: z.string().optional().describe('The page the sentence is on (every sentence found by search has one).'),
         sentenceIndex: z.number().int(),
         text: z.string(),
         findings: z.array(FindingSchema).optional().describe('What this sentence states against the claim; a sentence with a finding is never read as support.'),
@@ -203,9 +227,10 @@ export const VerdictResponse = z
           .describe('How this sentence read alone bears on the claim (NLI probabilities, 0-1). The verdict reads it only if its document passes the relevance gate (provenance.config.verdict.relevanceThreshold on the best evidence score).'),
       }),
     ),
-    documents: z.array(z.object({ docId: z.string(), title: z.string(), score: z.number(), via: z.array(z.string()) })),
+    documents: z.array(z.object({ docId: z.string(), title: z.string(), score: z.number(), via: z.array(z.string()), url: z.string().optional().describe("The document's page, when it has one.") })),
     provenance: Provenance,
     timings: z.record(z.string(), z.number()),
+    search: SearchReportSchema.optional().describe('Present when the request asked for search: what was asked of whom, what was read, what was left out and why, and every provider that failed.'),
   })
   .meta({ id: 'Verdict' });
 

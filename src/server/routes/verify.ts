@@ -8,9 +8,11 @@ export const verifyRoute = defineRoute(
     method: 'POST',
     path: '/v1/verify',
     tag: 'verify',
-    summary: 'Verify a claim against the index',
+    summary: 'Verify a claim against the index (and search providers, with `search`)',
     body: VerifyRequest,
     responses: { 200: { description: 'The verdict.', schema: VerdictResponse }, ...errorResponses(400, 413, 503, 504) },
   },
-  async (ctx, { body }, _req, reply) => runLimited(ctx.limiter, reply, ctx.options.requestTimeoutMs, (signal) => ctx.verifier.verify(body.claim, signal)),
+  // With `search`, the providers are searched too (the index alongside): app/search-verify.ts.
+  async (ctx, { body }, _req, reply) =>
+    runLimited(ctx.limiter, reply, ctx.options.requestTimeoutMs, (signal) => (body.search ? ctx.app.verifyBySearch(body.claim, { signal, providers: body.search }) : ctx.verifier.verify(body.claim, signal))),
 );

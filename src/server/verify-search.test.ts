@@ -1,0 +1,50 @@
+/**
+ * POST /v1/verify with `search`: the providers (loopback, documented shapes) are searched beside the index;
+ * the evidence sentences carry their URLs, the answer says which provider and query found each source, and a
+ * provider that cannot be reached is named. Fake models (instant), the real search and verification.
+ */
+import { strict as assert } from 'node:assert';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startSearchApiServer, type SearchApiServer } from '../../test/fixtures/search/serve-search-apis.js';
+import type { RunningServer } from './start.js';
+import { fakeModels } from './testing/fake-models.js';
+import { makeTestIndex, postJson, startTestServer, type TestIndex } from './testing/harness.js';
+
+describe('POST /v1/verify with search', () => {
+  let ix: TestIndex;
+  let apis: SearchApiServer;
+  let server: RunningServer;
+  let cache: string;
+  before(async () => {
+    ix = await makeTestIndex();
+    apis = await startSearchApiServer();
+    cache = await mkdtemp(join(tmpdir(), 'vc-serve-search-'));
+    server = await startTestServer(ix.index, fakeModels(), { settings: { sources: { apis: { crossref: apis.bases.crossref, wikipedia: 'http://127.0.0.1:9' }, apiIntervalMs: 0, cache, timeoutMs: 2000 } } });
+  });
+  after(async () => {
+    await server.close();
+    await apis.close();
+    await ix.cleanup();
+    await rm(cache, { recursive: true, force: true });
+  });
+
+  it('answers with evidence that carries its URL, which provider found it, and the provider that failed', async () => {
+    const res = await postJson(`${server.url}/v1/verify`, { claim: 'Grey seal pup production in Cornwall rose by a fifth between 2016 and 2021.', search: ['crossref', 'wikipedia'] });
+    assert.equal(res.status, 200);
+    const v = (await res.json()) as { evidence: { url?: string; text: string }[]; search: { sources: { url: string; foundBy: { provider: string }[] }[]; failures: { message: string }[] }; provenance: { snapshot: string } };
+    const top = v.evidence.find((e) => e.url === 'https://doi.org/10.5555/seal.trend.2022');
+    assert.ok(top, JSON.stringify(v.evidence));
+    assert.deepEqual(v.search.sources.map((s) => [s.url, s.foundBy[0]!.provider]), [['https://doi.org/10.5555/seal.trend.2022', 'crossref']]);
+    assert.match(v.search.failures[0]!.message, /^Wikipedia search: could not reach 127\.0\.0\.1:9: connection refused/);
+    assert.match(v.provenance.snapshot, /^search:/);
+  });
+
+  it('refuses a provider it does not know, naming the field', async () => {
+    const res = await postJson(`${server.url}/v1/verify`, { claim: 'Seals breed in Cornwall.', search: ['altavista'] });
+    assert.equal(res.status, 400);
+    assert.match(await res.text(), /search/);
+  });
+});
