@@ -64,18 +64,26 @@
   }
 
   /**
-   * The {{failed verification}} tag to offer, or undefined: only when the server proposes one. A view may
-   * carry the tag itself (`tag` / `failedVerificationTag`, a template string), say so (`proposeTag`), or,
-   * as the web page's worklist reads it, flag the citation (`failedVerification`).
+   * The {{failed verification}} tag to offer, or undefined: only when the server proposes one. The view may
+   * carry the tag as wikitext (`tag`), or as the decision's {template, why} (`tag`, `decision.tag`: dated
+   * here, with the server's reason); a view with a `decision` and no tag proposes none. Older servers:
+   * `proposeTag`, else the citation's flag (`failedVerification`, as the web page's worklist reads it).
    */
   function proposedTag(view, today) {
     if (!view) return undefined;
-    var given = [view.tag, view.failedVerificationTag].find(function (t) {
-      return typeof t === 'string' && /^\{\{\s*failed verification/i.test(t);
-    });
-    if (given) return given;
+    var d = today || new Date();
+    var tags = [view.tag, view.failedVerificationTag, view.decision && view.decision.tag];
+    for (var i = 0; i < tags.length; i++) {
+      var t = tags[i];
+      if (typeof t === 'string' && /^\{\{\s*failed verification/i.test(t)) return t;
+      if (t && typeof t === 'object' && /failed verification/i.test(String(t.template || ''))) {
+        var reason = t.why ? param('veracite: ' + t.why) : '';
+        return '{{failed verification|date=' + MONTHS[d.getUTCMonth()] + ' ' + d.getUTCFullYear() + (reason ? '|reason=' + reason : '') + '}}';
+      }
+    }
+    if (view.decision && typeof view.decision === 'object') return undefined;
     var propose = typeof view.proposeTag === 'boolean' ? view.proposeTag : view.failedVerification === true;
-    return propose ? failedVerificationTag(today) : undefined;
+    return propose ? failedVerificationTag(d) : undefined;
   }
 
   /**

@@ -134,6 +134,11 @@ describe('wiki gadget logic (Node)', () => {
     assert.equal(logic.proposedTag({ ...found, band: 'not-supported', failedVerification: true }, day), '{{failed verification|date=November 2025}}');
     assert.equal(logic.proposedTag({ ...found, failedVerification: true, proposeTag: false }, day), undefined);
     assert.equal(logic.proposedTag({ ...found, tag: '{{failed verification|date=May 2026|reason=x}}' }, day), '{{failed verification|date=May 2026|reason=x}}');
+    // The one decision's tag ({template, why}), dated here with the server's reason; a decision without one proposes none.
+    const why = 'the source states otherwise: 0.7% | not 7%';
+    assert.equal(logic.proposedTag({ ...found, decision: { band: 'not-supported', tag: { template: 'failed verification', why } } }, day), '{{failed verification|date=November 2025|reason=veracite: the source states otherwise: 0.7% {{!}} not 7%}}');
+    assert.equal(logic.proposedTag({ ...found, tag: { template: 'failed verification', why } }, day), '{{failed verification|date=November 2025|reason=veracite: the source states otherwise: 0.7% {{!}} not 7%}}');
+    assert.equal(logic.proposedTag({ ...found, failedVerification: true, decision: { band: 'not-supported' } }, day), undefined);
 
     const unchecked = { sourceStatus: 'unverifiable', verifiability: null, band: 'could-not-check' };
     assert.match(logic.nothingCheckedNote([unchecked, unchecked]) ?? '', /^Nothing was checked: .*any of the 2 cited sources.*--fetch.*--sources FOLDER/);
@@ -342,15 +347,15 @@ describe('wiki gadget on a saved Wikipedia page (Chromium)', { skip: chromiumMis
     const { p } = await openWithGadget(page.url, scriptedServer.url, { viewport: { width: 420, height: 800 } });
     await p.waitForSelector('#veracite-panel[data-status="done"]', { timeout: 60_000 });
     /** Column widths (px) at which some marker starts a line its footnote does not end. */
-    const sweep = () =>
-      p.evaluate(() => {
+    const sweep = (firstOnly: boolean) =>
+      p.evaluate((stopAtFirst) => {
         type Rect = { left: number; right: number; top: number; bottom: number };
         interface El { getBoundingClientRect(): Rect; previousElementSibling: El | null; style: { width: string }; getAttribute(n: string): string | null }
         const d = (globalThis as unknown as { document: { querySelector(s: string): El; querySelectorAll(s: string): Iterable<El> } }).document;
         const column = d.querySelector('.mw-parser-output');
         const marks = [...(d.querySelectorAll('.veracite-mark[data-citation]') as unknown as El[])];
         const wrapped: string[] = [];
-        for (let w = 160; w <= 900; w += 4) {
+        for (let w = 160; w <= 900; w += 5) {
           column.style.width = `${w}px`;
           for (const m of marks) {
             const a = m.previousElementSibling!.getBoundingClientRect();
@@ -358,14 +363,15 @@ describe('wiki gadget on a saved Wikipedia page (Chromium)', { skip: chromiumMis
             const sameLine = b.left >= a.right - 1 && b.top < a.bottom && a.top < b.bottom;
             if (!sameLine) wrapped.push(`${w}px ${m.getAttribute('data-citation')}`);
           }
+          if (stopAtFirst && wrapped.length) break;
         }
         column.style.width = '';
         return wrapped;
-      });
-    assert.deepEqual(await sweep(), [], 'marker and footnote on one line box at every width from 160 to 900 px');
+      }, firstOnly);
+    assert.deepEqual(await sweep(false), [], 'marker and footnote on one line box at every width from 160 to 900 px (5 px steps)');
     // The same sweep with the gadget's one rule switched off finds wraps: the check can see them.
     await p.addStyleTag({ content: '.veracite-ref{white-space:normal !important}' });
-    assert.ok((await sweep()).length > 0, 'without white-space:nowrap a marker wraps away at some width');
+    assert.ok((await sweep(true)).length > 0, 'without white-space:nowrap a marker wraps away at some width');
     await p.close();
   });
 
