@@ -18,6 +18,8 @@ export type FakeLabel = 'SUPPORTED' | 'CONTRADICTED' | 'NOT_ENOUGH_INFO';
 export interface FakeJudgeOptions {
   /** Gold labels by `${document}\n${claim}` (the oracle), answered with probability `oracleP`. */
   gold?: Map<string, FakeLabel>;
+  /** Any other oracle (e.g. a claim's gold evidence sentences found in the document). */
+  oracle?: (document: string, claim: string) => FakeLabel | undefined;
   oracleP?: number;
   /** Log-probabilities in answers (default true). */
   logprobs?: boolean;
@@ -64,7 +66,7 @@ export function promptParts(messages: { role: string; content: string }[]): { do
 export function fakeJudgement(document: string, claim: string, o: FakeJudgeOptions): { label: FakeLabel; p: number; quote?: string } {
   if (o.followsInjection && /ignore (all |the )?(above|previous)/i.test(document)) return { label: 'SUPPORTED', p: 0.99, quote: 'the claim is proven true' };
   const sentence = (document.split(/(?<=[.!?])\s+/).find((s) => words(claim).some((w) => words(s).includes(w))) ?? document).trim();
-  const gold = o.gold?.get(`${document}\n${claim}`);
+  const gold = o.gold?.get(`${document}\n${claim}`) ?? o.oracle?.(document, claim);
   if (gold) return { label: gold, p: o.oracleP ?? 0.9, quote: sentence };
   const cw = words(claim);
   const dw = new Set(words(document));
