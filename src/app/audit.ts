@@ -23,6 +23,7 @@ import { supportModel } from '../audit/support.js';
 import type { Settings } from './settings.js';
 import { candidateRetriever } from './candidate-retriever.js';
 import type { SearchTestHooks } from './search.js';
+import type { Document } from '../corpus/types.js';
 
 export interface AuditPipeline {
   auditor: CitationAuditor;
@@ -32,6 +33,8 @@ export interface AuditPipeline {
   resolver(): SourceResolver;
   /** Why the ranker or the flags are off, for the user (empty when both are on). */
   notes: string[];
+  /** With better sources from search: the candidates' texts, by id (they are in no index). */
+  searchDocuments?: ReadonlyMap<string, Document>;
 }
 
 /** The audit's configuration from the settings (what the provenance's configHash covers). */
@@ -128,6 +131,7 @@ export async function buildAuditPipeline(settings: Settings, models: ModelHub, s
     if (settings.sources.fetch) opts.fetch = { policy: fetchPolicy, cache: new PageCache(pageCacheDir(settings)), wayback: settings.sources.wayback, works: workOptions(settings) };
     return new SourceResolver(opts);
   };
+  const finder = fromSearch && recommend ? (await import('./search.js')).searchCandidateFinder(settings, searchHooks) : undefined;
   const deps: AuditDeps = {
     scorer: engine.scorer,
     resolver: resolver(),
@@ -139,9 +143,9 @@ export async function buildAuditPipeline(settings: Settings, models: ModelHub, s
     ...(indexDir ? { indexDir } : {}),
     ...('ranker' in ranked ? { ranker: ranked } : {}),
     ...(support ? { support } : {}),
-    ...(fromSearch && recommend ? { searchCandidates: (await import('./search.js')).searchCandidateFinder(settings, searchHooks) } : {}),
+    ...(finder ? { searchCandidates: finder.find } : {}),
   };
-  return { auditor: new CitationAuditor(deps, config), deps, engine, resolver, notes };
+  return { auditor: new CitationAuditor(deps, config), deps, engine, resolver, notes, ...(finder ? { searchDocuments: finder.documents } : {}) };
 }
 
 /**

@@ -102,5 +102,7 @@ export async function citationViewOf(pipeline: AuditPipeline, source: AuditCitat
   const ids = (r.recommendations?.suggestions ?? []).map((s) => s.docId);
   const store = pipeline.deps.store;
   const docs = new Map<string, Document>(store && ids.length ? (await store.getDocuments(ids)).map((d) => [d.id, d]) : []);
+  // Suggestions found by search are in no index: their texts are kept by the pipeline.
+  for (const id of ids) if (!docs.has(id) && pipeline.searchDocuments?.has(id)) docs.set(id, pipeline.searchDocuments.get(id)!);
   return citationView(source, resolved, r, pipeline.auditor.flagSignal, docs);
 }

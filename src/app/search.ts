@@ -76,10 +76,12 @@ export const DEFAULT_SUGGEST_PROVIDERS = ['openalex', 'europepmc', 'crossref'] a
  * after; the rest go into an in-memory index, from which the audit's own candidate retrieval takes them
  * (recommend.ts), so they are scored and judged exactly as the cited source and as index candidates are.
  */
-export function searchCandidateFinder(settings: Settings, hooks: SearchTestHooks = {}): NonNullable<AuditDeps['searchCandidates']> {
+export function searchCandidateFinder(settings: Settings, hooks: SearchTestHooks = {}): { find: NonNullable<AuditDeps['searchCandidates']>; documents: ReadonlyMap<string, Document> } {
   const base = searchOptions(settings, hooks);
   const providers = settings.search.providers.length ? settings.search.providers : [...DEFAULT_SUGGEST_PROVIDERS];
-  return async (c, exclusion, cfg, signal) => {
+  // The texts of the last candidates found, by id: the editors' view shows a suggestion's sentences (check-source.ts).
+  const documents = new Map<string, Document>();
+  const find: NonNullable<AuditDeps['searchCandidates']> = async (c, exclusion, cfg, signal) => {
     const { sources, report } = await searchSources(
       { claim: c.claim, context: c.context, articleTitle: c.articleTitle, sectionPath: c.sectionPath },
       {
@@ -105,6 +107,11 @@ export function searchCandidateFinder(settings: Settings, hooks: SearchTestHooks
         return [s.document.id, { foundBy: { provider: first.provider, query: first.query, rank: first.rank }, template: citeTemplate({ ...s.hit, title: s.hit.title || s.document.title }, accessDate), accessDate }] as const;
       }),
     );
+    for (const cand of set.candidates) {
+      documents.delete(cand.doc.id);
+      documents.set(cand.doc.id, cand.doc);
+      if (documents.size > MAX_KEPT_DOCUMENTS) documents.delete(documents.keys().next().value!);
+    }
     return {
       ...set,
       excluded: [...report.excluded.map((e) => ({ docId: e.url, title: e.title, reason: e.reason })), ...set.excluded],
@@ -112,4 +119,8 @@ export function searchCandidateFinder(settings: Settings, hooks: SearchTestHooks
       search: { queries: report.queries, failures: report.failures.map((f) => f.message), excluded: report.excluded.map((e) => ({ url: e.url, reason: e.reason })) },
     };
   };
+  return { find, documents };
 }
+
+/** Candidate texts kept for the editors' view (a server runs for weeks: the oldest go first). */
+const MAX_KEPT_DOCUMENTS = 2000;

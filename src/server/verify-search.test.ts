@@ -22,7 +22,14 @@ describe('POST /v1/verify with search', () => {
     ix = await makeTestIndex();
     apis = await startSearchApiServer();
     cache = await mkdtemp(join(tmpdir(), 'vc-serve-search-'));
-    server = await startTestServer(ix.index, fakeModels(), { settings: { sources: { apis: { crossref: apis.bases.crossref, wikipedia: 'http://127.0.0.1:9' }, apiIntervalMs: 0, cache, timeoutMs: 2000 } } });
+    server = await startTestServer(ix.index, fakeModels(), {
+      settings: {
+        sources: { apis: { crossref: apis.bases.crossref, openalex: apis.bases.openalex, wikipedia: 'http://127.0.0.1:9' }, apiIntervalMs: 0, cache, timeoutMs: 2000 },
+        // The gadget's audits (and citation checks) take their better sources from search.
+        search: { suggestFrom: 'search', providers: ['openalex'] },
+        audit: { threshold: 0.3 },
+      },
+    });
   });
   after(async () => {
     await server.close();
@@ -40,6 +47,20 @@ describe('POST /v1/verify with search', () => {
     assert.deepEqual(v.search.sources.map((s) => [s.url, s.foundBy[0]!.provider]), [['https://doi.org/10.5555/seal.trend.2022', 'crossref']]);
     assert.match(v.search.failures[0]!.message, /^Wikipedia search: could not reach 127\.0\.0\.1:9: connection refused/);
     assert.match(v.provenance.snapshot, /^search:/);
+  });
+
+  it('a failed citation gets a better source found by search, with its text, as the gadget receives it', async () => {
+    const res = await postJson(`${server.url}/v1/citations/check`, {
+      claim: 'Grey seal pup production in Cornwall rose by a fifth between 2016 and 2021.',
+      title: 'Grey seal',
+      source: { text: 'Sourdough bread rises slowly overnight in a cool kitchen. Rye flour gives a denser loaf.', title: 'Bread' },
+    });
+    assert.equal(res.status, 200);
+    const view = (await res.json()) as { failedVerification: boolean; suggestions: { url?: string; title: string; sentences: { text: string; evidence: boolean }[] }[] };
+    assert.equal(view.failedVerification, true);
+    const best = view.suggestions[0]!;
+    assert.equal(best.url, 'https://doi.org/10.5555/seal.pups.2022');
+    assert.ok(best.sentences.some((s) => s.evidence && /rose by a fifth/.test(s.text)), JSON.stringify(best));
   });
 
   it('refuses a provider it does not know, naming the field', async () => {
