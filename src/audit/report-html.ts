@@ -121,7 +121,9 @@ function evidenceList(ev: readonly EvidenceSentence[], words: ReadonlySet<string
 function suggestionLine(s: Suggestion, view: View): string {
   const x = view.scale.ofSuggestion(s);
   const name = x !== undefined ? view.scale.name : 'verification score';
-  return `<li>${link(s.url, s.title || s.url || s.docId)} — ${escapeHtml(name)} ${headline(x ?? s.score, x === undefined || view.scale.bounded)}</li>`;
+  // A source found by search comes with a ready citation to paste (and who found it).
+  const cite = s.template ? `<br><code class="cite">${escapeHtml(s.template)}</code>${s.foundBy ? ` <small>found by ${escapeHtml(s.foundBy.provider)} for “${escapeHtml(s.foundBy.query)}”</small>` : ''}` : '';
+  return `<li>${link(s.url, s.title || s.url || s.docId)} — ${escapeHtml(name)} ${headline(x ?? s.score, x === undefined || view.scale.bounded)}${cite}</li>`;
 }
 
 /** A suggested source's diagnostics, for the card's details: the other scores, the best passage, the evidence. */
