@@ -38,10 +38,18 @@ const DISCRETE = 0.98;
 const PROB_KEY: Record<JudgeLabel, keyof EntailmentProbs> = { SUPPORTED: 'entailment', CONTRADICTED: 'contradiction', NOT_ENOUGH_INFO: 'neutral' };
 const UNREAD: EntailmentProbs = { entailment: 1 / 3, neutral: 1 / 3, contradiction: 1 / 3 };
 
+/**
+ * Binary judges trained to answer Yes / No (the MiniCheck family, e.g. Bespoke-MiniCheck on Ollama, whose
+ * own template overrides the format asked for): Yes is SUPPORTED; No means "not supported", which cannot
+ * tell a contradiction from missing information, so it is read as NOT_ENOUGH_INFO (such a judge never
+ * reads REFUTES on its own: docs/MODELS.md).
+ */
+const BINARY: Record<string, JudgeLabel> = { YES: 'SUPPORTED', NO: 'NOT_ENOUGH_INFO' };
+
 function labelOfWord(word: string): JudgeLabel | undefined {
   const w = word.replace(/[\s-]+/g, '_').replace(/[^A-Z_]/gi, '').toUpperCase();
   if (!w) return undefined;
-  return LABELS.find((l) => w.startsWith(l)) ?? (w === 'NOT_ENOUGH_INFORMATION' ? 'NOT_ENOUGH_INFO' : undefined);
+  return LABELS.find((l) => w.startsWith(l)) ?? BINARY[w] ?? (w === 'NOT_ENOUGH_INFORMATION' ? 'NOT_ENOUGH_INFO' : undefined);
 }
 
 /** The label on the answer's first non-empty line (markdown emphasis, quotes and "Answer:" tolerated). */
@@ -50,6 +58,7 @@ export function labelOf(content: string): JudgeLabel | undefined {
   if (!line) return undefined;
   const bare = line.replace(/^(answer|label|verdict)\s*:\s*/i, '').replace(/^[\s*#_`"'“]+/, '');
   const m = /^(not[\s_-]+enough[\s_-]+info(?:rmation)?|[A-Za-z_]+)/i.exec(bare);
+  // "No" and "Not ..." differ: only the exact words (or a label) are read.
   return m ? labelOfWord(m[1]!) : undefined;
 }
 
@@ -57,7 +66,7 @@ export function labelOf(content: string): JudgeLabel | undefined {
 function labelOfToken(token: string): JudgeLabel | undefined {
   const t = token.replace(/^[^A-Za-z]+/, '').replace(/[^A-Za-z_ ]+$/, '').replace(/ /g, '_').toUpperCase();
   if (!t) return undefined;
-  return LABELS.find((l) => l.startsWith(t) || t.startsWith(l));
+  return BINARY[t] ?? LABELS.find((l) => l.startsWith(t) || t.startsWith(l));
 }
 
 /** Class probabilities at the label's token: the first token holding a letter. */

@@ -45,6 +45,12 @@ describe('answer reading', () => {
     assert.equal(labelOf('Answer: not enough info'), 'NOT_ENOUGH_INFO');
     assert.equal(labelOf('\n  NOT_ENOUGH_INFO.'), 'NOT_ENOUGH_INFO');
     assert.equal(labelOf('I think the claim is true'), undefined);
+    // MiniCheck-style binary judges: Yes is support; No cannot tell a contradiction from missing information.
+    assert.equal(labelOf('Yes'), 'SUPPORTED');
+    assert.equal(labelOf('No.'), 'NOT_ENOUGH_INFO');
+    assert.equal(labelOf('Nothing here'), undefined);
+    const yn = probsFromLogprobs([{ token: 'Yes', logprob: Math.log(0.8), top: [{ token: 'Yes', logprob: Math.log(0.8) }, { token: 'No', logprob: Math.log(0.2) }] }])!;
+    assert.ok(Math.abs(yn.entailment - 0.8) < 1e-3 && Math.abs(yn.neutral - 0.2) < 1e-3 && yn.contradiction < 1e-3, JSON.stringify(yn));
     assert.equal(labelOf(''), undefined);
   });
 
