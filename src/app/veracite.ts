@@ -257,6 +257,9 @@ export class Veracite {
     const { dense, ...rest } = opts;
     // The corpus readers (HTML: linkedom, Readability) load only to ingest.
     const { ingestSource } = await import('../store/ingest.js');
+    // MediaWiki XML: wikitext becomes prose through the wiki layer's parser (issue 38).
+    const { mayReadMediawiki, wikitextProse } = await import('./wikitext-prose.js');
+    if (!rest.wikitextToText && mayReadMediawiki(path, rest.format)) rest.wikitextToText = await wikitextProse();
     if (!dense) return ingestSource(store, path, rest);
     const embedder = await this.models.embedder();
     const embeddingCache = await this.openEmbeddingCache();

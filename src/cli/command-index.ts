@@ -15,7 +15,10 @@ import { createProgress } from './progress.js';
 
 const INDEX_OPTIONS: OptionPick = { index: ['index'], models: ['embedder', 'device'] };
 
-export const FORMATS = ['auto', 'jsonl', 'scifact', 'fever', 'kilt', 'wice', 'folder'] as const;
+export const FORMATS = ['auto', 'jsonl', 'scifact', 'fever', 'kilt', 'wice', 'folder', 'mediawiki', 'cirrus'] as const;
+
+/** Wikimedia dumps: their page count is not known before reading them, so progress estimates it from bytes. */
+const DUMP_FORMATS: ReadonlySet<string> = new Set(['mediawiki', 'cirrus']);
 
 interface IndexFlags extends Record<string, unknown> {
   format: CorpusFormat | 'auto';
@@ -26,6 +29,9 @@ interface IndexFlags extends Record<string, unknown> {
   quiet?: boolean;
   json?: boolean;
   dense?: boolean;
+  lang?: string;
+  update?: 'changes' | 'full';
+  deletions?: string;
 }
 
 function printSummary(s: IngestSummary): void {
@@ -34,6 +40,8 @@ function printSummary(s: IngestSummary): void {
     `  ${count(s.documents, 'new document')}${s.replaced ? `, ${count(s.replaced, 'replaced document')} (same id again)` : ''}, ${count(s.passages, 'passage')}, ${count(s.sentences, 'sentence')} in ${s.seconds.toFixed(1)} s ` +
       `(${s.docsPerSecond.toFixed(0)} docs/s, ${s.passagesPerSecond.toFixed(0)} passages/s; search indexes ${s.indexSeconds.toFixed(1)} s${s.vectorIndex ? `; ${vectorIndexText(s.vectorIndex)}` : ''})`,
     `  skipped records: ${s.skipped}`,
+    ...(s.redirects !== undefined ? [`  not indexed: ${count(s.redirects, 'redirect')}, ${count(s.disambiguations ?? 0, 'disambiguation page')}`] : []),
+    ...(s.deleted !== undefined ? [`  removed: ${count(s.deleted, 'document')} (deleted pages, pages now redirects${s.format === 'mediawiki' || s.format === 'cirrus' ? ', pages a complete dump no longer holds' : ''})`] : []),
     ...s.errors.map((e) => `    ${e}`),
   ];
   console.error(lines.join('\n'));
@@ -50,6 +58,9 @@ export function registerIndexCommand(program: Command): void {
     .option('--on-error <mode>', 'bad record: skip it (and count it) or stop', oneOf('--on-error', ['skip', 'stop'] as const), 'skip')
     .option('--no-resume', 'start over instead of resuming an interrupted ingest')
     .option('--dense', 'also embed passages with --embedder and store vectors (dense / hybrid search)')
+    .option('--lang <code>', 'language of the text (en, de, fr...): the full-text analyzer follows it; Wikimedia dumps name their own')
+    .option('--update <kind>', 'apply a Wikimedia dump to the index: changes (adds-changes file: pages replaced, pages now redirects removed) or full (a complete later dump: also removes the pages it no longer holds)', oneOf('--update', ['changes', 'full'] as const))
+    .option('--deletions <file>', 'page titles to remove, one a line (with an adds-changes update)')
     .option('--quiet', 'no progress output')
     .option('--json', 'print the summary as JSON on stdout'), INDEX_OPTIONS)
     .action(async (paths: string[], flags: IndexFlags) => {
@@ -75,8 +86,13 @@ export function registerIndexCommand(program: Command): void {
           return;
         }
         for (const path of paths) {
-          const total = await countRecords(path, flags.format);
-          const bar = createProgress(`index ${path}`, total, 'docs', { quiet: flags.quiet, rates: ['passages'] });
+          const { detectFormat } = await import('../corpus/read-corpus.js');
+          const isDump = DUMP_FORMATS.has(flags.format === 'auto' ? await detectFormat(path) : flags.format);
+          const total = isDump ? 0 : await countRecords(path, flags.format);
+          const bar = createProgress(`index ${path}`, total, isDump ? 'pages' : 'docs', { quiet: flags.quiet, rates: ['passages'] });
+          // Dumps: the page total is estimated from the share of compressed bytes read.
+          let bytes = { read: 0, total: 0 };
+          const estimate = (records: number) => (isDump && bytes.read > 0 ? Math.max(records, Math.round((records * bytes.total) / bytes.read)) : undefined);
           let summary: IngestSummary;
           try {
             summary = await vc.ingest(path, {
@@ -87,7 +103,11 @@ export function registerIndexCommand(program: Command): void {
               resume: flags.resume,
               signal: controller.signal,
               dense: !!flags.dense,
-              onProgress: (p) => bar.update(p.records, { passages: p.passages }),
+              ...(flags.lang ? { lang: flags.lang } : {}),
+              ...(flags.update ? { update: flags.update } : {}),
+              ...(flags.deletions ? { deletions: flags.deletions } : {}),
+              ...(isDump ? { onBytes: (read: number, all: number) => (bytes = { read, total: all }) } : {}),
+              onProgress: (p) => bar.update(p.records, { passages: p.passages }, estimate(p.records)),
             });
           } finally {
             bar.stop();

@@ -5,7 +5,8 @@
 import cliProgress from 'cli-progress';
 
 export interface ProgressReporter {
-  update(done: number, fields?: Record<string, string | number>): void;
+  /** `total`: a new estimate of the total (a dump's page count, estimated from the bytes read). */
+  update(done: number, fields?: Record<string, string | number>, total?: number): void;
   stop(): void;
 }
 
@@ -24,9 +25,10 @@ export function formatEta(done: number, total: number, seconds: number): string 
  * @param unit name of the counted items ("docs", "claims")
  * @param rates extra counters shown as rates, e.g. passages
  */
-export function createProgress(label: string, total: number, unit: string, opts: { quiet?: boolean; rates?: string[] } = {}): ProgressReporter {
+export function createProgress(label: string, initialTotal: number, unit: string, opts: { quiet?: boolean; rates?: string[] } = {}): ProgressReporter {
   const started = performance.now();
   const rates = opts.rates ?? [];
+  let total = initialTotal;
   if (opts.quiet) return { update() {}, stop() {} };
   const elapsed = () => (performance.now() - started) / 1000;
   const line = (done: number, fields: Record<string, string | number>) => {
@@ -39,7 +41,8 @@ export function createProgress(label: string, total: number, unit: string, opts:
     let lastFields: Record<string, string | number> = {};
     let lastDone = 0;
     return {
-      update(done, fields = {}) {
+      update(done, fields = {}, estimate) {
+        if (estimate !== undefined) total = estimate;
         lastDone = done;
         lastFields = fields;
         const now = performance.now();
@@ -59,7 +62,8 @@ export function createProgress(label: string, total: number, unit: string, opts:
   );
   bar.start(Math.max(total, 1), 0, { rates: '' });
   return {
-    update(done, fields = {}) {
+    update(done, fields = {}, estimate) {
+      if (estimate !== undefined && estimate !== bar.getTotal()) bar.setTotal(Math.max(estimate, 1));
       const s = elapsed();
       const shown = [`${formatRate(done, s)} ${unit}/s`, ...rates.map((r) => `${formatRate(Number(fields[r] ?? 0), s)} ${r}/s`)].join(', ');
       if (done > bar.getTotal()) bar.setTotal(done);

@@ -8,6 +8,9 @@ import { FOLDER_FILE, readFolder } from './read-folder.js';
 import { readFever } from './read-fever.js';
 import { readJsonl } from './read-jsonl.js';
 import { readKilt } from './read-kilt.js';
+import { readMediawiki } from './read-mediawiki.js';
+import { readCirrus } from './read-cirrus.js';
+import { MEDIAWIKI_FILE } from './wiki-pages.js';
 import { lineFiles, readLines, statOrThrow } from './read-lines.js';
 import { readScifact } from './read-scifact.js';
 import { readWice } from './read-wice.js';
@@ -22,6 +25,8 @@ export const READERS: Record<CorpusFormat, CorpusReader> = {
   kilt: readKilt,
   wice: readWice,
   folder: readFolder,
+  mediawiki: readMediawiki,
+  cirrus: readCirrus,
 };
 
 export async function* readCorpus(path: string, format: CorpusFormat | 'auto' = 'auto', opts?: ReadOptions): AsyncGenerator<ReadResult> {
@@ -40,6 +45,9 @@ export async function detectFormat(path: string): Promise<CorpusFormat> {
   const info = await statOrThrow(path);
   if (info.isDirectory() && !(await holdsOnlyJsonl(path))) return 'folder';
   if (!info.isDirectory() && FOLDER_FILE.test(path)) return 'folder';
+  // Wikimedia dumps by name: XML exports, and CirrusSearch's bulk files (.json.gz, not .jsonl).
+  if (!info.isDirectory() && MEDIAWIKI_FILE.test(path)) return 'mediawiki';
+  if (!info.isDirectory() && /cirrussearch.*\.json(\.gz)?$/i.test(path)) return 'cirrus';
   for await (const { file, line, text } of readLines(path)) {
     let fields: string[];
     try {
@@ -56,6 +64,7 @@ export async function detectFormat(path: string): Promise<CorpusFormat> {
 }
 
 export function formatOfFields(f: Set<string>): CorpusFormat | undefined {
+  if (f.size === 1 && f.has('index')) return 'cirrus';
   if (f.has('doc_id') && f.has('abstract')) return 'scifact';
   if (f.has('doc_id') && f.has('sentences')) return 'wice';
   if (f.has('wikipedia_id') && f.has('text')) return 'kilt';

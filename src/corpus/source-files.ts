@@ -5,10 +5,14 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { listFiles } from './read-folder.js';
+import { cirrusFiles } from './read-cirrus.js';
+import { mediawikiFiles } from './read-mediawiki.js';
 import { lineFiles, statOrThrow } from './read-lines.js';
 import type { CorpusFormat } from './types.js';
 
 export async function sourceFiles(path: string, format: CorpusFormat): Promise<string[]> {
+  if (format === 'mediawiki') return mediawikiFiles(path);
+  if (format === 'cirrus') return cirrusFiles(path);
   if (format !== 'folder') return lineFiles(path);
   const info = await statOrThrow(path);
   return info.isDirectory() ? (await listFiles(path)).map((rel) => join(path, rel)) : [path];

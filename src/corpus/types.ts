@@ -71,9 +71,37 @@ export type ReadResult =
   | { ok: true; doc: RawDocument; loc: RecordLocation }
   | { ok: false; error: RecordError };
 
-export type CorpusFormat = 'jsonl' | 'scifact' | 'fever' | 'kilt' | 'wice' | 'folder';
+export type CorpusFormat = 'jsonl' | 'scifact' | 'fever' | 'kilt' | 'wice' | 'folder' | 'mediawiki' | 'cirrus';
+
+/**
+ * A main-namespace page of a Wikimedia dump as the reader saw it: an article (indexed), or a redirect or
+ * disambiguation page (recorded, not indexed). Reported for every page, those skipped on resume included,
+ * so an update can tell which pages a complete dump still holds.
+ */
+export interface WikiPageEvent {
+  /** Document id the page has (or would have) in the index: the title with underscores. */
+  id: string;
+  title: string;
+  kind: 'article' | 'redirect' | 'disambiguation';
+  /** A redirect's target title. */
+  target?: string;
+  /** The wiki's article URL prefix (`https://en.wikipedia.org/wiki/`), when known. */
+  wikiBase?: string;
+  loc: RecordLocation;
+}
 
 export interface ReadOptions {
   /** Skip this many leading records (used to resume an interrupted ingest). */
   skip?: number;
+  /**
+   * MediaWiki XML: wikitext -> plain prose. The corpus layer has no wikitext parser of its own; the
+   * composition root passes the wiki layer's (src/wiki/parse-wikitext.ts), as the audit reads articles.
+   */
+  wikitextToText?: (wikitext: string, title: string) => string;
+  /** Dumps: every main-namespace page seen (see WikiPageEvent). */
+  onPage?: (page: WikiPageEvent) => void;
+  /** Dumps: compressed bytes read so far and the total, for progress and ETA. */
+  onBytes?: (read: number, total: number) => void;
+  /** Dumps: language code of the edition (`en`, `de`) when the dump does not name it. */
+  lang?: string;
 }

@@ -11,7 +11,10 @@ import { chunkPassages } from '../corpus/passages.js';
 import { prepareDocument } from '../corpus/prepare.js';
 import { readCorpus, detectFormat } from '../corpus/read-corpus.js';
 import { sourceFingerprint } from '../corpus/source-files.js';
-import { RecordError, type CorpusFormat } from '../corpus/types.js';
+import { RecordError, type CorpusFormat, type ReadOptions, type WikiPageEvent } from '../corpus/types.js';
+import { readLines } from '../corpus/read-lines.js';
+import { wikiPageId } from '../corpus/wiki-pages.js';
+import { IdHashSet } from './id-hash-set.js';
 import type { Embedder } from '../models/types.js';
 import { searchTextOf } from './arrow-batch.js';
 import type { EmbeddingCache } from './embedding-cache.js';
@@ -36,6 +39,20 @@ export interface IngestOptions {
   onProgress?: (p: IngestProgress) => void;
   /** Receives each skipped bad record (for logging). */
   onRecordError?: (e: RecordError) => void;
+  /** MediaWiki XML: wikitext -> prose (the wiki layer's parser; Veracite.ingest passes it). */
+  wikitextToText?: ReadOptions['wikitextToText'];
+  /** Language code of the text (`en`, `de`): the full-text analyzer follows it. Dumps name their own. */
+  lang?: string;
+  /**
+   * Apply a Wikimedia dump as an update of the index: pages read replace their documents (as any ingest
+   * does), pages that became redirects or disambiguation pages are removed; with 'full' (a complete later
+   * dump) every document of the same wiki that the dump no longer holds is removed too.
+   */
+  update?: 'changes' | 'full';
+  /** A file of page titles (or ids) to remove, one a line (`#` comments): deletions an adds-changes dump cannot say. */
+  deletions?: string;
+  /** Dumps: compressed bytes read and total (for an ETA when the page count is unknown). */
+  onBytes?: (read: number, total: number) => void;
 }
 
 export interface IngestProgress {
@@ -43,7 +60,7 @@ export interface IngestProgress {
   documents: number;
   passages: number;
   skipped: number;
-  phase: 'reading' | 'indexing' | 'done';
+  phase: 'reading' | 'deleting' | 'indexing' | 'done';
 }
 
 export interface IngestSummary {
@@ -73,6 +90,38 @@ export interface IngestSummary {
   passagesPerSecond: number;
   /** What happened to the vector index: built, refreshed, or exact search (small table). */
   vectorIndex?: string;
+  /** Dumps: redirect and disambiguation pages seen (recorded, not indexed) in this run's part of the source. */
+  redirects?: number;
+  disambiguations?: number;
+  /** Updates: documents removed (deleted pages, pages now redirects, pages gone from a complete dump). */
+  deleted?: number;
+}
+
+/** A store that can apply updates (remove documents, list them) and analyse another language. */
+interface UpdatableStore extends Store {
+  deleteDocuments(ids: string[]): Promise<number>;
+  documentKeys(): AsyncIterable<{ id: string; url?: string }[]>;
+  setTextLanguage(lang: string): Promise<void>;
+}
+
+function updatable(store: Store): UpdatableStore | undefined {
+  const s = store as Partial<UpdatableStore>;
+  return typeof s.deleteDocuments === 'function' && typeof s.documentKeys === 'function' && typeof s.setTextLanguage === 'function' ? (store as UpdatableStore) : undefined;
+}
+
+/** `https://de.wikipedia.org/wiki/` -> `de`. */
+function langOfBase(base: string | undefined): string | undefined {
+  return base ? /^https?:\/\/([a-z-]+)\.wikipedia\.org\//.exec(base)?.[1] : undefined;
+}
+
+/** Ids of a deletions file: page titles or ids, one a line; blank lines and `#` comments ignored. */
+async function readDeletions(path: string): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const { text } of readLines(path)) {
+    const t = text.trim();
+    if (t && !t.startsWith('#')) ids.push(wikiPageId(t));
+  }
+  return ids;
 }
 
 /**
@@ -99,6 +148,12 @@ export async function ingestSource(store: Store, path: string, opts: IngestOptio
   // The vectors' embedder is part of the index: dense queries and the source ranker read it back.
   if (opts.embedder) await store.setSetting('embedder', opts.embedder.info);
 
+  const dump = format === 'mediawiki' || format === 'cirrus';
+  const writer = updatable(store);
+  if ((opts.update || opts.deletions) && !writer) throw new Error(`${abs}: this index engine (${store.engine}) cannot remove documents; apply updates to a LanceDB index`);
+  if (opts.update && !dump) throw new Error(`${abs}: --update applies a Wikimedia dump (--format mediawiki or cirrus), not ${format}`);
+  if (opts.lang && !writer) throw new Error(`${abs}: --lang needs a LanceDB index (this engine, ${store.engine}, has its own analyzer settings)`);
+
   let resumedFrom = 0;
   const cp = await store.getCheckpoint(key);
   if (cp && opts.resume !== false && cp.fingerprint === print && cp.maxWords === maxWords) resumedFrom = cp.records;
@@ -106,7 +161,43 @@ export async function ingestSource(store: Store, path: string, opts: IngestOptio
   const summary: IngestSummary = {
     source: abs, format, records: 0, documents: 0, replaced: 0, indexed: 0, passages: 0, sentences: 0, skipped: 0, errors: [],
     resumedFrom, interrupted: false, seconds: 0, indexSeconds: 0, docsPerSecond: 0, passagesPerSecond: 0,
+    ...(dump ? { redirects: 0, disambiguations: 0 } : {}),
+    ...(opts.update || opts.deletions ? { deleted: 0 } : {}),
   };
+  // Dumps: what the reader saw of every page. Redirects and disambiguation pages are counted; in an update
+  // they are removed if the index holds them (the page changed into one), and a complete dump's articles
+  // are remembered (8 bytes an id) to find the pages it no longer holds.
+  let wikiBase: string | undefined;
+  let pendingDeletes: string[] = [];
+  const seen = opts.update === 'full' ? new IdHashSet(1 << 20) : undefined;
+  const onPage = (p: WikiPageEvent) => {
+    wikiBase ??= p.wikiBase;
+    if (p.kind === 'article') seen?.add(p.id);
+    else {
+      if (p.kind === 'redirect') summary.redirects!++;
+      else summary.disambiguations!++;
+      if (opts.update) pendingDeletes.push(p.id);
+    }
+  };
+  const applyDeletes = async () => {
+    if (!writer || pendingDeletes.length === 0) return;
+    const ids = pendingDeletes;
+    pendingDeletes = [];
+    summary.deleted! += await writer.deleteDocuments(ids);
+  };
+  // The analyzer is set before the first write: one index, one language.
+  let languageSet = false;
+  const setLanguage = async () => {
+    if (languageSet) return;
+    languageSet = true;
+    const lang = opts.lang ?? langOfBase(wikiBase);
+    if (lang && writer) await writer.setTextLanguage(lang);
+  };
+  // A deletions file is applied before any page of the update is written, so a page deleted and then
+  // created again in the same period survives; a resumed run has applied it already.
+  if (opts.deletions && writer && resumedFrom === 0) {
+    summary.deleted! += await writer.deleteDocuments(await readDeletions(opts.deletions));
+  }
   const progress = (phase: IngestProgress['phase']) =>
     opts.onProgress?.({ records: resumedFrom + summary.records, documents: summary.documents, passages: summary.passages, skipped: summary.skipped, phase });
 
@@ -123,12 +214,16 @@ export async function ingestSource(store: Store, path: string, opts: IngestOptio
     }
   };
   const commit = async (items: DocumentWithPassages[], recordsDone: number) => {
+    await setLanguage();
     await embed(items);
     const r = await store.upsert(items);
     const replaced = r ? r.replaced : 0;
     summary.replaced += replaced;
     summary.documents += items.length - replaced;
     summary.indexed += items.length;
+    // Removals the pages read so far call for, committed before the checkpoint that covers them (a resumed
+    // run reports the skipped pages again, so nothing is lost by a kill in between).
+    await applyDeletes();
     await store.setCheckpoint({ source: key, records: recordsDone, updatedAt: new Date().toISOString(), fingerprint: print, maxWords });
   };
   const flush = async () => {
@@ -145,7 +240,11 @@ export async function ingestSource(store: Store, path: string, opts: IngestOptio
   };
 
   try {
-    for await (const r of readCorpus(abs, format, { skip: resumedFrom })) {
+    const readOpts: ReadOptions = { skip: resumedFrom, ...(dump ? { onPage } : {}) };
+    if (opts.wikitextToText) readOpts.wikitextToText = opts.wikitextToText;
+    if (opts.lang) readOpts.lang = opts.lang;
+    if (opts.onBytes) readOpts.onBytes = opts.onBytes;
+    for await (const r of readCorpus(abs, format, readOpts)) {
       summary.records++;
       if (!r.ok) {
         summary.skipped++;
@@ -183,6 +282,16 @@ export async function ingestSource(store: Store, path: string, opts: IngestOptio
     throw e;
   }
   if (!summary.interrupted) {
+    await setLanguage();
+    await applyDeletes();
+    if (seen && writer) {
+      // A complete dump: documents of the same wiki it no longer holds were deleted (or renamed) since.
+      progress('deleting');
+      const gone: string[] = [];
+      if (wikiBase) for await (const keys of writer.documentKeys()) for (const k of keys) if (k.url?.startsWith(wikiBase) && !seen.has(k.id)) gone.push(k.id);
+      pendingDeletes = gone;
+      await applyDeletes();
+    }
     if (opts.buildIndex !== false) {
       progress('indexing');
       const t = performance.now();

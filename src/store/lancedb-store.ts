@@ -68,6 +68,25 @@ export const FTS_SETTINGS = {
   withPosition: false,
 } as const;
 
+/** Languages LanceDB's full-text analyzer stems and has stop words for, by Wikipedia language code. */
+const STEMMED: Record<string, string> = {
+  ar: 'Arabic', da: 'Danish', nl: 'Dutch', en: 'English', fi: 'Finnish', fr: 'French', de: 'German', el: 'Greek', hu: 'Hungarian',
+  it: 'Italian', no: 'Norwegian', nb: 'Norwegian', pt: 'Portuguese', ro: 'Romanian', ru: 'Russian', es: 'Spanish', sv: 'Swedish', ta: 'Tamil', tr: 'Turkish',
+};
+
+/**
+ * The analyzer for a language code: LanceDB's stemmer and stop words where it has them; elsewhere words
+ * are only lower-cased and folded; scripts written without spaces (Chinese, Japanese, Thai) are cut into
+ * character bigrams, since a word tokenizer would make each sentence one token.
+ */
+export function analyzerForLanguage(lang: string): Partial<lancedb.FtsOptions> {
+  const code = lang.toLowerCase().split(/[-_]/)[0]!;
+  const language = STEMMED[code];
+  if (language) return { baseTokenizer: 'simple', language, stem: true, removeStopWords: true };
+  if (['zh', 'ja', 'th', 'ko', 'yue', 'wuu'].includes(code)) return { baseTokenizer: 'ngram', language: 'English', stem: false, removeStopWords: false, ngramMinLength: 2, ngramMaxLength: 2 };
+  return { baseTokenizer: 'simple', language: 'English', stem: false, removeStopWords: false };
+}
+
 /** HNSW search breadth: recall@100 0.966 at 500k (bench-dense); higher buys little. */
 export const DEFAULT_EF = 200;
 
@@ -456,10 +475,73 @@ export class LanceStore implements VectorBackfillStore {
     if (!this.passages && !existsSync(this.dir)) return;
     await this.writeGuard();
     if (!this.passages) return;
-    await this.passages.createIndex(TEXT_COLUMN, { config: lancedb.Index.fts(FTS_SETTINGS), replace: true });
+    await this.passages.createIndex(TEXT_COLUMN, { config: lancedb.Index.fts(this.textAnalyzer()), replace: true });
     // Lookups by id / title / URL stay index lookups as the table grows (see lance-lookup-indices.ts).
     await buildLookupIndices(this.passages, this.documents);
     this.snapshotId = undefined;
+  }
+
+  /**
+   * The full-text analyzer: FTS_SETTINGS with the language recorded by `setTextLanguage` (an index of
+   * another Wikipedia edition stems and drops stop words in its own language). LanceDB stores the analyzer
+   * with the index and tokenizes queries with it.
+   */
+  private textAnalyzer(): lancedb.FtsOptions {
+    const recorded = this.manifest.settings['textAnalyzer'] as Partial<lancedb.FtsOptions> | undefined;
+    return { ...FTS_SETTINGS, ...(recorded ?? {}) };
+  }
+
+  /**
+   * Records the language of the text (a Wikipedia language code: `en`, `de`, `fr`) for the full-text
+   * analyzer. Refused when the index already holds documents analysed in another language: one index, one
+   * analyzer (index each edition into its own index).
+   */
+  async setTextLanguage(lang: string): Promise<void> {
+    const analyzer = analyzerForLanguage(lang);
+    const current = this.textAnalyzer();
+    const same = current.language === analyzer.language && current.stem === analyzer.stem && current.baseTokenizer === analyzer.baseTokenizer;
+    if (same) return;
+    if ((this.documents ? await this.documents.countRows() : 0) > 0) {
+      throw new Error(`${this.dir}: this index's text is analysed as ${current.language ?? 'English'}${current.stem ? '' : ' (no stemming)'}; --lang ${lang} needs its own index (another --index)`);
+    }
+    await this.setSetting('textAnalyzer', analyzer);
+  }
+
+  /**
+   * Removes documents with their passages (deleted or redirected pages of an update). Passages first, as
+   * upsert writes them second-to-first: a kill between the two leaves a document row without passages,
+   * which the next run's delete removes. Returns how many documents were there.
+   */
+  async deleteDocuments(ids: string[]): Promise<number> {
+    this.assertWritable('delete documents');
+    if (ids.length === 0 || !this.documents) return 0;
+    await this.writeGuard();
+    let deleted = 0;
+    for (let i = 0; i < ids.length; i += 500) {
+      const list = inList([...new Set(ids.slice(i, i + 500))]);
+      const present = await this.documents.countRows(`id IN (${list})`);
+      if (present === 0) continue;
+      if (this.passages) await this.passages.delete(`doc_id IN (${list})`);
+      await this.documents.delete(`id IN (${list})`);
+      deleted += present;
+    }
+    if (deleted) this.snapshotId = undefined;
+    return deleted;
+  }
+
+  /** Every document's id and URL, in batches (an update finds the pages a complete dump no longer holds). */
+  async *documentKeys(): AsyncIterable<{ id: string; url?: string }[]> {
+    if (!this.documents) return;
+    for await (const batch of this.documents.query().select(['id', 'url'])) {
+      const id = batch.getChild('id')!;
+      const url = batch.getChild('url');
+      const out: { id: string; url?: string }[] = [];
+      for (let i = 0; i < batch.numRows; i++) {
+        const u = url?.get(i) as string | null | undefined;
+        out.push(u ? { id: id.get(i) as string, url: u } : { id: id.get(i) as string });
+      }
+      yield out;
+    }
   }
 
   /** Raw table handle, for benchmarks that compare our layer against LanceDB itself. */
