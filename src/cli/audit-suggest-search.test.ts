@@ -73,4 +73,16 @@ describe('veracite audit --suggest-from search (loopback providers)', () => {
     assert.ok(excluded.some((e) => e.url.includes('wikiwand.com') && /Wikipedia mirror/.test(e.reason)));
     assert.deepEqual(wrong.recommendations!.search!.failures, []);
   });
+
+  it('check --suggest-from search prints the better source with its URL and a ready citation; a failing provider is named', async () => {
+    const out = await runCli([
+      'check', 'Grey seal pup production in Cornwall rose by a fifth between 2016 and 2021.', '--source', join(dir, 'sources', 'bread.html'), '--title', 'Grey seal',
+      '--no-index', '--scorer', 'lexical', '--threshold', '0.3', '--suggest-from', 'search', '--search', 'openalex,crossref', '--search-fetches', '0',
+      '--api-base', `${srv.apiBase('openalex')},crossref=http://127.0.0.1:9`, '--api-interval', '0', '--cache', join(dir, 'cache-check'),
+    ]);
+    assert.match(out, /^ {2}Crossref search: could not reach 127\.0\.0\.1:9: connection refused/m);
+    assert.match(out, /better sources found by search/);
+    assert.match(out, /Grey seal pup production in Cornwall, 2016-2021 <https:\/\/doi\.org\/10\.5555\/seal\.pups\.2022>/);
+    assert.match(out, /cite: \{\{cite journal .*\|doi=10\.5555\/seal\.pups\.2022 .*\|access-date=\d{4}-\d{2}-\d{2}\}\} \(found by openalex for "/);
+  });
 });

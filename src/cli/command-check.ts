@@ -119,13 +119,20 @@ export function printCheck({ audit, status, view, provenance }: SourceCheck): vo
     console.log(`  evidence in the source (${view.existing.title}; score: how likely the sentence is evidence for the claim, 0-1):`);
     for (const s of evidenceOf(view.existing).slice(0, 5)) console.log(`   ${(s.score ?? 0).toFixed(3)} s${s.index}: ${clip(s.text, 200)}`);
   }
+  // Better sources from search (--suggest-from search): each with its URL, who found it and a ready citation.
+  const searched = audit.recommendations?.search;
+  for (const f of searched?.failures ?? []) console.log(`  ${f}`);
   if (view.suggestions.length) {
     const scale = view.scoreSignal === 'probability' ? 'probability of support' : `${view.scoreSignal} score`;
-    console.log(`  better sources in the index (${scale}):`);
+    console.log(`  better sources ${searched ? 'found by search' : 'in the index'} (${scale}):`);
     for (const s of view.suggestions) {
       const best = evidenceOf(s)[0];
-      console.log(`   ${s.score.toFixed(3)} ${s.title}${s.docId ? ` (${s.docId})` : ''}${best ? `: ${clip(best.text, 160)}` : ''}`);
+      const rec = audit.recommendations?.suggestions.find((x) => x.docId === s.docId);
+      console.log(`   ${s.score.toFixed(3)} ${s.title}${rec?.template && s.url ? ` <${s.url}>` : s.docId ? ` (${s.docId})` : ''}${best ? `: ${clip(best.text, 160)}` : ''}`);
+      if (rec?.template) console.log(`         cite: ${rec.template}${rec.foundBy ? ` (found by ${rec.foundBy.provider} for "${rec.foundBy.query}")` : ''}`);
     }
+  } else if (searched) {
+    console.log(`  better sources: ${audit.recommendations?.noBetterSource ?? 'none found by search'}`);
   } else if (audit.verification) {
     console.log(`  better sources: ${!provenance.snapshot ? 'none looked for (no index)' : provenance.config.recommend.enabled ? 'none in the index scores above the cited source' : 'none looked for (--no-recommend)'}`);
   }
