@@ -28,6 +28,8 @@ export interface MarkedSection {
   paragraphs: { text: string }[][];
   /** Citation markers that sat in the heading: reported as skipped ("heading"). */
   headingMarkerIds?: number[];
+  /** The rest of the section added last (a long section rendered in pieces): same section, same context. */
+  continues?: boolean;
 }
 
 /** What the reader knows about the citation behind `c` marker number i. */
@@ -111,10 +113,17 @@ export class ArticleAssembler {
     this.length += s.length;
   }
 
+  /** The last section's sentences, for a section that continues it. */
+  private lastSentences: Sentence[] = [];
+  private lastHadText = false;
+
   add(section: MarkedSection): void {
     for (const id of section.headingMarkerIds ?? []) this.headingIds.add(id);
-    let start = -1;
-    const sentences: Sentence[] = [];
+    const continued = section.continues === true ? this.sections.pop() : undefined;
+    // a section whose first piece held no text starts where its text does
+    let start = continued && this.lastHadText ? continued.start : -1;
+    const sentences: Sentence[] = continued ? this.lastSentences : [];
+    this.lastSentences = sentences;
     const contextOf = (end: number) => sentences.slice(Math.max(0, end - this.contextSentences), end).map((s) => s.text);
 
     section.paragraphs.forEach((paragraph) => {
@@ -163,6 +172,7 @@ export class ArticleAssembler {
         }
       });
     });
+    this.lastHadText = start >= 0;
     this.sections.push({ path: section.path, start: start < 0 ? this.length : start, end: this.length });
   }
 

@@ -13,7 +13,7 @@
  * wtf_wikipedia drops from the prose (infobox field, table cell, caption) is reported with the construct
  * that held it.
  */
-import { marker } from './markers.js';
+import { marker, SENTENCE_GAP } from './markers.js';
 import {
   CITATION_NEEDED_TEMPLATES,
   DEAD_LINK_TEMPLATES,
@@ -65,6 +65,27 @@ export interface MarkedWikitext {
    * wtf_wikipedia renders one by one, as it would have split them itself (parse-wikitext.ts).
    */
   sectionStarts: number[];
+  /**
+   * Offsets in `marked` where a paragraph starts after a blank line at the top level, and (sparser) where a
+   * sentence starts after a sentence end or a ref at the top level: where an over-long stretch without
+   * headings can be cut (parse-wikitext.ts), so that no piece wtf_wikipedia renders is very long.
+   */
+  paragraphStarts: number[];
+  sentenceStarts: number[];
+}
+
+/**
+ * Deepest nesting of templates, links, tables and galleries read. Real articles nest a handful deep;
+ * thousands of unclosed `{{x|` are an attack on the renderers (wtf_wikipedia recurses), refused cleanly.
+ */
+export const MAX_NESTING = 100;
+
+/** Wikitext that cannot be read within the parser's structural limits (names the limit and where). */
+export class WikitextLimitError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WikitextLimitError';
+  }
 }
 
 type Frame = { type: 'template'; name: string } | { type: 'table' | 'file' | 'link' | 'gallery' };
@@ -98,8 +119,33 @@ export function* markSteps(raw: string): Generator<void, MarkedWikitext> {
   const definitions = new Map<string, RefDefinition>();
   const uncited: { start: number; end: number }[] = [];
   const sectionStarts: number[] = [];
+  const paragraphStarts: number[] = [];
+  const sentenceStarts: number[] = [];
   const stack: Frame[] = [];
-  let out = '';
+  const push = (f: Frame) => {
+    if (stack.length >= MAX_NESTING) {
+      const line = lineOf(raw, i);
+      throw new WikitextLimitError(`templates, links or tables nested more than ${MAX_NESTING} deep (line ${line}): such nesting is not article text; close the open "{{" / "[[" / "{|" before it`);
+    }
+    stack.push(f);
+  };
+  /** A sparse list of top-level sentence starts is enough to cut at: one per SENTENCE_CUT_GAP characters. */
+  // inside a single-bracket external link "[url text. More]": no cut there
+  let inExternalLink = false;
+  const sentenceStart = (at: number) => {
+    if (stack.length === 0 && !inExternalLink && at - (sentenceStarts.at(-1) ?? 0) >= SENTENCE_CUT_GAP) sentenceStarts.push(at);
+  };
+  // First character of the current line that is not indentation ([\s:]), found once per line: a table
+  // opens only at a line start, and testing the line so far at each "{" or "|" was quadratic on one long line.
+  let indentEnd = -1;
+  const atLineStart = (at: number) => {
+    if (indentEnd < lineStart) {
+      NOT_INDENT.lastIndex = lineStart;
+      indentEnd = NOT_INDENT.exec(raw)?.index ?? raw.length;
+    }
+    return at <= indentEnd;
+  };
+  const out = new MarkedOutput();
   /** Output length right after the last citation marker, and that citation: for tags written after it. */
   let afterLastRef = -1;
   let lastRef: RefOccurrence | undefined;
@@ -111,11 +157,13 @@ export function* markSteps(raw: string): Generator<void, MarkedWikitext> {
     if (!definitions.has(key)) definitions.set(key, { raw: rawRef, content });
   };
   const inReferenceList = () => stack.some((f) => f.type === 'template' && isReferenceListTemplate(f.name));
-  const rightAfterRef = () => lastRef !== undefined && /^\s*$/.test(out.slice(afterLastRef));
+  const rightAfterRef = () => lastRef !== undefined && out.blankSince(afterLastRef);
   const emitRef = (occ: RefOccurrence) => {
-    out += marker('c', refs.length);
+    if (SENTENCE_FINAL.test(out.tail)) out.write(SENTENCE_GAP);
+    out.write(marker('c', refs.length));
     refs.push(occ);
     afterLastRef = out.length;
+    out.markBlankFrom();
     lastRef = occ;
   };
 
@@ -131,7 +179,14 @@ export function* markSteps(raw: string): Generator<void, MarkedWikitext> {
       // copy plain text up to the next character that can start markup in one go
       PLAIN_RUN.lastIndex = i;
       const next = PLAIN_RUN.exec(raw)?.index ?? raw.length;
-      out += raw.slice(i, next);
+      const run = raw.slice(i, next);
+      if (stack.length === 0 && run.length > 2) {
+        SENTENCE_END.lastIndex = 0;
+        let last = -1;
+        for (let m = SENTENCE_END.exec(run); m; m = SENTENCE_END.exec(run)) last = m.index + m[0].length;
+        if (last > 0 && last < run.length) sentenceStart(out.length + last);
+      }
+      out.write(run);
       i = next;
       continue;
     }
@@ -146,7 +201,7 @@ export function* markSteps(raw: string): Generator<void, MarkedWikitext> {
       const tagName = /^<([a-zA-Z]+)/.exec(head)?.[1]?.toLowerCase();
       if (tagName && VERBATIM_TAGS.has(tagName)) {
         const end = verbatimEnd(raw, i, tagName);
-        out += raw.slice(i, end);
+        out.write(raw.slice(i, end));
         i = end;
         continue;
       }
@@ -194,12 +249,13 @@ export function* markSteps(raw: string): Generator<void, MarkedWikitext> {
               where: where(stack),
               tags: { failedVerification: false, citationNeeded: false, deadLink: false },
             });
+            if (raw[end] === ' ') sentenceStart(out.length + 1);
           }
           i = end;
           continue;
         }
       }
-      if (tagName === 'gallery' && !/^<gallery[^>]*\/>/i.test(head)) stack.push({ type: 'gallery' });
+      if (tagName === 'gallery' && !/^<gallery[^>]*\/>/i.test(head)) push({ type: 'gallery' });
       if (raw.startsWith('</gallery', i) && stack.at(-1)?.type === 'gallery') stack.pop();
     }
 
@@ -233,59 +289,118 @@ export function* markSteps(raw: string): Generator<void, MarkedWikitext> {
           if (isDead) lastRef!.tags.deadLink = true;
           if (isPage) lastRef!.rp ??= raw.slice(i, end);
         } else if (isCn && !inReferenceList()) {
-          out += marker('u', uncited.length);
+          out.write(marker('u', uncited.length));
           uncited.push({ start: i, end });
         }
         i = end;
         continue;
       }
-      stack.push({ type: 'template', name });
-      out += '{{';
+      push({ type: 'template', name });
+      out.write('{{');
       i += 2;
       continue;
     }
     if (ch === '}' && raw[i + 1] === '}') {
       if (stack.at(-1)?.type === 'template') stack.pop();
-      out += '}}';
+      out.write('}}');
       i += 2;
       continue;
     }
     if (ch === '[' && raw[i + 1] === '[') {
       const target = /^\[\[\s*:?\s*([^|\]\n]*)/.exec(raw.slice(i, i + 300))?.[1] ?? '';
-      stack.push({ type: /^(file|image|datei|fichier|bild|media|imagen)\s*:/i.test(target) ? 'file' : 'link' });
-      out += '[[';
+      push({ type: /^(file|image|datei|fichier|bild|media|imagen)\s*:/i.test(target) ? 'file' : 'link' });
+      out.write('[[');
       i += 2;
       continue;
     }
     if (ch === ']' && raw[i + 1] === ']') {
       const top = stack.at(-1)?.type;
       if (top === 'file' || top === 'link') stack.pop();
-      out += ']]';
+      out.write(']]');
       i += 2;
       continue;
     }
-    if ((ch === ':' || ch === '{' || ch === '|') && atLineStart(raw, lineStart, i)) {
+    if ((ch === ':' || ch === '{' || ch === '|') && atLineStart(i)) {
       // an indented table (":{|") is still a table, but wtf_wikipedia reads it as an indented list and
       // puts its cells into the prose; without the colons it recognises it
       if (ch === ':' && /^:+\s*\{\|/.test(raw.slice(i, i + 20))) {
         i++;
         continue;
       }
-      if (ch === '{' && raw[i + 1] === '|') stack.push({ type: 'table' });
+      if (ch === '{' && raw[i + 1] === '|') push({ type: 'table' });
       else if (ch === '|' && raw[i + 1] === '}' && stack.at(-1)?.type === 'table') stack.pop();
     }
+    if (ch === '[') inExternalLink = true;
+    else if (ch === ']') inExternalLink = false;
     if (ch === '\n') {
-      out += '\n';
+      inExternalLink = false;
+      out.write('\n');
       i++;
-      if (stack.length === 0 && listBoundary(raw, lineStart, i)) out += '\n';
+      if (stack.length === 0 && listBoundary(raw, lineStart, i)) out.write('\n');
       lineStart = i;
       if (stack.length === 0 && raw.startsWith('==', i) && raw[i + 2] !== '=') sectionStarts.push(out.length);
+      else if (stack.length === 0 && out.tail === '\n\n' && raw[i] !== '\n' && raw[i] !== undefined) paragraphStarts.push(out.length);
       continue;
     }
-    out += ch;
+    out.write(ch);
     i++;
   }
-  return { marked: out, refs, definitions, uncited, sectionStarts };
+  return { marked: out.toString(), refs, definitions, uncited, sectionStarts, paragraphStarts, sentenceStarts };
+}
+
+/**
+ * The marked text as it is written: a list of parts, with its last two characters and whether only
+ * whitespace was written since a mark. Reading the end of a string built by `+=` flattens all of it, which
+ * made the scan quadratic once it looked back after every ref and every newline.
+ */
+class MarkedOutput {
+  private readonly parts: string[] = [];
+  private current = '';
+  length = 0;
+  tail = '';
+  private blank = true;
+  private blankFrom = -1;
+
+  write(s: string): void {
+    if (!s) return;
+    this.current += s;
+    this.length += s.length;
+    this.tail = s.length >= 2 ? s.slice(-2) : (this.tail + s).slice(-2);
+    if (this.blank && /\S/.test(s)) this.blank = false;
+    if (this.current.length >= 4096) {
+      this.parts.push(this.current);
+      this.current = '';
+    }
+  }
+
+  /** Start watching for non-whitespace from the current end (the offset is `length` now). */
+  markBlankFrom(): void {
+    this.blank = true;
+    this.blankFrom = this.length;
+  }
+
+  /** Only whitespace written since offset `at` (which must be the last markBlankFrom). */
+  blankSince(at: number): boolean {
+    return at === this.blankFrom && this.blank;
+  }
+
+  toString(): string {
+    return this.parts.join('') + this.current;
+  }
+}
+
+const NOT_INDENT = /[^\s:]/g;
+/** What wtf_wikipedia's sentence split takes for a sentence end when whitespace follows (see SENTENCE_GAP). */
+const SENTENCE_FINAL = /[.!?]"?$/;
+/** A sentence end inside a run of plain text: terminal punctuation, closing quotes, then spaces. */
+const SENTENCE_END = /[.!?]["'”’)\]]*[ \t]+/g;
+/** Characters between two recorded sentence starts (they are cut points only for over-long paragraphs). */
+const SENTENCE_CUT_GAP = 512;
+
+function lineOf(raw: string, at: number): number {
+  let line = 1;
+  for (let k = raw.indexOf('\n'); k >= 0 && k < at; k = raw.indexOf('\n', k + 1)) line++;
+  return line;
 }
 
 /**
@@ -302,11 +417,6 @@ function listBoundary(raw: string, prevLineStart: number, nextLineStart: number)
 
 function isListChar(c: string): boolean {
   return c === '*' || c === '#' || c === ';' || c === ':';
-}
-
-/** Tables open and close only at the start of a line (after optional indentation). */
-function atLineStart(raw: string, lineStart: number, i: number): boolean {
-  return /^[\s:]*$/.test(raw.slice(lineStart, i));
 }
 
 function verbatimEnd(raw: string, at: number, tag: string): number {

@@ -57,7 +57,7 @@ export async function parseWikitextAsync(wikitext: string, opts: ParseOptions & 
 
 /** The parse, as a generator that yields between slices of work; the result is its return value. */
 function* parseSteps(wikitext: string, opts: ParseOptions): Generator<void, Article> {
-  const { refs, definitions, marked, uncited, sectionStarts } = yield* markSteps(wikitext);
+  const { refs, definitions, marked, uncited, sectionStarts, paragraphStarts, sentenceStarts } = yield* markSteps(wikitext);
   let sliceStart = performance.now();
   const due = () => performance.now() - sliceStart > SLICE_MS;
   // a named ref reused n times is read once (wtf_wikipedia costs ~0.5 ms a ref)
@@ -89,7 +89,7 @@ function* parseSteps(wikitext: string, opts: ParseOptions): Generator<void, Arti
   const assembler = new ArticleAssembler(opts.title ?? '', citations, uncited, opts.contextSentences ?? DEFAULT_CONTEXT_SENTENCES);
   const limit = opts.maxCitations ?? Infinity;
   const state: RenderState = { stack: [], started: false };
-  const pieces = cutPieces(marked, sectionStarts, opts.chunkChars ?? WIKITEXT_CHUNK_CHARS);
+  const pieces = cutPieces(marked, sectionStarts, opts.chunkChars ?? WIKITEXT_CHUNK_CHARS, { paragraphStarts, sentenceStarts, maxChars: opts.maxPieceChars ?? MAX_PIECE_CHARS });
   let nextId = 0;
   for (let k = 0; k < pieces.length; k++) {
     const piece = marked.slice(pieces[k]!.start, pieces[k]!.end);
@@ -104,7 +104,7 @@ function* parseSteps(wikitext: string, opts: ParseOptions): Generator<void, Arti
       }
     }
     nextId = end;
-    for (const section of renderSections(piece, state)) {
+    for (const section of renderSections(piece, state, pieces[k]!.continues)) {
       assembler.add(section);
       if (due()) {
         yield;
@@ -125,22 +125,83 @@ function* parseSteps(wikitext: string, opts: ParseOptions): Generator<void, Arti
 }
 
 /**
+ * Longest stretch of marked text rendered in one piece when it has no top-level heading to cut at. wtf_wikipedia's
+ * sentence split is quadratic in a paragraph whose sentences end in refs (its split regex needs whitespace
+ * after the full stop, and a ref marker sits there): a 1 MB one-paragraph article took minutes. Real
+ * paragraphs are a few KB; a longer stretch is cut at a paragraph start, else at a sentence start.
+ */
+export const MAX_PIECE_CHARS = 16 * 1024;
+/** Sentence starts are cut points only in a paragraph this many times MAX_PIECE_CHARS long (never in real text). */
+const LONG_PARAGRAPH = 4;
+
+interface Piece {
+  start: number;
+  end: number;
+  /** Starts inside a section (not at a heading): its text continues the section before it. */
+  continues: boolean;
+}
+
+/**
  * [start, end) pieces of the marked text of about `size` characters, each after the first starting at a
  * top-level heading; the newline before the heading belongs to neither (wtf_wikipedia's section split
- * drops it too).
+ * drops it too). A stretch between two such cuts longer than `maxChars` is cut further at top-level
+ * paragraph starts, else at top-level sentence starts (`continues` pieces).
  */
-function cutPieces(marked: string, sectionStarts: number[], size: number): { start: number; end: number }[] {
-  const pieces: { start: number; end: number }[] = [];
+function cutPieces(marked: string, sectionStarts: number[], size: number, inner: { paragraphStarts: number[]; sentenceStarts: number[]; maxChars: number }): Piece[] {
+  const pieces: Piece[] = [];
   let start = 0;
+  let continues = false;
+  const close = (end: number, next: number, nextContinues: boolean) => {
+    pieces.push({ start, end, continues });
+    start = next;
+    continues = nextContinues;
+  };
+  const splitLong = (end: number) => {
+    while (end - start > inner.maxChars) {
+      const near = start + inner.maxChars;
+      const at =
+        lastCutWithin(inner.paragraphStarts, start, near) ??
+        firstCutWithin(inner.paragraphStarts, start, Math.min(end, start + LONG_PARAGRAPH * inner.maxChars)) ??
+        // no paragraph start for LONG_PARAGRAPH pieces: no real article has such a paragraph; cut at sentences
+        lastCutWithin(inner.sentenceStarts, start, near) ??
+        firstCutWithin(inner.sentenceStarts, start, end);
+      if (at === undefined) return;
+      close(at, at, true);
+    }
+  };
   for (const at of sectionStarts) {
     if (at - start < size || marked[at - 1] !== '\n' || !HEADING.test(marked.slice(at, at + 220))) continue;
-    pieces.push({ start, end: at - 1 });
-    start = at;
+    splitLong(at - 1);
+    close(at - 1, at, false);
   }
-  pieces.push({ start, end: marked.length });
+  splitLong(marked.length);
+  pieces.push({ start, end: marked.length, continues });
   return pieces;
 }
 
+/** Index of the first element of sorted `cuts` above `x`. */
+function firstAbove(cuts: number[], x: number): number {
+  let lo = 0;
+  let hi = cuts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (cuts[mid]! <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The last offset in sorted `cuts` within (from, to], if any. */
+function lastCutWithin(cuts: number[], from: number, to: number): number | undefined {
+  const at = cuts[firstAbove(cuts, to) - 1];
+  return at !== undefined && at > from ? at : undefined;
+}
+
+/** The first offset in sorted `cuts` within (from, to), if any. */
+function firstCutWithin(cuts: number[], from: number, to: number): number | undefined {
+  const at = cuts[firstAbove(cuts, from)];
+  return at !== undefined && at < to ? at : undefined;
+}
 /** A heading line as wtf_wikipedia's section split sees it (src/02-section/index.js). */
 const HEADING = /^={2,6}.{1,200}?={2,6}/;
 

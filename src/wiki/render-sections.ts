@@ -27,6 +27,8 @@ export interface RenderedSection {
   paragraphs: RenderedLine[][];
   /** Citation markers found in the heading itself: such refs have no claim. */
   headingMarkerIds: number[];
+  /** Continues the section before it (a piece cut inside a section). */
+  continues?: boolean;
 }
 
 /**
@@ -38,8 +40,12 @@ export interface RenderState {
   started: boolean;
 }
 
-/** `state`: carried from the previous piece of the same article (parse-wikitext.ts renders long ones in pieces). */
-export function renderSections(marked: string, state: RenderState = { stack: [], started: false }): RenderedSection[] {
+/**
+ * `state`: carried from the previous piece of the same article (parse-wikitext.ts renders long ones in pieces).
+ * `continues`: the piece starts inside a section (cut at a paragraph or sentence), so its untitled first
+ * section is the rest of the open one, not a new section.
+ */
+export function renderSections(marked: string, state: RenderState = { stack: [], started: false }, continues = false): RenderedSection[] {
   const doc = wtf(marked) as unknown as { sections(): WtfSection[] };
   const out: RenderedSection[] = [];
   const stack = state.stack;
@@ -47,7 +53,10 @@ export function renderSections(marked: string, state: RenderState = { stack: [],
     const rawTitle = section.title() ?? '';
     const title = dropMarkers(rawTitle).replace(/\s+/g, ' ').trim();
     // the first section is the lead (no heading) unless the page starts with a heading
-    if (state.started || n > 0 || title) {
+    const rest = continues && n === 0 && !title;
+    if (rest) {
+      // the rest of the section open before this piece: same path
+    } else if (state.started || n > 0 || title) {
       const depth = section.depth();
       while (stack.length > 0 && stack.at(-1)!.depth >= depth) stack.pop();
       stack.push({ depth, title });
@@ -56,6 +65,7 @@ export function renderSections(marked: string, state: RenderState = { stack: [],
       path: stack.map((s) => s.title),
       paragraphs: section.paragraphs().map((p) => lines(p.text())),
       headingMarkerIds: markerIds(rawTitle, 'c'),
+      ...(rest ? { continues: true } : {}),
     });
   });
   if (out.length > 0) state.started = true;

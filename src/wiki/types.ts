@@ -162,6 +162,8 @@ export interface ParseOptions {
   maxCitations?: number;
   /** Wikitext: size of the pieces (cut at top-level headings) rendered at a time, characters (default 32 KiB; tests use less). */
   chunkChars?: number;
+  /** Wikitext: longest stretch without a heading rendered at once; longer ones are cut at paragraph or sentence starts (default 8 KiB). */
+  maxPieceChars?: number;
 }
 
 export const DEFAULT_CONTEXT_SENTENCES = 5;
