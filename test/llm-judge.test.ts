@@ -15,12 +15,12 @@ import { Veracite } from '../src/app/veracite.js';
 import { calibrateProfile } from '../src/cli/models-calibrate.js';
 import { runCli } from '../src/cli/testing/run-cli.js';
 import { takeJudgeUsage, usageLine } from '../src/models/llm/usage.js';
-import { startFakeOllama, startFakeOpenAi, type FakeLabel, type FakeServer } from '../src/models/llm/testing/fake-servers.js';
+import { startFakeOllama, startFakeOpenAi, type FakeServer } from '../src/models/llm/testing/fake-servers.js';
+import { sampleOracle } from '../src/models/llm/testing/sample-oracle.js';
 
 const KEY = 'sk-e2e-NEVER-WRITTEN-51c0ffee';
 const KEY_VAR = 'VERACITE_TEST_LLM_KEY';
 const LIMIT = { train: 6, dev: 3, wice: 8, snli: 36 };
-const GOLD: Record<string, FakeLabel> = { entailment: 'SUPPORTED', contradiction: 'CONTRADICTED', neutral: 'NOT_ENOUGH_INFO' };
 
 async function filesUnder(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -58,30 +58,7 @@ describe('LLM judge profiles end to end (loopback servers)', () => {
     home = join(root, 'home');
     process.env.VERACITE_MODELS_DIR = home;
     process.env[KEY_VAR] = KEY;
-    const gold = new Map<string, FakeLabel>();
-    for (const line of (await readFile('data/samples/calibration/nli/snli_dev.jsonl', 'utf8')).split('\n').filter(Boolean)) {
-      const p = JSON.parse(line) as { premise: string; hypothesis: string; label: string };
-      if (GOLD[p.label]) gold.set(`${p.premise}\n${p.hypothesis}`, GOLD[p.label]!);
-    }
-    // SciFact sample claims: their gold rationale sentences, as a good judge would read them.
-    const corpus = new Map<string, string[]>();
-    for (const line of (await readFile('data/samples/calibration/scifact/corpus.jsonl', 'utf8')).split('\n').filter(Boolean)) {
-      const d = JSON.parse(line) as { doc_id: number; abstract: string[] };
-      corpus.set(String(d.doc_id), d.abstract);
-    }
-    const rationales = new Map<string, { sentence: string; label: FakeLabel }[]>();
-    for (const file of ['claims_train', 'claims_dev']) {
-      for (const line of (await readFile(`data/samples/calibration/scifact/${file}.jsonl`, 'utf8')).split('\n').filter(Boolean)) {
-        const c = JSON.parse(line) as { claim: string; evidence: Record<string, { sentences: number[]; label: string }[]> };
-        const list = Object.entries(c.evidence).flatMap(([doc, sets]) => sets.flatMap((e) => e.sentences.map((i) => ({ sentence: corpus.get(doc)?.[i] ?? '', label: (e.label === 'SUPPORT' ? 'SUPPORTED' : 'CONTRADICTED') as FakeLabel }))));
-        rationales.set(c.claim, list.filter((r) => r.sentence));
-      }
-    }
-    const oracle = (document: string, claim: string): FakeLabel | undefined => {
-      const list = rationales.get(claim);
-      if (!list) return undefined;
-      return list.find((r) => document.includes(r.sentence))?.label ?? 'NOT_ENOUGH_INFO';
-    };
+    const { gold, oracle } = await sampleOracle();
     openai = await startFakeOpenAi({ gold, oracle });
     ollama = await startFakeOllama({ gold, oracle, logprobs: false }, 'bespoke-minicheck:7b');
   });
