@@ -3,7 +3,6 @@
  * it here): the verification engine, the source ranker, the failed-verification threshold, the candidate
  * retriever (SIDE's union of BM25 and dense) and the source resolver, from one set of settings.
  */
-import { join } from 'node:path';
 import { CitationAuditor, DEFAULT_AUDIT_CONFIG, type AuditDeps } from '../audit/audit.js';
 import { findCalibration, flagRule, loadCalibration, scoringHash, type CalibrationFile } from '../audit/calibration.js';
 import { DEFAULT_SCORING } from '../audit/score-document.js';
@@ -12,16 +11,14 @@ import type { ModelInfo } from '../models/types.js';
 import type { SearchMode } from '../retrieve/retriever.js';
 import { PageCache } from '../sources/page-cache.js';
 import { SourceResolver, type SourceResolverOptions } from '../sources/resolve-source.js';
-import type { WorkRecordOptions } from '../sources/work-records.js';
-import { WORK_API_BASES } from '../sources/work-api-bases.js';
 import { SnapshotFolder } from '../sources/snapshot-folder.js';
 import type { Store } from '../store/types.js';
-import { storeEngineOf } from '../store/open-store.js';
 import type { Engine, ModelHub } from './models.js';
 import { loadRanker } from './ranker.js';
 import { supportModel } from '../audit/support.js';
 import type { Settings } from './settings.js';
 import { candidateRetriever } from './candidate-retriever.js';
+import { localIndexDir, pageCacheDir, workOptions } from './source-settings.js';
 import type { SearchTestHooks } from './search.js';
 import type { Document } from '../corpus/types.js';
 
@@ -55,28 +52,8 @@ export function auditConfigOf(settings: Settings, mode: SearchMode, recommend: b
   };
 }
 
-/** The index's local directory, for files kept beside it; undefined for a server index (OpenSearch) or none. */
-export function localIndexDir(settings: Settings): string | undefined {
-  const spec = settings.index.dir;
-  return spec && storeEngineOf(spec) === 'lancedb' ? spec : undefined;
-}
-
-/** Where fetched pages are cached: beside a local index, else in .veracite/. */
-/** The metadata APIs' settings (src/sources/work-records.ts): mirrors, contact e-mail, OpenAlex, spacing. */
-export function workOptions(settings: Settings): WorkRecordOptions {
-  const s = settings.sources;
-  return {
-    ...(s.apis ? { bases: Object.fromEntries(Object.entries(s.apis).filter(([k]) => k in WORK_API_BASES)) as WorkRecordOptions['bases'] } : {}),
-    ...(s.contactEmail ? { email: s.contactEmail } : {}),
-    openAbstracts: s.openAbstracts,
-    ...(s.apiIntervalMs !== undefined ? { intervalMs: s.apiIntervalMs } : {}),
-  };
-}
-
-export function pageCacheDir(settings: Settings): string {
-  const dir = localIndexDir(settings);
-  return settings.sources.cache ?? (dir ? join(dir, 'page-cache') : join('.veracite', 'page-cache'));
-}
+// Defined in source-settings.ts (search reads them without loading the audit).
+export { localIndexDir, pageCacheDir, workOptions };
 
 // Defined in candidate-retriever.ts (the composition root builds it without loading the audit).
 export { candidateRetriever };
@@ -128,7 +105,7 @@ export async function buildAuditPipeline(settings: Settings, models: ModelHub, s
     const opts: SourceResolverOptions = {};
     if (store) opts.store = store;
     if (snapshots) opts.snapshots = snapshots;
-    if (settings.sources.fetch) opts.fetch = { policy: fetchPolicy, cache: new PageCache(pageCacheDir(settings)), wayback: settings.sources.wayback, works: workOptions(settings) };
+    if (settings.sources.fetch) opts.fetch = { policy: fetchPolicy, cache: new PageCache(pageCacheDir(settings)), wayback: settings.sources.wayback, works: workOptions(settings), offline: settings.sources.offline };
     return new SourceResolver(opts);
   };
   const finder = fromSearch && recommend ? (await import('./search.js')).searchCandidateFinder(settings, searchHooks) : undefined;

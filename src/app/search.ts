@@ -5,7 +5,9 @@
  */
 import { PageCache } from '../sources/page-cache.js';
 import { SourceResolver } from '../sources/resolve-source.js';
-import { europePmcWork } from '../sources/work-records.js';
+import { apiBases, jatsText, POLITE_INTERVAL_MS, trustedHosts, userAgent } from '../sources/work-records.js';
+import { fetchApi } from '../sources/api-fetch.js';
+import { pageToDocument } from '../sources/page-text.js';
 import type { Document } from '../corpus/types.js';
 import { SearchCache } from '../search/search-cache.js';
 import { SearchClient } from '../search/search-client.js';
@@ -19,7 +21,7 @@ import { retrieveCandidates } from '../audit/recommend.js';
 import { chunkPassages } from '../corpus/passages.js';
 import { Retriever } from '../retrieve/retriever.js';
 import { MemoryStore } from '../store/memory/memory-store.js';
-import { pageCacheDir, workOptions } from './audit.js';
+import { pageCacheDir, workOptions } from './source-settings.js';
 import type { Settings } from './settings.js';
 
 /** Test only: DNS and an allowlist for loopback pages (never set by the CLI or the server). */
@@ -51,11 +53,20 @@ export function searchOptions(settings: Settings, hooks: SearchTestHooks = {}): 
       const r = await resolver.resolve({ url, title });
       return r.status === 'found' && r.document ? { ok: true, document: r.document } : { ok: false, reason: r.reason ?? r.status };
     },
-    // An open-access paper's full text (Europe PMC), read as a cited PubMed Central article is; offline, only from the cache.
+    // An open-access paper's full text (Europe PMC's JATS), cached by request URL; offline, only from the cache.
     readFullText: async (hit: SearchHit): Promise<Document | undefined> => {
       if (!hit.pmcid) return undefined;
-      const rec = await europePmcWork('pmc', hit.pmcid.replace(/^PMC/i, ''), { ...works, cache: new PageCache(dir), ...(policy ? { policy } : {}) }, hit.url);
-      return rec.ok && rec.fullText ? rec.document : undefined;
+      const url = `${apiBases(works).europepmc}/${encodeURIComponent(hit.pmcid)}/fullTextXML`;
+      const cache = new PageCache(dir);
+      const kept = await cache.get(url, undefined, src.offline);
+      if (kept || src.offline) return kept?.ok ? kept.document : undefined;
+      const res = await fetchApi(url, { ...policy, allowHosts: [...(policy.allowHosts ?? []), ...trustedHosts(works)], userAgent: userAgent(works.email), minIntervalMs: works.intervalMs ?? POLITE_INTERVAL_MS.europepmc }, 'application/xml');
+      if (!res.ok) return undefined;
+      const text = jatsText(res.body);
+      if (!text) return undefined;
+      const document = pageToDocument(text, 'text', hit.url, hit.title);
+      await cache.put({ ok: true, url, finalUrl: url, fetchedAt: new Date().toISOString(), contentType: 'api/fulltext', document }).catch(() => undefined);
+      return document;
     },
   };
 }

@@ -12,6 +12,7 @@ import { startSearchApiServer, type SearchApiServer } from '../../test/fixtures/
 import type { RunningServer } from './start.js';
 import { fakeModels } from './testing/fake-models.js';
 import { makeTestIndex, postJson, startTestServer, type TestIndex } from './testing/harness.js';
+import { supportedClaims } from './testing/sample-index.js';
 
 describe('POST /v1/verify with search', () => {
   let ix: TestIndex;
@@ -47,6 +48,15 @@ describe('POST /v1/verify with search', () => {
     assert.deepEqual(v.search.sources.map((s) => [s.url, s.foundBy[0]!.provider]), [['https://doi.org/10.5555/seal.trend.2022', 'crossref']]);
     assert.match(v.search.failures[0]!.message, /^Wikipedia search: could not reach 127\.0\.0\.1:9: connection refused/);
     assert.match(v.provenance.snapshot, /^search:/);
+  });
+
+  it('searches the index alongside: its documents join those found by search', async () => {
+    const { claim, docId } = supportedClaims()[0]!;
+    const res = await postJson(`${server.url}/v1/verify`, { claim, search: ['crossref'] });
+    assert.equal(res.status, 200);
+    const v = (await res.json()) as { documents: { docId: string }[]; search: { sources: { url: string }[] } };
+    assert.ok(v.documents.some((d) => d.docId === String(docId)), JSON.stringify(v.documents));
+    assert.deepEqual(v.search.sources.map((s) => s.url), ['https://doi.org/10.5555/seal.trend.2022']);
   });
 
   it('a failed citation gets a better source found by search, with its text, as the gadget receives it', async () => {

@@ -164,6 +164,7 @@ export class SourceResolver {
     const w: WorkRecordOptions = { ...f.works };
     w.policy = { ...f.policy, ...f.works?.policy, ...(f.policy?.allowHosts ? { allowHosts: f.policy.allowHosts } : {}), ...(f.policy?.resolver ? { resolver: f.policy.resolver } : {}) };
     if (f.cache && !w.cache) w.cache = f.cache;
+    if (f.offline) w.offline = true;
     return w;
   }
 

@@ -54,6 +54,8 @@ export interface WorkRecordOptions {
   intervalMs?: number;
   policy?: ApiFetchPolicy;
   cache?: PageCache;
+  /** Replay only (`--offline`): answers from the cache whatever their age, and no request for what it lacks. */
+  offline?: boolean;
 }
 
 export type WorkRecord =
@@ -85,6 +87,7 @@ export function userAgent(email: string | undefined): string {
 }
 
 async function get(api: WorkApiName, url: string, opts: WorkRecordOptions, accept: string): Promise<ApiResult> {
+  if (opts.offline) return { ok: false, url, finalUrl: url, status: 'unreachable', reason: `could not reach ${new URL(url).host}: offline, and the answer is not in the cache`, transient: true };
   const policy: ApiFetchPolicy = {
     ...opts.policy,
     allowHosts: [...(opts.policy?.allowHosts ?? []), ...trustedHosts(opts)],
@@ -96,7 +99,7 @@ async function get(api: WorkApiName, url: string, opts: WorkRecordOptions, accep
 
 /** One API answer -> a document (or a failure), cached by request URL. */
 async function cached(api: WorkApiName, url: string, opts: WorkRecordOptions, accept: string, read: (body: string) => WorkRecord): Promise<WorkRecord> {
-  const hit = await opts.cache?.get(url);
+  const hit = await opts.cache?.get(url, undefined, opts.offline);
   if (hit?.ok) return { ok: true, document: hit.document, api, apiUrl: url, fullText: hit.contentType.includes('fulltext') };
   if (hit && !hit.ok && hit.httpStatus === 404) return { ok: false, api, apiUrl: url, notFound: true, status: 'not-found', reason: hit.reason };
   const res = await get(api, url, opts, accept);
