@@ -9,6 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startSearchApiServer, type SearchApiServer } from '../../test/fixtures/search/serve-search-apis.js';
+import { html, startPageServer } from '../../test/fixtures/audit/page-server.js';
+import { SourceResolver } from '../sources/resolve-source.js';
+import { PageCache } from '../sources/page-cache.js';
 import { citeTemplate } from './cite-template.js';
 import { searchSources } from './collect.js';
 import { copiesArticle, wikipediaCopyReason } from './mirrors.js';
@@ -129,6 +132,44 @@ describe('search providers (loopback, documented shapes)', () => {
     assert.deepEqual(again.report, first.report);
     const missing = await searchSources('Nothing like this was ever asked.', { ...opts(true), providers: ['wikipedia'] });
     assert.match(missing.report.failures[0]!.message, /^Wikipedia search: offline: no recorded answer for this request in /);
+  });
+
+  it('web results are read as pages through the source resolver (its HTML reader; PDFs too: replay-sources.test.ts); a page that cannot be read stands on its snippet', async () => {
+    const pages = await startPageServer({
+      '/searxng/search': (_q, r, self) =>
+        r.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ query: 'q', number_of_results: 2, results: [{ url: `${self.origin}/news`, title: 'Seal news', content: 'a snippet' }, { url: `${self.origin}/gone`, title: 'Gone', content: CLAIM }] })),
+      '/news': (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end(html('<p>Seal pups were counted at Godrevy this winter.</p><p>Numbers rose again.</p>', 'Seal news')),
+      '/gone': (_q, r) => r.writeHead(404).end(),
+    });
+    try {
+      const policy = { allowHosts: ['127.0.0.1'], timeoutMs: 4000 };
+      const resolver = new SourceResolver({ fetch: { policy, cache: new PageCache(join(dir, 'pages')), wayback: false } });
+      const { sources } = await searchSources(CLAIM, {
+        providers: ['searxng'],
+        client: client({ bases: { searxng: `${pages.origin}/searxng` } }),
+        budget: { queries: 1 },
+        readPage: async (url, title) => {
+          const r = await resolver.resolve({ url, title });
+          return r.document ? { ok: true, document: r.document } : { ok: false, reason: r.reason ?? r.status };
+        },
+      });
+      assert.deepEqual(sources.map((s) => s.textFrom), ['page', 'snippet']);
+      assert.deepEqual(sources[0]!.document.sentences, ['Seal pups were counted at Godrevy this winter.', 'Numbers rose again.']);
+      assert.equal(sources[1]!.document.url, `${pages.origin}/gone`);
+      assert.ok(sources[1]!.document.sentences.includes(CLAIM));
+    } finally {
+      await pages.close();
+    }
+  });
+
+  it('polite: one provider\'s requests are spaced by its interval; --wiki picks the edition', async () => {
+    const started = Date.now();
+    const c = client({ intervalMs: 150, wiki: 'de', bases: { ...srv.bases, wikipedia: `${srv.origin}/wikipedia` } });
+    for (const q of ['a', 'b', 'c']) await PROVIDERS.openalex.search(`polite ${q}`, 1, c);
+    assert.ok(Date.now() - started >= 300, 'three requests to one host, at least 150 ms apart');
+    const hits = await PROVIDERS.wikipedia.search('Seehund', 1, c);
+    assert.equal(hits[0]!.url, 'https://de.wikipedia.org/wiki/Godrevy_Lighthouse');
+    assert.equal(new SearchClient({ wiki: 'de' }).base('wikipedia'), 'https://de.wikipedia.org');
   });
 
   it('citation templates: a paper by its DOI, a page with its site, both with the access date', () => {
