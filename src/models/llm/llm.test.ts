@@ -15,7 +15,7 @@ import { judgeNoteOf } from './judge.js';
 import { loadLlmJudge } from './load.js';
 import { escapeData, groundingMessages } from './prompt.js';
 import { startFakeOllama, startFakeOpenAi, type FakeServer } from './testing/fake-servers.js';
-import { usageLine } from './usage.js';
+import { takeJudgeUsage, usageLine } from './usage.js';
 
 const KEY = 'sk-test-DO-NOT-LEAK-7f3a9c1e';
 const env = { ...process.env, FAKE_LLM_KEY: KEY };
@@ -141,7 +141,11 @@ describe('LLM judge against a loopback OpenAI-compatible server', () => {
     assert.match(String(judge.info.details!.prompt), /^[0-9a-f]{16}$/);
     assert.deepEqual(judge.info.details!.params, { temperature: 0, seed: 13, maxTokens: 96, topLogprobs: 5 });
 
-    // A rerun costs nothing: every answer comes from the disk cache.
+    // Another instance in the same run shares its tally (and so the run's budget and request limit).
+    const twin = await loadLlmJudge(join(added.dir, 'llm--gpt'), { env, offline: async () => offlineHead() });
+    assert.equal(twin.tally, judge.tally);
+    // A rerun (a new run: the last one's usage was reported) costs nothing: every answer comes from the disk cache.
+    assert.deepEqual(takeJudgeUsage().map((t) => t.calls), [3]);
     const again = await loadLlmJudge(join(added.dir, 'llm--gpt'), { env, offline: async () => offlineHead() });
     const before = server.answered;
     const probs2 = await again.predict(pairs);

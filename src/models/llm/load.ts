@@ -15,7 +15,15 @@ import { Limiter } from './limiter.js';
 import { OllamaChatClient } from './ollama.js';
 import { OpenAiChatClient } from './openai.js';
 import { PROMPT_TEMPLATE_HASH } from './prompt.js';
-import { newTally, registerTally } from './usage.js';
+import { isCurrent, newTally, registerTally, type UsageTally } from './usage.js';
+
+/**
+ * One tally and one request limit per judge folder and run settings, shared by every instance a run
+ * loads (a pipeline may load the NLI model twice: for verdicts and for the audit's engine), so that
+ * --max-calls and --concurrency bound the run, not each instance. A tally taken by the run's report
+ * starts a new one.
+ */
+const shared = new Map<string, { tally: UsageTally; limiter: Limiter }>();
 
 export interface LlmLoadOptions {
   /** Overrides the profile's judge mode (--judge). */
@@ -55,14 +63,19 @@ export async function loadLlmJudge(dir: string, o: LlmLoadOptions = {}): Promise
     details: { ...identity, judge: mode, ...(o.maxCalls !== undefined ? { maxCalls: o.maxCalls } : {}) },
   };
   const profileDir = dirname(dir);
-  const tally = newTally(o.profile ?? profileDir.split(/[\\/]/).pop() ?? config.model);
-  registerTally(tally);
+  const key = JSON.stringify([dir, mode, o.maxCalls ?? null, info.version, o.cacheDir ?? null]);
+  let run = shared.get(key);
+  if (!run || !isCurrent(run.tally)) {
+    run = { tally: newTally(o.profile ?? profileDir.split(/[\\/]/).pop() ?? config.model), limiter: new Limiter(config.concurrency) };
+    registerTally(run.tally);
+    shared.set(key, run);
+  }
   return new LlmJudge({
     client,
     config,
     info,
-    limiter: new Limiter(config.concurrency),
-    tally,
+    limiter: run.limiter,
+    tally: run.tally,
     cache: new AnswerCache(o.cacheDir ?? join(profileDir, 'llm-cache')),
     mode,
     ...(o.maxCalls !== undefined ? { maxCalls: o.maxCalls } : {}),

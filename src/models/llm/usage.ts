@@ -37,6 +37,11 @@ export function registerTally(t: UsageTally): void {
   tallies.push(t);
 }
 
+/** Whether the tally is still counted for this run (not yet taken by takeJudgeUsage). */
+export function isCurrent(t: UsageTally): boolean {
+  return tallies.includes(t);
+}
+
 /** Every judge's tally in this process (usually one). */
 export function judgeUsage(): readonly UsageTally[] {
   return tallies;
