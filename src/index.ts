@@ -17,6 +17,9 @@ export { parseSettings, DEFAULT_INDEX_DIR, RETRIEVAL_MODES, FUSION_METHODS, type
 export type { InjectedModels, Engine } from './app/models.js';
 export type { AuditPipeline } from './app/audit.js';
 export type { SourceCheck, SourceCheckInput } from './app/check-source.js';
+export type { SearchVerdict, SearchedSource } from './app/search-verify.js';
+export { SEARCH_PROVIDERS, PROVIDER_LABELS, type SearchProviderName, type SearchHit, type ProviderFailure } from './search/types.js';
+export type { SearchReport } from './search/collect.js';
 export { SettingsError } from './util/settings-error.js';
 export { ClaimTextError, MAX_CLAIM_CHARS } from './verify/claim-text.js';
 export { NotTextError } from './util/not-text.js';
