@@ -257,13 +257,18 @@ export class Veracite {
     const { dense, ...rest } = opts;
     // The corpus readers (HTML: linkedom, Readability) load only to ingest.
     const { ingestSource } = await import('../store/ingest.js');
-    // MediaWiki XML: wikitext becomes prose through the wiki layer's parser (issue 38).
-    const { mayReadMediawiki, wikitextProse } = await import('./wikitext-prose.js');
-    if (!rest.wikitextToText && mayReadMediawiki(path, rest.format)) rest.wikitextToText = await wikitextProse();
-    if (!dense) return ingestSource(store, path, rest);
-    const embedder = await this.models.embedder();
-    const embeddingCache = await this.openEmbeddingCache();
-    return ingestSource(store, path, { ...rest, embedder, ...(embeddingCache ? { embeddingCache } : {}) });
+    // MediaWiki XML: wikitext becomes prose through the wiki layer's parser, on worker threads (issue 38).
+    const { mayReadMediawiki, WikitextPool } = await import('./wikitext-prose.js');
+    const pool = !rest.wikitextToText && mayReadMediawiki(path, rest.format) ? new WikitextPool() : undefined;
+    if (pool) rest.wikitextToText = pool.convert;
+    try {
+      if (!dense) return await ingestSource(store, path, rest);
+      const embedder = await this.models.embedder();
+      const embeddingCache = await this.openEmbeddingCache();
+      return await ingestSource(store, path, { ...rest, embedder, ...(embeddingCache ? { embeddingCache } : {}) });
+    } finally {
+      await pool?.close();
+    }
   }
 
   /**

@@ -17,6 +17,9 @@ import { openDecompressed } from './decompress.js';
 import { RecordError, type RawDocument, type ReadOptions, type ReadResult, type WikiPageEvent } from './types.js';
 import { dumpFiles, langOfDbName, MEDIAWIKI_FILE, pageUrl, wikiBaseOf, wikipediaBase, wikiPageId, wikitextIsDisambiguation, wikitextLinks } from './wiki-pages.js';
 
+/** Pages converted at once by an asynchronous (worker-thread) converter, at most. */
+const WINDOW = 64;
+
 interface PageParts {
   line: number;
   title?: string;
@@ -106,7 +109,9 @@ export async function* readMediawiki(path: string, opts: ReadOptions = {}): Asyn
     });
     const { stream } = await openDecompressed(file, opts.onBytes ? (read) => opts.onBytes!(before + read, total) : undefined);
     const decoder = new TextDecoder('utf-8');
-    const take = function* (): Generator<ReadResult> {
+    // Pages in reading order; a converter on worker threads works on up to WINDOW of them at once.
+    const inOrder: (ReadResult | Promise<ReadResult>)[] = [];
+    const queue = () => {
       for (const p of pages.splice(0)) {
         const r = pageRecord(file, p, site.base, site.namespaces, opts.onPage, toSkip > 0 ? undefined : convert);
         if (!r) continue;
@@ -114,21 +119,34 @@ export async function* readMediawiki(path: string, opts: ReadOptions = {}): Asyn
           toSkip--;
           continue;
         }
-        yield r;
+        inOrder.push(r);
       }
     };
+    let broken: Error | undefined;
     try {
       for await (const chunk of stream as AsyncIterable<Buffer>) {
-        parser.write(decoder.decode(chunk, { stream: true }));
-        yield* take();
+        try {
+          parser.write(decoder.decode(chunk, { stream: true }));
+        } catch (e) {
+          broken = e as Error;
+          break;
+        }
+        queue();
+        while (inOrder.length > WINDOW) yield await inOrder.shift()!;
       }
-      parser.write(decoder.decode());
-      parser.close();
+      if (!broken) {
+        parser.write(decoder.decode());
+        parser.close();
+      }
     } catch (e) {
-      stream.destroy();
-      throw new Error(`${file}:${parser.line}:${parser.column}: not a readable MediaWiki XML export (${(e as Error).message.split('\n')[0]})`, { cause: e });
+      broken ??= e as Error;
     }
-    yield* take();
+    if (broken) {
+      stream.destroy();
+      throw new Error(`${file}:${parser.line}:${parser.column}: not a readable MediaWiki XML export (${broken.message.split('\n')[0]})`, { cause: broken });
+    }
+    queue();
+    while (inOrder.length) yield await inOrder.shift()!;
     before += sizes[fileIndex]!;
   }
 }
@@ -150,7 +168,7 @@ const REDIRECT_TEXT = /^\s*#\s*redirect\s*:?\s*\[\[([^\]|#]+)/i;
  * (reported to `onPage`); a record (document or error) otherwise. Without `convert` (a page skipped on
  * resume) only the page's kind is worked out.
  */
-function pageRecord(file: string, p: PageParts, base: string | undefined, namespaces: ReadonlySet<string>, onPage: ReadOptions['onPage'], convert: ReadOptions['wikitextToText']): ReadResult | undefined {
+function pageRecord(file: string, p: PageParts, base: string | undefined, namespaces: ReadonlySet<string>, onPage: ReadOptions['onPage'], convert: ReadOptions['wikitextToText']): ReadResult | Promise<ReadResult> | undefined {
   const loc = { file, line: p.line };
   if (p.title === undefined || !p.title.trim()) return { ok: false, error: new RecordError(file, p.line, 'title', 'page without a title') };
   if (p.ns === undefined) return { ok: false, error: new RecordError(file, p.line, 'ns', `page "${p.title}" without a namespace`) };
@@ -170,15 +188,20 @@ function pageRecord(file: string, p: PageParts, base: string | undefined, namesp
   onPage?.(event);
   if (!convert) return { ok: true, doc: { id, title: p.title }, loc };
   if (p.text === undefined) return { ok: false, error: new RecordError(file, p.line, 'revision.text', `page "${p.title}" has no revision text`) };
-  let prose: string;
+  const title = p.title;
+  const failed = (e: unknown): ReadResult => ({ ok: false, error: new RecordError(file, p.line, 'revision.text', `page "${title}": wikitext could not be read (${(e as Error).message})`) });
+  const done = (prose: string): ReadResult => {
+    const doc: RawDocument = { id, title, text: prose };
+    if (base) doc.url = pageUrl(base, id);
+    const links = wikitextLinks(text, namespaces);
+    if (links.length) doc.links = links;
+    return { ok: true, doc, loc };
+  };
+  let prose: string | Promise<string>;
   try {
-    prose = convert(text, p.title);
+    prose = convert(text, title);
   } catch (e) {
-    return { ok: false, error: new RecordError(file, p.line, 'revision.text', `page "${p.title}": wikitext could not be read (${(e as Error).message})`) };
+    return failed(e);
   }
-  const doc: RawDocument = { id, title: p.title, text: prose };
-  if (base) doc.url = pageUrl(base, id);
-  const links = wikitextLinks(text, namespaces);
-  if (links.length) doc.links = links;
-  return { ok: true, doc, loc };
+  return typeof prose === 'string' ? done(prose) : prose.then(done, failed);
 }

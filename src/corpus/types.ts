@@ -97,7 +97,7 @@ export interface ReadOptions {
    * MediaWiki XML: wikitext -> plain prose. The corpus layer has no wikitext parser of its own; the
    * composition root passes the wiki layer's (src/wiki/parse-wikitext.ts), as the audit reads articles.
    */
-  wikitextToText?: (wikitext: string, title: string) => string;
+  wikitextToText?: (wikitext: string, title: string) => string | Promise<string>;
   /** Dumps: every main-namespace page seen (see WikiPageEvent). */
   onPage?: (page: WikiPageEvent) => void;
   /** Dumps: compressed bytes read so far and the total, for progress and ETA. */
