@@ -116,6 +116,12 @@ function printSummary(report: AuditReport, flags: AuditFlags): void {
   console.log(`${report.article.title}: ${count(s.citations, 'citation')} in ${s.seconds.toFixed(1)} s; sources: ${statuses}; scored ${s.scored}, flagged ${s.flagged}, with suggestions ${s.withSuggestions}`);
   if (s.byCitationStatus) console.log(`  verdicts: ${Object.entries(s.byCitationStatus).map(([k, n]) => `${CITATION_STATUS_LABELS[k as keyof typeof CITATION_STATUS_LABELS]} ${n}`).join(', ')}`);
   if (s.byBand) console.log(`  bands: ${Object.entries(s.byBand).map(([k, n]) => `${BAND_LABELS[k as CitationBand]} ${n}`).join(', ')}`);
+  // Better sources from search: a provider that failed is named (once, with the citations it failed for).
+  const failed = new Map<string, number[]>();
+  for (const c of report.citations) for (const f of c.recommendations?.search?.failures ?? []) failed.set(f, [...(failed.get(f) ?? []), c.index + 1]);
+  for (const [f, which] of failed) console.log(`  ${f} (citations #${which.join(', #')})`);
+  const fromSearch = report.citations.filter((c) => c.recommendations?.search).length;
+  if (fromSearch) console.log(`  better sources searched for ${fromSearch} flagged or needs-review citation${fromSearch === 1 ? '' : 's'}; found for ${report.citations.filter((c) => c.recommendations?.search && c.recommendations.suggestions.length).length}`);
   // A citation that could not be checked says how to check it: one line per piece of advice, with the citations it applies to.
   const advice = new Map<string, number[]>();
   for (const c of report.citations) {

@@ -126,11 +126,13 @@ describe('veracite audit --suggest-from search (loopback providers)', () => {
       ].join('\n'),
     );
     const json = join(dir, 'report.json');
-    await runCli([
+    const text = await runCli([
       'audit', article, '--title', 'Grey seal', '--no-index', '--sources', sources, '--scorer', 'lexical', '--threshold', '0.3',
-      '--suggest-from', 'search', '--search', 'wikipedia,openalex,searxng', '--search-fetches', '0',
-      '--api-base', srv.apiBase('wikipedia', 'openalex', 'searxng'), '--api-interval', '0', '--cache', join(dir, 'cache'), '--out', json, '--quiet',
+      '--suggest-from', 'search', '--search-fetches', '0',
+      '--api-base', `${srv.apiBase('wikipedia', 'openalex', 'searxng')},crossref=http://127.0.0.1:9`, '--search', 'wikipedia,openalex,searxng,crossref', '--api-interval', '0', '--cache', join(dir, 'cache'), '--out', json, '--quiet',
     ]);
+    assert.match(text, /^ {2}Crossref search: could not reach 127\.0\.0\.1:9: connection refused .*\(citations #1, #2\)$/m);
+    assert.match(text, /better sources searched for 2 flagged or needs-review citations; found for 1/);
     const report = JSON.parse(await readFile(json, 'utf8')) as AuditReport;
     const [wrong, right] = report.citations;
     assert.ok(wrong && right);
@@ -153,7 +155,7 @@ describe('veracite audit --suggest-from search (loopback providers)', () => {
     const excluded = wrong.recommendations!.search!.excluded;
     assert.ok(excluded.some((e) => e.url === 'https://en.wikipedia.org/wiki/Grey_seal' && /WP:CIRCULAR/.test(e.reason)), JSON.stringify(excluded));
     assert.ok(excluded.some((e) => e.url.includes('wikiwand.com') && /Wikipedia mirror/.test(e.reason)));
-    assert.deepEqual(wrong.recommendations!.search!.failures, []);
+    assert.match(wrong.recommendations!.search!.failures[0]!, /^Crossref search: could not reach/);
   });
 
   it('check --suggest-from search prints the better source with its URL and a ready citation; a failing provider is named', async () => {
