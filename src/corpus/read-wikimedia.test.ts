@@ -4,11 +4,13 @@
  */
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
+import { openDecompressed, bzip2ProgramOnPath } from './decompress.js';
 import { readCirrus } from './read-cirrus.js';
 import { detectFormat } from './read-corpus.js';
 import { readMediawiki } from './read-mediawiki.js';
@@ -84,6 +86,31 @@ describe('Wikimedia dump readers', () => {
     await writeFile(cut, xml.slice(0, xml.indexOf('<page>', 2000)) + '<page><title>Broken</tit');
     await assert.rejects(all(readMediawiki(cut, { wikitextToText: firstLine })), /cut\.xml:\d+:\d+: not a readable MediaWiki XML export/);
     await assert.rejects(all(readMediawiki(bad)), /needs a wikitext parser/);
+  });
+
+  it('decompresses bzip2 alike with the installed program and with unbzip2-stream (VERACITE_BZIP2=js); a corrupt file fails naming it', async () => {
+    const corrupt = join(dir, 'corrupt.xml.bz2');
+    const bytes = readFileSync(XML_BZ2);
+    for (let i = 1200; i < 1300; i++) bytes[i] = bytes[i]! ^ 0x5a;
+    await writeFile(corrupt, bytes);
+    const texts: string[] = [];
+    for (const mode of ['auto', 'js']) {
+      const before = process.env['VERACITE_BZIP2'];
+      process.env['VERACITE_BZIP2'] = mode;
+      try {
+        const { stream, decoder } = await openDecompressed(XML_BZ2);
+        assert.equal(decoder === 'unbzip2-stream', mode === 'js' || !bzip2ProgramOnPath());
+        const chunks: Buffer[] = [];
+        for await (const c of stream as AsyncIterable<Buffer>) chunks.push(c);
+        texts.push(Buffer.concat(chunks).toString('utf8'));
+        await assert.rejects(all(readMediawiki(corrupt, { wikitextToText: firstLine })), /corrupt\.xml\.bz2:\d+:\d+: not a readable MediaWiki XML export/);
+      } finally {
+        if (before === undefined) delete process.env['VERACITE_BZIP2'];
+        else process.env['VERACITE_BZIP2'] = before;
+      }
+    }
+    assert.equal(texts[0], xml);
+    assert.equal(texts[1], xml);
   });
 
   it('reads the CirrusSearch bulk file: action lines paired with documents, a bad line named by file and line', async () => {
