@@ -98,7 +98,7 @@ export function searchCandidateFinder(settings: Settings, hooks: SearchTestHooks
       {
         ...base,
         providers,
-        exclude: (hit) => wikipediaCopyReason(hit.url) ?? exclusionReason({ id: `search:${hit.url}`, title: hit.title, url: hit.url }, exclusion),
+        exclude: (hit) => wikipediaCopyReason(hit.url) ?? sameWork(hit, c.source.ids) ?? exclusionReason({ id: `search:${hit.url}`, title: hit.title, url: hit.url }, exclusion),
         excludeRead: (doc) => exclusionReason(doc, exclusion) ?? (copiesArticle(doc.sentences.join(' '), c.claim, c.context) ? 'a copy of the article (holds its sentences word for word)' : undefined),
       },
     );
@@ -131,6 +131,13 @@ export function searchCandidateFinder(settings: Settings, hooks: SearchTestHooks
     };
   };
   return { find, documents };
+}
+
+/** The cited work itself, known by its DOI or PubMed id (cited without a URL, read through its API): never its own better source. */
+function sameWork(hit: SearchHit, ids: { doi?: string; pmid?: string } | undefined): string | undefined {
+  if (ids?.doi && hit.doi && ids.doi.toLowerCase() === hit.doi.toLowerCase()) return 'existing source (same DOI)';
+  if (ids?.pmid && hit.pmid && ids.pmid === hit.pmid) return 'existing source (same PubMed id)';
+  return undefined;
 }
 
 /** Candidate texts kept for the editors' view (a server runs for weeks: the oldest go first). */

@@ -112,7 +112,7 @@ describe('veracite audit --suggest-from search (loopback providers)', () => {
     await mkdir(sources);
     await writeFile(join(sources, 'bread.html'), '<html><head><title>Bread</title></head><body><article><p>Sourdough bread rises slowly overnight in a cool kitchen.</p><p>Rye flour gives a denser loaf than wheat flour.</p></article></body></html>');
     await writeFile(join(sources, 'godrevy.html'), '<html><head><title>Godrevy light</title></head><body><article><p>Godrevy Lighthouse was built in 1859 by the engineer James Walker.</p><p>The tower stands on Godrevy Island.</p></article></body></html>');
-    await writeFile(join(sources, 'manifest.jsonl'), ['{"url":"https://bakery.example/bread","path":"bread.html"}', '{"url":"https://lights.example/godrevy","path":"godrevy.html"}', ''].join('\n'));
+    await writeFile(join(sources, 'manifest.jsonl'), ['{"url":"https://bakery.example/bread","path":"bread.html"}', '{"url":"https://lights.example/godrevy","path":"godrevy.html"}', '{"url":"https://doi.org/10.5555/seal.pups.2022","path":"bread.html"}', ''].join('\n'));
     const article = join(dir, 'grey-seal.wikitext');
     await writeFile(
       article,
@@ -122,6 +122,8 @@ describe('veracite audit --suggest-from search (loopback providers)', () => {
         '== Population ==',
         'Grey seal pup production in Cornwall rose by a fifth between 2016 and 2021.<ref>{{cite web |url=https://bakery.example/bread |title=Bread}}</ref>',
         'Godrevy Lighthouse was built in 1859 by the engineer James Walker.<ref>{{cite web |url=https://lights.example/godrevy |title=Godrevy light}}</ref>',
+        // Cites (by DOI) the very paper search finds, but its saved copy is the bread page: flagged, and the paper is not its own better source.
+        'Pup production on the north coast of Cornwall rose by a fifth between 2016 and 2021.<ref>{{cite journal |title=Grey seal pups |doi=10.5555/seal.pups.2022}}</ref>',
         '',
       ].join('\n'),
     );
@@ -131,8 +133,8 @@ describe('veracite audit --suggest-from search (loopback providers)', () => {
       '--suggest-from', 'search', '--search-fetches', '0',
       '--api-base', `${srv.apiBase('wikipedia', 'openalex', 'searxng')},crossref=http://127.0.0.1:9`, '--search', 'wikipedia,openalex,searxng,crossref', '--api-interval', '0', '--cache', join(dir, 'cache'), '--out', json, '--quiet',
     ]);
-    assert.match(text, /^ {2}Crossref search: could not reach 127\.0\.0\.1:9: connection refused .*\(citations #1, #2\)$/m);
-    assert.match(text, /better sources searched for 2 flagged or needs-review citations; found for 1/);
+    assert.match(text, /^ {2}Crossref search: could not reach 127\.0\.0\.1:9: connection refused .*\(citations #1, #2, #3\)$/m);
+    assert.match(text, /better sources searched for 3 flagged or needs-review citations; found for [12]$/m);
     const report = JSON.parse(await readFile(json, 'utf8')) as AuditReport;
     const [wrong, right] = report.citations;
     assert.ok(wrong && right);
@@ -152,6 +154,10 @@ describe('veracite audit --suggest-from search (loopback providers)', () => {
         assert.doesNotMatch(s.url ?? '', /wikipedia\.org|wikiwand\.com|bakery\.example|lights\.example/);
       }
     }
+    const byDoi = report.citations[2]!;
+    assert.equal(byDoi.verification?.flagged, true);
+    assert.ok(byDoi.recommendations!.search!.excluded.some((e) => e.url === 'https://doi.org/10.5555/seal.pups.2022' && /existing source/.test(e.reason)));
+    assert.ok(!(byDoi.recommendations!.suggestions ?? []).some((s) => s.url === 'https://doi.org/10.5555/seal.pups.2022'));
     const excluded = wrong.recommendations!.search!.excluded;
     assert.ok(excluded.some((e) => e.url === 'https://en.wikipedia.org/wiki/Grey_seal' && /WP:CIRCULAR/.test(e.reason)), JSON.stringify(excluded));
     assert.ok(excluded.some((e) => e.url.includes('wikiwand.com') && /Wikipedia mirror/.test(e.reason)));
