@@ -131,8 +131,10 @@ describe('LLM judge profiles end to end (loopback servers)', () => {
   });
 
   it('the cascade sends only uncertain pairs, --max-calls bounds a run, and a rerun is answered from the cache', async () => {
-    // Added again with another threshold only: the judge reads the same, so its calibration is kept.
-    const readded = await cli(['models', 'add', 'judge-gpt', '--engine', 'openai', '--base-url', `${openai.url}/v1`, '--model', 'fake-judge', '--api-key-env', KEY_VAR, '--uncertain-below', '0.6']);
+    takeJudgeUsage();
+    // Added again with another threshold only: the judge reads the same, so its calibration is kept. The
+    // offline head reads this check's three pairs at top probabilities 0.74-0.79: 0.76 sends one of them, not all.
+    const readded = await cli(['models', 'add', 'judge-gpt', '--engine', 'openai', '--base-url', `${openai.url}/v1`, '--model', 'fake-judge', '--api-key-env', KEY_VAR, '--uncertain-below', '0.76']);
     outputs.push(readded.out);
     assert.doesNotMatch(readded.out, /calibration was removed/);
     const claim = 'Smoking is a cause of lung cancer in most patients.';

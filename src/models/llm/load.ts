@@ -63,7 +63,7 @@ export async function loadLlmJudge(dir: string, o: LlmLoadOptions = {}): Promise
     details: { ...identity, judge: mode, ...(o.maxCalls !== undefined ? { maxCalls: o.maxCalls } : {}) },
   };
   const profileDir = dirname(dir);
-  const key = JSON.stringify([dir, mode, o.maxCalls ?? null, info.version, o.cacheDir ?? null]);
+  const key = JSON.stringify([dir, mode, o.maxCalls ?? null, config, o.cacheDir ?? null]);
   let run = shared.get(key);
   if (!run || !isCurrent(run.tally)) {
     run = { tally: newTally(o.profile ?? profileDir.split(/[\\/]/).pop() ?? config.model), limiter: new Limiter(config.concurrency) };
