@@ -127,7 +127,7 @@ export function registerVerifyCommand(program: Command): void {
   addOptions(
     program
       .command('verify')
-      .description('verify a claim (or a JSONL file of claims) against an index')
+      .description('verify a claim (or a JSONL file of claims) against an index, or against what search finds (--search: no index needed)')
       .argument('[claim]', "the claim to verify; '-' reads it from stdin (for long claims)")
       .option('--claims <file>', "batch mode: JSONL with \"claim\" (and \"id\"); '-' reads stdin")
       .option('--out <file>', 'batch mode: JSONL output, resumed if it exists', 'verdicts.jsonl')

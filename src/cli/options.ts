@@ -150,7 +150,7 @@ export const OPTION_GROUPS = {
   sources: {
     folder: def('--sources <dir>', 'sources.folder', 'folder of saved source pages (manifest.jsonl {url, path}, or files named by URL hash)'),
     fetch: def('--fetch', 'sources.fetch', 'fetch sources (and URL articles) live: SSRF-guarded, cached, archive fallback for dead pages'),
-    cache: def('--cache <dir>', 'sources.cache', 'cache of fetched pages (default <index>/page-cache)'),
+    cache: def('--cache <dir>', 'sources.cache', 'cache of fetched pages and search answers (default <index>/page-cache, else .veracite/page-cache)'),
     timeoutMs: def('--fetch-timeout <ms>', 'sources.timeoutMs', `per-request timeout in ms (default ${DEFAULTS.sources.timeoutMs})`, positiveInt('--fetch-timeout')),
     maxBytes: def('--max-bytes <n>', 'sources.maxBytes', `largest page read, bytes (default ${DEFAULTS.sources.maxBytes})`, positiveInt('--max-bytes')),
     maxRedirects: def('--max-redirects <n>', 'sources.maxRedirects', `redirect hops followed (default ${DEFAULTS.sources.maxRedirects})`, nonNegativeInt('--max-redirects')),
