@@ -34,7 +34,7 @@ import { coverageDetailOfDocument } from '../verify/coverage.js';
 import { NO_BETTER_SOURCE, NO_BETTER_SOURCE_BY_SEARCH, type AuditCitation, type AuditConfig, type AuditInput, type AuditProvenance, type AuditReport, type AuditSummary, type CitationAudit, type SourceReport, type Verification } from './types.js';
 import { urlDepth } from './url-depth.js';
 import { citationStatus, countByStatus } from './citation-status.js';
-import { BAND_THRESHOLDS, bandOf, citationBand, countByBand } from './bands.js';
+import { BAND_THRESHOLDS, bandOf, citationBand, countByBand, decisionOf } from './bands.js';
 import { standaloneClaim } from './standalone-claim.js';
 import { documentKindOf } from './document-kind.js';
 import { DEFAULT_AUDIT_CONFIG } from './audit-defaults.js';
@@ -150,7 +150,7 @@ export class CitationAuditor {
     signal?.throwIfAborted();
     // One entailment call for the cited source and every candidate: P(supports) on the verdict's scale.
     const coverage = this.deps.support ? jobs.map((j) => coverageDetailOfDocument(query, j.doc)) : [];
-    const judged = this.deps.support ? await judgeSupport(this.deps.support, scores.map((s, i) => ({ claim: query, evidence: s.evidence, coverage: coverage[i]!.share }))) : [];
+    const judged = this.deps.support ? await judgeSupport(this.deps.support, scores.map((s, i) => ({ claim: query, evidence: s.evidence, coverage: coverage[i]!.share, ...(i === 0 && resolved.document ? { sentences: resolved.document.sentences } : {}) }))) : [];
     const existingJudged = resolved.document ? judged[0] : undefined;
     const candidateJudged = judged.slice(resolved.document ? 1 : 0);
     const candidateCoverage = coverage.slice(resolved.document ? 1 : 0);
@@ -184,14 +184,17 @@ export class CitationAuditor {
       }
       const th = this.threshold;
       const signal = byRanker ? ranked?.existing : bySupport ? supportScores[0] : existing.score;
-      // A source whose relevant evidence contradicts the claim fails verification whatever the signal says.
-      if (th !== undefined && signal !== undefined) verification.flagged = signal <= th || !!existingJudged?.contradicted;
+      const stated = existingJudged?.findings?.some((f) => f.decisive) && existingJudged.contradicted;
       const scale = this.probabilityScale;
       if (scale && signal !== undefined) {
         const p = probabilityOf(scale, signal);
-        // Contradicting evidence caps what the signal alone would say: the NLI model's own P(supports).
-        verification.probability = existingJudged?.contradicted ? Math.min(p, existingJudged.probability) : p;
+        // A conflict stated in words caps what the signal alone would say: the NLI model's own P(supports).
+        verification.probability = stated ? Math.min(p, existingJudged!.probability) : p;
       }
+      // Likely fails verification = the one decision's "not supported" (verify/decision.ts), on the same
+      // threshold every surface quotes; without a probability, the calibrated score threshold as before.
+      if (verification.probability !== undefined) verification.flagged = decisionOf(verification).band === 'not-supported';
+      else if (th !== undefined && signal !== undefined) verification.flagged = signal <= th || !!existingJudged?.contradicted;
     }
     const out: CitationAudit = {
       id: c.id,
@@ -207,7 +210,10 @@ export class CitationAuditor {
       timingsMs: { source: t1 - t0, retrieve: t2 - t1, score: t3 - t2, rank: t4 - t3 },
     };
     if (c.kind) out.kind = c.kind;
-    if (verification) out.verification = verification;
+    if (verification) {
+      out.verification = verification;
+      out.decision = decisionOf(verification);
+    }
     const depth = urlDepth(c.source.url ?? (c.source.archiveUrl ? originalFromArchiveUrl(c.source.archiveUrl) : undefined));
     if (depth !== undefined) out.urlDepth = depth;
     if (candidates) {
@@ -252,6 +258,10 @@ export class CitationAuditor {
         const relevant = new Map(candidates.candidates.map((c, i) => [c.doc.id, candidateJudged[i]?.relevant]));
         const before = recs.suggestions.length;
         recs.suggestions = recs.suggestions.filter((s) => relevant.get(s.docId) !== false || (s.probability ?? 0) >= BAND_THRESHOLDS.partlyFrom);
+        // A better source is one that supports the claim: its probability at or above the supported threshold
+        // and above the cited source's (issue 36: "Supported 0.44" beside "a better source (P 0.32)" was not).
+        const cited = verification?.probability;
+        recs.suggestions = recs.suggestions.filter((s) => s.probability === undefined || (s.probability >= BAND_THRESHOLDS.supportedFrom && (cited === undefined || s.probability > cited)));
         if (before && !recs.suggestions.length) recs.noBetterSource = NO_BETTER_SOURCE;
       }
       if (candidates.found) {
@@ -382,7 +392,8 @@ export class CitationAuditor {
               source: flag.source,
               signal: this.flagSignal,
               ...(flag.definition ? { definition: flag.definition } : {}),
-              ...(flag.probability ? { probabilityThreshold: flag.probability.threshold, meaning: PROBABILITY_MEANING } : {}),
+              // The probability threshold quoted everywhere is the one decision's "not supported" threshold (verify/decision.ts).
+              ...(flag.probability ? { probabilityThreshold: BAND_THRESHOLDS.notSupportedBelow, tagBelow: BAND_THRESHOLDS.tagBelow, meaning: PROBABILITY_MEANING } : {}),
             }
           : { disabledReason: flag.reason }
         : { disabledReason: 'no threshold' },

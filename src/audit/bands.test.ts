@@ -54,12 +54,14 @@ describe('plain bands', () => {
     assert.equal(bandOf(BAND_THRESHOLDS.notSupportedBelow - 1e-9, false), 'not-supported');
   });
 
-  it('conflicting signals and missing probabilities need review', () => {
-    assert.equal(bandOf(0.99, true), 'needs-review');
+  it('a stated conflict is not supported; a model contradiction without words and missing probabilities need review', () => {
+    // bandOf's `contradicted`: a decisive finding states the conflict (verify/decision.ts): not supported at any probability.
+    assert.equal(bandOf(0.99, true), 'not-supported');
     assert.equal(bandOf(0.05, true), 'not-supported');
     assert.equal(bandOf(undefined, false), 'needs-review');
     assert.equal(citationBand(citation(1, { probability: 0.99, contradicted: true })).band, 'needs-review');
-    assert.equal(citationBand(citation(2, { probability: 0.3, flagged: true })).band, 'needs-review');
+    // The old flag threshold of another calibration no longer overrides the band: one threshold (issue 36).
+    assert.equal(citationBand(citation(2, { probability: 0.3, flagged: true })).band, 'partly-supported');
   });
 
   it('the view and the HTML report show the green badge only in the supported band', () => {

@@ -16,8 +16,9 @@
  * (every citation banded by thresholds, support-signal weights and probability curve fitted without its
  * article): docs/RESULTS.md "Plain bands", eval-results/citation-bands.json.
  */
-import { CITATION_BANDS, type BandInfo, type CitationAudit, type CitationBand } from './types.js';
+import { CITATION_BANDS, type BandInfo, type CitationAudit, type CitationBand, type Verification } from './types.js';
 import { citationStatus } from './citation-status.js';
+import { BAND_THRESHOLDS, bandOfProbability as decisionBandOf, decidePair, type DecisionThresholds, type PairDecision } from '../verify/decision.js';
 
 export { CITATION_BANDS, type BandInfo, type CitationBand };
 
@@ -29,14 +30,9 @@ export const BAND_LABELS: Record<CitationBand, string> = {
   'could-not-check': 'could not check',
 };
 
-export interface BandThresholds {
-  /** P(support) at or above: supported. */
-  supportedFrom: number;
-  /** At or above (and below supportedFrom): partly supported. */
-  partlyFrom: number;
-  /** Below: not supported; from here to partlyFrom: needs review. */
-  notSupportedBelow: number;
-}
+/** The thresholds of the one decision (verify/decision.ts); the tag threshold is part of them. */
+export type BandThresholds = Pick<DecisionThresholds, 'supportedFrom' | 'partlyFrom' | 'notSupportedBelow'> & Partial<Pick<DecisionThresholds, 'tagBelow'>>;
+export { BAND_THRESHOLDS };
 
 /** Fitted on all of WiCE dev (349 citations) by scripts/learn/citation-bands.ts; out-of-fold figures in docs/RESULTS.md. */
 /** Citations per band, bands with none left out, in CITATION_BANDS order. */
@@ -49,50 +45,37 @@ export function countByBand(citations: readonly Pick<CitationAudit, 'source' | '
   return counts;
 }
 
-export const BAND_THRESHOLDS: BandThresholds = { supportedFrom: 0.434, partlyFrom: 0.186, notSupportedBelow: 0.147 };
+const full = (t: BandThresholds): DecisionThresholds => ({ ...BAND_THRESHOLDS, ...t });
 
 /** The band of a probability of support (no contradiction, no source problem). */
 export function bandOfProbability(p: number, t: BandThresholds = BAND_THRESHOLDS): Exclude<CitationBand, 'could-not-check'> {
-  if (p >= t.supportedFrom) return 'supported';
-  if (p >= t.partlyFrom) return 'partly-supported';
-  if (p >= t.notSupportedBelow) return 'needs-review';
-  return 'not-supported';
+  return decisionBandOf(p, full(t));
 }
 
-/** The band of a scored probability, with a contradiction read as a conflicting signal when the probability says support. */
+/**
+ * The one decision (verify/decision.ts) for a checked citation: a decisive finding of the cited source sets
+ * not supported; a contradiction the entailment model reads without a finding is a conflicting signal.
+ */
+export function decisionOf(v: Pick<Verification, 'probability' | 'contradicted' | 'findings'>, t: BandThresholds = BAND_THRESHOLDS): PairDecision {
+  const decisive = v.findings?.find((f) => f.decisive);
+  return decidePair({ ...(v.probability !== undefined ? { probability: v.probability } : {}), ...(decisive ? { decisiveFinding: decisive } : {}), modelContradiction: !!v.contradicted && !decisive }, full(t));
+}
+
+/** The band of a scored probability; `contradicted`: a decisive finding states the conflict (not supported). */
 export function bandOf(p: number | undefined, contradicted: boolean, t: BandThresholds = BAND_THRESHOLDS): Exclude<CitationBand, 'could-not-check'> {
-  if (p === undefined || !Number.isFinite(p)) return 'needs-review';
-  const b = bandOfProbability(p, t);
-  if (contradicted) return b === 'supported' || b === 'partly-supported' ? 'needs-review' : 'not-supported';
-  return b;
+  return decidePair({ ...(p !== undefined ? { probability: p } : {}), ...(contradicted ? { decisiveFinding: { kind: 'stated', message: 'stated conflict' } } : {}) }, full(t)).band;
 }
 
-/** A citation's band, reason and (when it could not be checked) what to do. */
-export function citationBand(c: Pick<CitationAudit, 'source' | 'verification' | 'error'>, t: BandThresholds = BAND_THRESHOLDS): BandInfo {
+/** A citation's band, reason and (when it could not be checked) what to do: the one decision's band. */
+export function citationBand(c: Pick<CitationAudit, 'source' | 'verification' | 'error'> & { decision?: PairDecision }, t: BandThresholds = BAND_THRESHOLDS): BandInfo {
   const v = c.verification;
-  const out = (band: CitationBand, reason: string, howToCheck?: string): BandInfo => ({ band, label: BAND_LABELS[band], reason, ...(howToCheck ? { howToCheck } : {}) });
   if (c.error || !v) {
     const status = citationStatus(c);
-    return out('could-not-check', status.reason, howToCheck(c.source, c.error));
+    const howTo = howToCheck(c.source, c.error);
+    return { band: 'could-not-check', label: BAND_LABELS['could-not-check'], reason: status.reason, ...(howTo ? { howToCheck: howTo } : {}) };
   }
-  const p = v.probability;
-  const banded = bandOf(p, !!v.contradicted, t);
-  // Flagged by the calibrated failed-verification threshold (another calibration than the bands' own may put
-  // it above partlyFrom): the two signals disagree, an editor decides.
-  if (v.flagged && !v.contradicted && p !== undefined && (banded === 'supported' || banded === 'partly-supported')) {
-    return out('needs-review', `conflicting signals: probability of support ${p.toFixed(2)}, but at or below the failed-verification threshold`);
-  }
-  const band = banded;
-  const pct = (x: number) => x.toFixed(2);
-  if (p === undefined) return out(band, 'scored, but without a probability of support to band on (an explicit --threshold or an old calibration)');
-  if (v.contradicted) return out(band, band === 'needs-review' ? `conflicting signals: probability of support ${pct(p)}, but its best evidence contradicts the claim` : `its best evidence contradicts the claim (probability of support ${pct(p)})`);
-  const reasons: Record<typeof band, string> = {
-    supported: `probability of support ${pct(p)} (supported from ${pct(t.supportedFrom)})`,
-    'partly-supported': `probability of support ${pct(p)}: the source supports part of the claim (partly from ${pct(t.partlyFrom)}, supported from ${pct(t.supportedFrom)})`,
-    'needs-review': `probability of support ${pct(p)}: too close to call (between ${pct(t.notSupportedBelow)} and ${pct(t.partlyFrom)})`,
-    'not-supported': `probability of support ${pct(p)} (below ${pct(t.notSupportedBelow)})`,
-  };
-  return out(band, reasons[band]);
+  const d = c.decision ?? decisionOf(v, t);
+  return { band: d.band, label: BAND_LABELS[d.band], reason: d.reason };
 }
 
 /**

@@ -9,7 +9,7 @@ import type { Document } from '../corpus/types.js';
 import type { ResolvedSource } from '../sources/types.js';
 import type { AuditCitation, CitationAudit } from './types.js';
 import { coverageInWords } from '../verify/coverage.js';
-import { CITATION_BANDS, citationBand } from './bands.js';
+import { CITATION_BANDS, citationBand, decisionOf } from './bands.js';
 
 const SourceSentenceSchema = z.object({
   /** Position of the sentence in its document. */
@@ -57,6 +57,18 @@ export const CitationViewSchema = z
       .optional()
       .describe("The plain band (src/audit/bands.ts): supported (the only green badge: probability of support at or above the supported band's threshold), partly-supported, needs-review (too close to call, or conflicting signals), not-supported, could-not-check (the source was not read: see howToCheck)."),
     bandReason: z.string().optional().describe('Why this band, in words.'),
+    decision: z
+      .object({
+        band: z.enum(['supported', 'partly-supported', 'needs-review', 'not-supported']),
+        label: z.string(),
+        probability: z.number().optional().describe('The probability of support the band rests on (the same number as verifiability).'),
+        reason: z.string(),
+        finding: z.string().optional().describe('The decisive finding that set the band, in words (the source states otherwise).'),
+        tag: z.object({ template: z.literal('failed verification'), why: z.string() }).optional().describe('A {{failed verification}} tag is proposed: only for a decisive finding or a probability below thresholds.tagBelow (measured precision >= 0.8). Without it: no tag button, "needs review".'),
+        thresholds: z.object({ supportedFrom: z.number(), partlyFrom: z.number(), notSupportedBelow: z.number(), tagBelow: z.number() }).describe('The one set of thresholds every surface quotes (src/verify/decision.ts).'),
+      })
+      .optional()
+      .describe('The one decision for (claim, cited source) (src/verify/decision.ts): the same as `veracite check`, `veracite audit` and the worklist. Web page and gadget: show band/label/probability/reason from here, the tag copy button only when `tag` is present.'),
     howToCheck: z.string().optional().describe('For could-not-check: what to do to check it (--fetch, --sources FOLDER, upload the page in the web page, correct the identifier...).'),
     existing: SourceViewSchema.optional(),
     coverage: CoverageSchema.optional()
@@ -144,6 +156,7 @@ export function citationView(
   out.band = band.band;
   out.bandReason = band.reason;
   if (band.howToCheck) out.howToCheck = band.howToCheck;
+  if (r.verification) out.decision = r.decision ?? decisionOf(r.verification);
   const cov = r.verification?.coverage;
   if (resolved.document && r.verification) out.existing = { ...sourceView(resolved.document, r.verification.evidence), ...(cov ? { names: namesText(cov) } : {}) };
   if (cov) out.coverage = { ...cov, text: `The source ${coverageInWords(cov)}.` };

@@ -7,6 +7,7 @@
  * monotone in the flag signal, so ordering and flags are the same as on the raw signal. Without one (an
  * old calibration, or a hand-set --threshold) the raw signal the flag is decided on is shown, named.
  */
+import { BAND_THRESHOLDS } from '../verify/decision.js';
 import type { AuditReport, CitationAudit, Suggestion } from './types.js';
 
 export type FlagSignal = 'engine' | 'ranker' | 'support';
@@ -52,7 +53,8 @@ export function reportScale(report: Pick<AuditReport, 'citations' | 'provenance'
       kind: 'probability',
       name: 'probability of support',
       bounded: true,
-      ...(f.probabilityThreshold !== undefined ? { threshold: f.probabilityThreshold } : {}),
+      // One threshold (verify/decision.ts): likely fails verification = the "not supported" band, on every surface.
+      threshold: BAND_THRESHOLDS.notSupportedBelow,
       ...(f.meaning ? { meaning: f.meaning } : {}),
       of: (c) => c.verification!.probability!,
       ofSuggestion: (s) => s.probability,

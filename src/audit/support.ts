@@ -19,7 +19,7 @@ import type { Label, LabelProbs } from '../verify/types.js';
 import { explicitConflict, type ConflictKind } from '../verify/explicit-conflict.js';
 import { loadReviewModel, reviewOf, type Review, type ReviewModel } from '../verify/review.js';
 import { capStatedConflict } from '../verify/stated-conflict.js';
-import { findingsOf, readWithFindings, type Finding } from '../verify/findings/findings.js';
+import { evidenceFindings, readWithFindings, sourceFindings, type Finding } from '../verify/findings/findings.js';
 
 export interface SupportModel {
   entailment: EntailmentModel;
@@ -63,6 +63,14 @@ export interface SupportJudgement {
 /** The conflict a decisive finding states (explicit-conflict.ts kinds). */
 const CONFLICT_OF_FINDING: Record<Finding['kind'], ConflictKind> = { quantity: 'number', direction: 'direction', negation: 'negation' };
 
+/** Findings of the whole source and of its best evidence, each said once, decisive ones first. */
+function mergeFindings(...lists: readonly Finding[][]): Finding[] {
+  const seen = new Set<string>();
+  const out: Finding[] = [];
+  for (const f of lists.flat()) if (!seen.has(f.message)) (seen.add(f.message), out.push(f));
+  return out.sort((a, b) => Number(b.decisive) - Number(a.decisive));
+}
+
 /**
  * Raw contradiction probability (NLI head, concatenated best evidence) from which relevant evidence counts as
  * contradicting the claim. High on purpose: on WiCE dev the head's contradictions on Wikipedia claims are
@@ -92,8 +100,10 @@ export function supportModel(scorer: ModelInfo, entailment: EntailmentModel, cal
  * probability, as in `verify`). `coverage`: the source's claim coverage (src/verify/coverage.ts), another
  * input (1 when absent).
  */
-export async function judgeSupport(model: SupportModel, items: readonly { claim: string; evidence: readonly { text: string; score: number }[]; coverage?: number }[]): Promise<(SupportJudgement | undefined)[]> {
+export async function judgeSupport(model: SupportModel, items: readonly { claim: string; evidence: readonly { text: string; score: number }[]; coverage?: number; sentences?: readonly string[] }[]): Promise<(SupportJudgement | undefined)[]> {
   const withText = items.map((it, i) => ({ i, premise: it.evidence.map((e) => e.text).join(' '), claim: it.claim })).filter((x) => x.premise.trim());
+  // The evidence sentences behind each joined premise (findings read them one by one where it matters).
+  const partsOf = new Map(items.map((it) => [it.evidence.map((e) => e.text).join(' '), it.evidence.map((e) => e.text)] as const));
   // The source's best evidence is read for findings as one text: a sentence's subject may be named in the
   // one before it ("The Great Wall of China ..." / "... the total length of all its sections at 21,196 km").
   // The claim's counter-claims, read on the same evidence, when the calibration reads the twin margin.
@@ -105,7 +115,7 @@ export async function judgeSupport(model: SupportModel, items: readonly { claim:
   const raw = pairs.length ? await model.entailment.predict(pairs) : [];
   // Read as verify reads the joined sentences: a stated opposite change is not support (stated-conflict.ts),
   // nor is evidence with a finding (another figure, the opposite change, a negation: findings/findings.ts).
-  const read = raw.map((p, j) => readWithFindings(capStatedConflict(pairs[j]!.hypothesis, pairs[j]!.premise, p), findingsOf(pairs[j]!.hypothesis, pairs[j]!.premise)));
+  const read = raw.map((p, j) => readWithFindings(capStatedConflict(pairs[j]!.hypothesis, pairs[j]!.premise, p), evidenceFindings(pairs[j]!.hypothesis, partsOf.get(pairs[j]!.premise) ?? [pairs[j]!.premise])));
   const out: (SupportJudgement | undefined)[] = items.map(() => undefined);
   let at = 0;
   withText.forEach((x, k) => {
@@ -116,9 +126,13 @@ export async function judgeSupport(model: SupportModel, items: readonly { claim:
     const relevance = Math.max(...items[x.i]!.evidence.map((e) => e.score));
     const v = aggregateConcat(reading!.claim, model.verdict, relevance, { ...(items[x.i]!.coverage !== undefined ? { coverage: items[x.i]!.coverage } : {}), ...(readsMargin ? { twinMargin: reading!.margin } : {}) });
     const relevant = passesGate(relevance, model.verdict);
-    const findings = findingsOf(x.claim, x.premise);
+    const best = evidenceFindings(x.claim, partsOf.get(x.premise) ?? [x.premise]);
+    // The whole source read for what states the conflict in so many words (a no-effect sentence the scorer
+    // ranks low, a swapped contrast): decisive wherever it is, as for `check` (verify/decision.ts).
+    const whole = items[x.i]!.sentences ? sourceFindings(x.claim, items[x.i]!.sentences!) : [];
+    const findings = mergeFindings(whole, best);
     // A decisive finding states the conflict in so many words, whatever the head's contradiction.
-    const decisive = relevant ? findings.find((f) => f.decisive) : undefined;
+    const decisive = relevant || whole.some((f) => f.decisive) ? findings.find((f) => f.decisive) : undefined;
     const conflict = decisive ? CONFLICT_OF_FINDING[decisive.kind] : relevant && rawOwn.contradiction >= CONTRADICTED_MIN && v.label !== 'SUPPORTS' ? explicitConflict(x.claim, x.premise) : undefined;
     const contradicted = conflict !== undefined;
     const review = model.review && reviewOf(model.review, { probs: v.probs, label: v.label, relevance, twinMargin: reading!.margin, sentences: [reading!.claim], gate: model.verdict.relevanceThreshold ?? 0 });

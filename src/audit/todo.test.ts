@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { csvField, todoCsv, todoItems, todoWikitext, type TodoItem } from './todo.js';
 import type { CitationAudit } from './types.js';
 
-const item = (over: Partial<TodoItem> = {}): TodoItem => ({ number: 3, section: 'History', claim: 'It opened in 1901.', score: 0.05, band: 'not supported', reason: 'probability of support 0.05 (below 0.15)', sourceTitle: 'A page', sourceUrl: 'https://example.org/a', suggestion: '', ...over });
+const item = (over: Partial<TodoItem> = {}): TodoItem => ({ number: 3, section: 'History', claim: 'It opened in 1901.', score: 0.05, band: 'not supported', reason: 'probability of support 0.05 (below 0.15)', sourceTitle: 'A page', sourceUrl: 'https://example.org/a', suggestion: '', tag: true, ...over });
 
 describe('to-do export', () => {
   it('CSV: quoted when needed, formulas defused, numbered as in the article', () => {
@@ -23,9 +23,16 @@ describe('to-do export', () => {
   it('wikitext: one list item per citation, the claim as written and a dated {{failed verification}} that no pipe or brace can break', () => {
     const text = todoWikitext([item(), item({ number: 7, claim: 'Uses [[links]] and {{templates}}', reason: 'a | b }} c' })], { title: 'Bodmin', date: new Date('2025-11-03T00:00:00Z') });
     const lines = text.trimEnd().split('\n');
-    assert.match(lines[0]!, /^<!-- veracite audit of "Bodmin", 2025-11-03: 2 citations likely failing verification\./);
+    assert.match(lines[0]!, /^<!-- veracite audit of "Bodmin", 2025-11-03: 2 citations likely failing verification, 2 with a proposed tag/);
     assert.equal(lines[1], '* #3 (History): It opened in 1901.{{failed verification|date=November 2025|reason=veracite: probability of support 0.05 (below 0.15)}}');
     assert.equal(lines[2], '* #7 (History): <nowiki>Uses [[links]] and {{templates}}</nowiki>{{failed verification|date=November 2025|reason=veracite: a {{!}} b  c}}');
+  });
+
+  it('wikitext: a flagged citation without a proposed tag is listed as needs review, with no template', () => {
+    const text = todoWikitext([item({ tag: false, reason: 'probability of support 0.10 (not supported below 0.15)' })], { title: 'Bodmin', date: new Date('2025-11-03T00:00:00Z') });
+    assert.match(text, /1 citation likely failing verification, 0 with a proposed tag/);
+    assert.doesNotMatch(text.split('\n')[1]!, /failed verification/);
+    assert.match(text.split('\n')[1]!, /needs review: .*no tag proposed/);
   });
 
   it('lists only flagged citations, in article order', () => {

@@ -6,7 +6,7 @@
  * Citations are numbered as everywhere else: their number in the article, from 1. The web page builds the
  * same two files from the API's citation views (src/web/todo.js; web-logic.test.ts checks they agree).
  */
-import { citationBand } from './bands.js';
+import { citationBand, decisionOf } from './bands.js';
 import type { AuditReport, CitationAudit } from './types.js';
 
 /** One flagged citation as the worklist gives it. */
@@ -23,6 +23,8 @@ export interface TodoItem {
   sourceUrl: string;
   /** The best better-supporting source the audit suggests, if any. */
   suggestion: string;
+  /** The one decision proposes a {{failed verification}} tag (verify/decision.ts: only where tags are precise); else "needs review" without one. */
+  tag: boolean;
 }
 
 export const TODO_COLUMNS = ['citation', 'section', 'claim', 'probability of support', 'band', 'why', 'cited source', 'cited URL', 'suggested source', 'done'] as const;
@@ -49,6 +51,7 @@ function todoItem(c: CitationAudit): TodoItem {
     sourceTitle: c.source.title ?? c.source.pageTitle ?? '',
     sourceUrl: c.source.url ?? c.source.archiveUrl ?? '',
     suggestion: best ? (best.url ?? best.title ?? best.docId) : '',
+    tag: !!(c.decision ?? decisionOf(v)).tag,
   };
 }
 
@@ -84,10 +87,11 @@ function nowiki(s: string): string {
  */
 export function todoWikitext(items: readonly TodoItem[], opts: { title: string; date: Date }): string {
   const month = `${MONTHS[opts.date.getUTCMonth()]} ${opts.date.getUTCFullYear()}`;
-  const head = `<!-- veracite audit of "${opts.title.replace(/--/g, '- -')}", ${opts.date.toISOString().slice(0, 10)}: ${items.length} citation${items.length === 1 ? '' : 's'} likely failing verification. Read each source before tagging; the audit can be wrong. -->`;
+  const tagged = items.filter((i) => i.tag).length;
+  const head = `<!-- veracite audit of "${opts.title.replace(/--/g, '- -')}", ${opts.date.toISOString().slice(0, 10)}: ${items.length} citation${items.length === 1 ? '' : 's'} likely failing verification, ${tagged} with a proposed tag (the others: needs review, no tag; tags are proposed only where they were right at least 80% of the time). Read each source before tagging; the audit can be wrong. -->`;
   const lines = items.map((i) => {
     const reason = templateValue(`veracite: ${i.reason}`);
-    return `* #${i.number} (${nowiki(i.section)}): ${nowiki(i.claim)}{{failed verification|date=${month}|reason=${reason}}}`;
+    return i.tag ? `* #${i.number} (${nowiki(i.section)}): ${nowiki(i.claim)}{{failed verification|date=${month}|reason=${reason}}}` : `* #${i.number} (${nowiki(i.section)}): ${nowiki(i.claim)} (needs review: ${nowiki(i.reason)}; no tag proposed)`;
   });
   return [head, ...lines].join('\n') + '\n';
 }

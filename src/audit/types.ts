@@ -8,6 +8,7 @@ import type { Review } from '../verify/review.js';
 import type { ConflictKind } from '../verify/explicit-conflict.js';
 import type { Finding } from '../verify/findings/findings.js';
 import type { CoverageDetail } from '../verify/coverage.js';
+import type { PairDecision } from '../verify/decision.js';
 import type { Citation, CitationKind, CitationSource, CitationTags } from '../wiki/types.js';
 import type { ModelInfo } from '../models/types.js';
 import type { SearchMode } from '../retrieve/retriever.js';
@@ -202,6 +203,8 @@ export interface CitationAudit {
   resolvedClaim?: string;
   /** The plain band people read (bands.ts): supported, partly supported, needs review, not supported, could not check (with what to do). */
   band?: BandInfo;
+  /** The one decision for (claim, cited source) (verify/decision.ts): band, probability, reason, decisive finding, proposed tag. */
+  decision?: PairDecision;
   recommendations?: Recommendations;
   /** Set when this citation could not be audited (a model, index or lookup failure); the others were. */
   error?: string;
@@ -253,6 +256,8 @@ export interface AuditProvenance {
     signal?: 'engine' | 'ranker' | 'support';
     /** The threshold as a probability of support (what the reports show), with what that probability means. */
     probabilityThreshold?: number;
+    /** Below this probability of support a {{failed verification}} tag is proposed (verify/decision.ts). */
+    tagBelow?: number;
     meaning?: string;
     disabledReason?: string;
   };

@@ -11,8 +11,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { checkCitationCap, citationsToRead } from '../audit/citation-cap.js';
-import { BAND_LABELS, citationBand, type CitationBand } from '../audit/bands.js';
-import { CITATION_STATUS_LABELS } from '../audit/citation-status.js';
+import { BAND_LABELS, BAND_THRESHOLDS, citationBand, type CitationBand } from '../audit/bands.js';
 import { INPUT_FORMATS, type InputFormat } from '../documents/input-formats.js';
 import { count } from './format.js';
 import { orderForReport, reportScale } from '../audit/report-scale.js';
@@ -114,7 +113,7 @@ function printSummary(report: AuditReport, flags: AuditFlags): void {
   const s = report.summary;
   const statuses = Object.entries(s.byStatus).map(([k, n]) => `${k} ${n}`).join(', ');
   console.log(`${report.article.title}: ${count(s.citations, 'citation')} in ${s.seconds.toFixed(1)} s; sources: ${statuses}; scored ${s.scored}, flagged ${s.flagged}, with suggestions ${s.withSuggestions}`);
-  if (s.byCitationStatus) console.log(`  verdicts: ${Object.entries(s.byCitationStatus).map(([k, n]) => `${CITATION_STATUS_LABELS[k as keyof typeof CITATION_STATUS_LABELS]} ${n}`).join(', ')}`);
+  // One tally: the bands (verify/decision.ts); "likely fails verification" is the not-supported band.
   if (s.byBand) console.log(`  bands: ${Object.entries(s.byBand).map(([k, n]) => `${BAND_LABELS[k as CitationBand]} ${n}`).join(', ')}`);
   // Better sources from search: a provider that failed is named (once, with the citations it failed for).
   const failed = new Map<string, number[]>();
@@ -135,11 +134,14 @@ function printSummary(report: AuditReport, flags: AuditFlags): void {
   const scale = reportScale(report);
   // Citations are numbered as in the article (#1 is its first), as in the HTML report, the API and the web page.
   // The threshold is printed only when something was scored, on the scale the numbers are shown on.
-  if (scored.length) console.log(`  least verifiable first, by ${scale.name}${scale.threshold !== undefined ? ` (likely fails verification at <= ${scale.threshold.toFixed(scale.bounded ? 2 : 3)})` : ''}:`);
-  const width = Math.max(0, ...scored.slice(0, 10).map((c) => (c.band ?? citationBand(c)).label.length));
+  const t = BAND_THRESHOLDS;
+  const bands = scale.kind === 'probability' ? ` (supported from ${t.supportedFrom.toFixed(2)}, partly from ${t.partlyFrom.toFixed(2)}, not supported below ${t.notSupportedBelow.toFixed(2)}; a {{failed verification}} tag is proposed only below ${t.tagBelow.toFixed(2)} or where the source states otherwise)` : scale.threshold !== undefined ? ` (likely fails verification at <= ${scale.threshold.toFixed(scale.bounded ? 2 : 3)})` : '';
+  if (scored.length) console.log(`  least verifiable first, by ${scale.name}${bands}:`);
+  const labelOf = (c: (typeof scored)[number]) => `${(c.band ?? citationBand(c)).label}${c.decision?.tag ? ' + tag' : ''}`;
+  const width = Math.max(0, ...scored.slice(0, 10).map((c) => labelOf(c).length));
   for (const c of scored.slice(0, 10)) {
     const x = scale.of(c);
-    const label = c.verification!.flagged ? 'FLAGGED' : (c.band ?? citationBand(c)).label;
+    const label = labelOf(c);
     console.log(`  #${String(c.index + 1).padEnd(3)} ${scale.bounded ? x.toFixed(2) : x.toFixed(3)}  ${label.padEnd(width)}  ${c.claim.length > 90 ? c.claim.slice(0, 87) + '...' : c.claim}`);
   }
   if (scored.length > 10) console.log(`  ... ${scored.length - 10} more`);

@@ -67,9 +67,16 @@ describe('audit outputs carry no path of this machine', () => {
     const report = JSON.parse(stdoutJson) as AuditReport;
     const flagged = report.citations.filter((c) => c.verification?.flagged);
     assert.ok(flagged.length > 0);
-    for (const c of flagged) assert.match(summary, new RegExp(`#${c.index + 1}\\s+[0-9.]+\\s+FLAGGED`));
+    // Likely fails verification = the not-supported band of the one decision (verify/decision.ts), one tally, one threshold.
+    const shown = summary.split('\n').flatMap((l) => /^\s+#(\d+)\s+[0-9.]+\s+(.*?)\s{2}/.exec(l) ?? []).length;
+    assert.ok(shown > 0);
+    for (const line of summary.split('\n')) {
+      const m = /^\s+#(\d+)\s+[0-9.]+\s+(.+?)\s{2}/.exec(line);
+      if (m) assert.equal(flagged.some((c) => c.index + 1 === Number(m[1])), m[2]!.startsWith('not supported'), line);
+    }
     const t = report.provenance.flagging.probabilityThreshold!;
-    assert.match(summary, new RegExp(`likely fails verification at <= ${t.toFixed(2).replace('.', '\\.')}`));
+    assert.match(summary, new RegExp(`not supported below ${t.toFixed(2).replace('.', '\\.')}`));
+    assert.doesNotMatch(summary, /verdicts: /, 'one tally: the bands');
     assert.ok(!summary.includes(report.provenance.flagging.threshold!.toFixed(3)), 'the raw signal threshold is not printed');
   });
 

@@ -35,6 +35,19 @@ export const DECISIVE_ABOUT = 0.5;
  */
 export const SAME_UNIT_SENTENCE_ABOUT = 0.6;
 
+/** Share of a claim figure's context words its sentence must name for a decimal shift (7% against 0.7%) to count. */
+export const SHIFTED_SENTENCE_ABOUT = 0.25;
+
+/** The same digits with the decimal point moved one place: 7 and 0.7, 24 and 2.4 (not a range, not a year). */
+export function decimalShift(c: StatedQuantity, e: StatedQuantity): boolean {
+  if (c.kind !== e.kind || c.kind === 'year' || c.upper !== undefined || e.upper !== undefined || c.bound || e.bound || c.value <= 0 || e.value <= 0) return false;
+  const r = c.value / e.value;
+  return Math.abs(r - 10) < 1e-6 || Math.abs(r - 0.1) < 1e-9;
+}
+
+/** How much closer (share of the claim figure's context words) one evidence figure must be than the next for the alignment to be that one. */
+export const AMBIGUITY_MARGIN = 0.3;
+
 export interface QuantityMismatch {
   claim: StatedQuantity;
   /** The evidence quantities about the same thing, none matching. */
@@ -99,8 +112,21 @@ export function quantityMismatches(claim: readonly StatedQuantity[], evidence: r
     // Not a year: web pages date other events in the same words (WiCE dev lost 5 right verdicts when years were).
     const onlyOfUnit = ((c.kind === 'count' && c.unit !== '') || (c.kind !== 'count' && c.kind !== 'year')) && kin.length === 1 && sentenceShare(c, evidenceWords) >= SAME_UNIT_SENTENCE_ABOUT;
     const about = kin.map((e) => ({ e, share: onlyOfUnit ? Math.max(DECISIVE_ABOUT, aboutShare(c, e)) : aboutShare(c, e) })).filter((x) => x.share >= ABOUT_MIN);
-    if (about.length === 0) continue;
+    if (about.length === 0) {
+      // A decimal point moved: "7%" where the source gives "0.7%" in a sentence about the same thing.
+      const shifted = kin.find((e) => decimalShift(c, e));
+      if (shifted && sentenceShare(c, evidenceWords) >= SHIFTED_SENTENCE_ABOUT) {
+        out.push({ claim: c, evidence: [shifted], decisive: true, message: `the source says ${quantityWords(shifted)}, the claim says ${quantityWords(c)} (a decimal point moved)` });
+      }
+      continue;
+    }
     if (about.some((x) => within(c, x.e))) continue;
+    // One evidence figure clearly closer to what the claim's is about than any other (by AMBIGUITY_MARGIN of
+    // the claim's context words): the alignment is that one ("only a third of the patients completed
+    // treatment within nine months" against "only half of the patients completed treatment within 9 months;
+    // however, 95% were able to complete treatment within 12 months").
+    const ranked = [...about].sort((a, b) => b.share - a.share);
+    if (ranked.length > 1 && ranked[0]!.share >= DECISIVE_ABOUT && ranked[0]!.share - ranked[1]!.share >= AMBIGUITY_MARGIN && !within(c, ranked[0]!.e)) about.splice(0, about.length, ranked[0]!);
     const values = new Set(about.map((x) => `${x.e.kind}:${x.e.value}:${x.e.upper ?? ''}`));
     const decisive = values.size === 1 && Math.max(...about.map((x) => x.share)) >= DECISIVE_ABOUT;
     const said = [...new Map(about.map((x) => [quantityWords(x.e), x.e])).keys()];

@@ -37,6 +37,10 @@ export interface StatedOpposition {
 const PUNCT = /^[.,;:()]$/;
 const HARD_BREAK = new Set(['that', 'which', 'who', 'whom', 'whereas', 'while', 'although', 'though', 'because', 'if', 'when', 'where', 'whether', 'since', 'but', 'as', 'than', 'after', 'before']);
 const AUX = new Set(['do', 'does', 'did', 'is', 'are', 'was', 'were', 'be', 'been', 'has', 'have', 'had', 'could', 'can', 'may', 'might', 'will', 'would', 'should']);
+/** A negation cue in a change's span (spanOf). */
+const SPAN_CUE = /\b(?:no|not|never|without|none)\b|n't\b/i;
+/** Words that negate a predicate through its object: "showed no difference". */
+const OBJECT_CUES = new Set(['no', 'none', 'nothing', 'neither']);
 const CUES = new Set(['not', "n't", 'no', 'never', 'without', 'lack', 'absence', 'absent', 'fail', 'failed', 'fails', 'neither', 'nor', 'none', 'cannot', 'unable']);
 
 /** The start of the clause a token is in: after the last punctuation or subordinating word before it. */
@@ -235,7 +239,8 @@ export function oppositionFindings(claim: AlignAnalysis, evidence: AlignAnalysis
           evidenceText: spanOf(evidence.tokens, e.at),
           decisive: strong && !agreeing.some((a) => shared(a) >= shared(e)),
         });
-      } else if (cNeg !== neg(e) && eDir === cDir) {
+      } else if (cNeg !== neg(e) && eDir === cDir && !(SPAN_CUE.test(spanOf(claim.tokens, c.at)) && SPAN_CUE.test(spanOf(evidence.tokens, e.at)))) {
+        // (Both spans carry a cue, "no significant difference" / "did not show any significant difference": both deny it.)
         out.push({
           kind: 'negation',
           message: `the source says "${spanOf(evidence.tokens, e.at)}"; the claim says "${spanOf(claim.tokens, c.at)}"`,
@@ -256,14 +261,19 @@ export function oppositionFindings(claim: AlignAnalysis, evidence: AlignAnalysis
     if (changeAt.has(i) || !(t.pos === 'VERB' || t.pos === 'ADJ') || AUX.has(t.form) || t.lemma === 'be' || t.lemma === 'have' || t.lemma === 'do') continue;
     if (!/\p{L}{3,}/u.test(t.form) || changeOf(t.lemma)) continue;
     const matches = evidence.tokens.map((u, j) => ({ u, j })).filter(({ u }) => u.lemma === t.lemma);
-    const tNeg = negatedHere(claim.tokens, i);
-    if (matches.length === 0 || matches.some(({ j }) => negatedHere(evidence.tokens, j) === tNeg)) continue;
+    // "showed no significant difference" says what "did not show any significant difference" says: a
+    // predicate whose object is negated ("no", "none", "nothing") is negated too (issue 36).
+    const objectNegated = (ts: readonly AlignToken[], k: number) => OBJECT_CUES.has(ts[k + 1]?.form ?? '');
+    const tNeg = negatedHere(claim.tokens, i) || objectNegated(claim.tokens, i);
+    if (matches.length === 0 || matches.some(({ j }) => (negatedHere(evidence.tokens, j) || objectNegated(evidence.tokens, j)) === tNeg)) continue;
     const j = matches[0]!.j;
     // "not only ... but also" negates nothing.
     if (evidence.tokens.slice(Math.max(0, j - 3), j).some((u) => u.form === 'only')) continue;
     const evidenceText = spanOf(evidence.tokens, j);
     const claimText = spanOf(claim.tokens, i);
     if ([...reported].some((r) => r.includes(claimText) || claimText.includes(r))) continue;
+    // Both deny it, in other words: "no significant difference" / "did not show any significant difference".
+    if (SPAN_CUE.test(claimText) && SPAN_CUE.test(evidenceText)) continue;
     reported.add(claimText);
     out.push({ kind: 'negation', message: `the source says "${evidenceText}"; the claim says "${claimText}"`, claimText, evidenceText, decisive: strong });
     break;

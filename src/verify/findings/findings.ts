@@ -17,6 +17,7 @@ import type { EntailmentProbs } from '../../models/types.js';
 import { quantityMismatches, sameMeasure, within } from './align.js';
 import { oppositionFindings } from './direction.js';
 import { statedQuantities, wordStems, type StatedQuantity } from './quantities.js';
+import { noEffectAgainstEffect, noEffectCover, sameContrast, swappedContrast } from './contrast.js';
 
 export type FindingKind = 'quantity' | 'direction' | 'negation';
 
@@ -104,6 +105,11 @@ export function findingsOf(claim: string, evidence: string): Finding[] {
     }
   }
   if (c.align.changes.length || c.align.negationCues || e.align.negationCues) out.push(...oppositionFindings(c.align, e.align));
+  // Phrasing (contrast.ts): "X but not Y" against "Y but not X"; "no association" against an effect. The
+  // same contrast in both texts ("length, rather than weight" / "length, not weight") negates nothing.
+  const phrased = swappedContrast(claim, evidence) ?? noEffectAgainstEffect(claim, evidence);
+  if (phrased) out.unshift(phrased);
+  if (!phrased && sameContrast(claim, evidence)) out.splice(0, out.length, ...out.filter((f) => f.kind !== 'negation'));
   out.sort((a, b) => Number(b.decisive) - Number(a.decisive));
   if (pairMemo.size >= MEMO_SIZE) pairMemo.delete(pairMemo.keys().next().value!);
   pairMemo.set(key, out);
@@ -132,6 +138,49 @@ export function documentFindings(claim: string, sentences: readonly string[]): F
   return each.map((fs, i) =>
     fs.map((f) => (f.decisive && sentences.some((s, j) => j !== i && statesClaimFigure(claim, f, s)) ? { ...f, decisive: false, message: `${f.message} (it also states the claim's figure elsewhere)` } : f)),
   );
+}
+
+/**
+ * The findings of a source's best evidence sentences read as one text (a sentence's subject may be named in
+ * the one before it: "The Great Wall of China ..." / "... at 21,196 km"), except that a decisive change or
+ * negation must be stated by one sentence on its own: read across sentences, "lower risk" (of pre-eclampsia)
+ * against "Increased risk ... with increased birthweight" looked decisive because "pre-eclampsia" was named
+ * in another sentence.
+ */
+export function evidenceFindings(claim: string, sentences: readonly string[]): Finding[] {
+  const joined = findingsOf(claim, sentences.join(' '));
+  if (sentences.length < 2 || !joined.some((f) => f.decisive && f.kind !== 'quantity')) return joined;
+  const single = new Set(sentences.flatMap((s) => findingsOf(claim, s).filter((f) => f.decisive).map((f) => f.kind)));
+  return joined.map((f) => (f.decisive && f.kind !== 'quantity' && !single.has(f.kind) ? { ...f, decisive: false } : f)).sort((a, b) => Number(b.decisive) - Number(a.decisive));
+}
+
+/** Sentences that share less than this share of the claim's word stems are not read for findings across a whole source. */
+const SOURCE_SENTENCE_OVERLAP = 0.3;
+
+/**
+ * The findings of a whole source (every sentence, not only its best evidence), decisive ones first: a source
+ * may state the conflict in a sentence the evidence scorer ranks low ("No association was detected between
+ * bariatric surgery and fractures, cancer, or stroke"). Sentences sharing few of the claim's words are
+ * skipped (cost, and findings about other things). The claim's things denied an effect across several
+ * sentences count as one finding ("... do not vary significantly with these ten factors" and "little
+ * evidence that ... were affected by use of hormone replacement therapy").
+ */
+export function sourceFindings(claim: string, sentences: readonly string[]): Finding[] {
+  const claimStems = wordStems(claim);
+  const near = sentences.filter((s) => {
+    const st = wordStems(s);
+    let n = 0;
+    for (const w of claimStems) if (st.has(w)) n++;
+    return n / Math.max(1, claimStems.size) >= SOURCE_SENTENCE_OVERLAP;
+  });
+  const seen = new Set<string>();
+  const out: Finding[] = [];
+  for (const fs of documentFindings(claim, near)) for (const f of fs) if (!seen.has(f.message)) (seen.add(f.message), out.push(f));
+  if (!out.some((f) => f.decisive)) {
+    const covered = noEffectCover(claim, near);
+    if (covered) out.push(covered);
+  }
+  return out.sort((a, b) => Number(b.decisive) - Number(a.decisive));
 }
 
 /** Raw contradiction a decisive finding is read as at least: the evidence states the opposite in so many words. */

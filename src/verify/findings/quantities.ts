@@ -106,6 +106,8 @@ function contentStem(w: string): string | undefined {
   return /\p{L}/u.test(w) && w.length > 1 && !STOP.has(w) && numberOf(w) === undefined && !FOLD_WORDS[w] ? stemWord(w) : undefined;
 }
 
+/** Brackets and dashes a figure may follow and still be about the words before them. */
+const OPENERS = new Set(['(', '[', '—', '–', '-', '/']);
 /** Content words (stemmed) around tokens [from, to) in their clause, up to WINDOW on each side. */
 const WINDOW = 6;
 function aboutWords(toks: Tok[], from: number, to: number, skip: ReadonlySet<number>): string[] {
@@ -127,6 +129,9 @@ function aboutWords(toks: Tok[], from: number, to: number, skip: ReadonlySet<num
   // Outwards from the figure, one side then the other, until the clause ends or WINDOW words are taken.
   const walk = (start: number, step: 1 | -1) => {
     for (let j = start, k = 0; j >= 0 && j < toks.length && k < WINDOW; j += step) {
+      // A figure that opens a parenthesis or follows a dash ("patients (14.0%, 95% CI ...)", "population—0.7%")
+      // gives the figure of what precedes it: read on past the bracket or dash (issue 36).
+      if (step === -1 && j === from - 1 && OPENERS.has(toks[j]!.t)) continue;
       const t = take(j);
       if (!t) break;
       if (t !== 'free') k++;
@@ -214,6 +219,24 @@ function ratioMarkerBefore(toks: Tok[], i: number, text: string): { measure: str
   return undefined;
 }
 
+const FRACTION_WORDS: Record<string, number> = { half: 2, third: 3, thirds: 3, quarter: 4, quarters: 4, fifth: 5, fifths: 5, tenth: 10, tenths: 10 };
+const NUMERATORS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4 };
+
+/** A fraction in words at token i, as a percentage and its length in tokens: "a third" (of), "half of", "three quarters", "two-thirds". */
+function fractionAt(toks: Tok[], i: number): { value: number; length: number } | undefined {
+  const w = toks[i]!.t;
+  const hyphen = /^(one|two|three|four)-(half|thirds?|quarters?|fifths?|tenths?)$/.exec(w);
+  if (hyphen) return { value: (100 * NUMERATORS[hyphen[1]!]!) / FRACTION_WORDS[hyphen[2]!]!, length: 1 };
+  const next = toks[i + 1]?.t ?? '';
+  if (w === 'half' && next === 'of') return { value: 50, length: 1 };
+  if (NUMERATORS[w] !== undefined && FRACTION_WORDS[next] !== undefined && next !== 'half') {
+    // "a quarter of", "three quarters within": a fraction of something, not "a third dose".
+    const after = toks[i + 2]?.t ?? '';
+    if (after === 'of' || NUMERATORS[w]! > 1 || /^\p{L}/u.test(after) === false || after === 'within' || after === 'in') return { value: (100 * NUMERATORS[w]!) / FRACTION_WORDS[next]!, length: 2 };
+  }
+  return undefined;
+}
+
 /** Every quantity `text` states, in order. */
 export function statedQuantities(text: string): StatedQuantity[] {
   const toks = tokens(text);
@@ -235,8 +258,14 @@ export function statedQuantities(text: string): StatedQuantity[] {
   for (let i = 0; i < toks.length; i++) {
     if (used.has(i)) continue;
     const w = toks[i]!.t;
+    // Fractions in words: "a third of", "half of", "three quarters", "two-thirds", "one-fifth".
+    const frac = fractionAt(toks, i);
+    if (frac) {
+      push({ kind: 'percent', value: frac.value, unit: '', ...(boundAt(i) ? { bound: boundAt(i) } : {}) }, i, i + frac.length);
+      continue;
+    }
     // n-fold in words: "doubled", "halved", "twice", "threefold"; "two-fold", "2-fold", "2 fold", "3 times higher".
-    const fw = FOLD_WORDS[w] ?? (/^(\w+)-fold$/.exec(w) ? numberOf(/^(\w+)-fold$/.exec(w)![1]!) : undefined);
+    const fw = FOLD_WORDS[w] ?? (/^(\w+?)-?fold$/.exec(w) ? numberOf(/^(\w+?)-?fold$/.exec(w)![1]!) : undefined);
     if (fw !== undefined) {
       const down = toks.slice(i + 1, i + 3).some((x) => DOWN.has(x.t)) && fw >= 1 && w !== 'twice' ? true : false;
       push({ kind: 'fold', value: down ? 1 / fw : fw, unit: '', ...(boundAt(i) ? { bound: boundAt(i) } : {}) }, i, i + 1);
@@ -266,7 +295,7 @@ export function statedQuantities(text: string): StatedQuantity[] {
     // Ranges: "20-30%", "20 to 30 percent", "between 20 and 30%".
     let end = i + 1;
     let upper: number | undefined;
-    if ((next === '-' || next === '–' || next === 'to') && numberOf(next2 ?? '') !== undefined && /^\d/.test(next2!)) {
+    if ((next === '-' || next === '–' || next === '−' || next === '—' || next === 'to') && numberOf(next2 ?? '') !== undefined && /^\d/.test(next2!)) {
       upper = numberOf(next2!)!;
       end = i + 3;
     } else if (toks[i - 1]?.t === 'between' && next === 'and' && numberOf(next2 ?? '') !== undefined) {
@@ -283,6 +312,11 @@ export function statedQuantities(text: string): StatedQuantity[] {
       continue;
     }
     if (after === '%' || after === 'percent' || after === 'percentage' || (after === 'per' && after2 === 'cent')) {
+      // A confidence level ("95% CI", "95% confidence interval") is no figure about anything.
+      if (after === '%' && (after2 === 'ci' || after2 === 'confidence' || after2 === 'cis')) {
+        used.add(i);
+        continue;
+      }
       const unitEnd = after === 'per' || (after === 'percentage' && (after2 === 'point' || after2 === 'points')) ? end + 2 : end + 1;
       const dir = changeNear(toks, i, unitEnd);
       if (dir !== 0 && upper === undefined) push({ kind: 'change', value: dir * v, unit: '', ...b }, i, unitEnd);
