@@ -14,7 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import { MANIFEST_FILE } from '../src/models/hub/download.js';
 import { PROFILE_FILE, repoFolder } from '../src/models/hub/profile.js';
 import { LoopbackHub, type HubRepo } from '../src/models/hub/testing/loopback-hub.js';
-import { buildTinyBertModel } from '../src/models/onnx/tiny-model.js';
+import { buildLexicalNliModel, lexicalNliWeights, samplePairs } from '../src/models/testing/lexical-nli-model.js';
 
 const REPO = 'tiny-org/tiny-cli-nli';
 const REVISION = 'fedcba9876543210fedcba9876543210fedcba98';
@@ -45,10 +45,6 @@ describe('veracite models (CLI, loopback hub)', () => {
     root = await mkdtemp(join(tmpdir(), 'veracite-models-cli-'));
     home = join(root, 'home');
     const model = join(root, 'export');
-    await buildTinyBertModel(model, { task: 'classification', id2label: { 0: 'contradiction', 1: 'entailment', 2: 'neutral' }, seed: 11 });
-    hub = new LoopbackHub();
-    served = await hub.addFolder(REPO, REVISION, model);
-    await hub.start();
     // The shipped calibration samples' layout, a few lines of each (the figures of a random model mean nothing).
     samples = join(root, 'samples');
     const head = async (from: string, n: number) => {
@@ -59,7 +55,7 @@ describe('veracite models (CLI, loopback hub)', () => {
     await head('scifact/claims_train.jsonl', 8);
     await head('scifact/claims_dev.jsonl', 5);
     await head('wice/claim_dev.jsonl', 12);
-    await head('nli/snli_dev.jsonl', 20);
+    await head('nli/snli_dev.jsonl', 60);
     const cited = new Set<string>();
     for (const f of ['claims_train.jsonl', 'claims_dev.jsonl']) {
       for (const l of (await readFile(join(samples, 'scifact', f), 'utf8')).split('\n').filter(Boolean)) for (const id of JSON.parse(l).cited_doc_ids) cited.add(String(id));
@@ -67,6 +63,11 @@ describe('veracite models (CLI, loopback hub)', () => {
     const corpus = (await readFile('data/samples/calibration/scifact/corpus.jsonl', 'utf8')).split('\n').filter((l) => l && cited.has(String(JSON.parse(l).doc_id)));
     assert.equal(corpus.length, cited.size, 'the calibration corpus holds every cited abstract');
     await writeFile(join(samples, 'scifact', 'corpus.jsonl'), corpus.map((l) => l + '\n').join(''));
+    // A model that reads these samples well (fitted on them: the sanity gates refuse a random one).
+    await buildLexicalNliModel(model, { kind: 'weights', weights: lexicalNliWeights(await samplePairs(samples, { snli: 60, train: 8, dev: 5 })) });
+    hub = new LoopbackHub();
+    served = await hub.addFolder(REPO, REVISION, model);
+    await hub.start();
   });
 
   after(async () => {
@@ -74,15 +75,18 @@ describe('veracite models (CLI, loopback hub)', () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  it('pull <hub id> --endpoint downloads with progress, verifies every file and calibrates', async () => {
+  it('pull <hub id> --endpoint downloads with progress, says which files were verified and which only recorded, and calibrates', async () => {
     const r = await veracite(['models', 'pull', REPO, '--endpoint', hub.endpoint, '--role', 'nli', '--name', 'cli-nli', '--samples', samples, '--models-dir', home]);
     assert.equal(r.code, 0, r.err);
     assert.match(r.err, new RegExp(`pulling ${REPO} from ${hub.endpoint.replace(/[.]/g, '\\.')}`));
-    assert.match(r.err, /onnx\/model\.onnx: [\d.]+\/[\d.]+ MB 100% verified/, 'progress per file');
-    assert.match(r.out, new RegExp(`cli-nli: ${REPO}@${REVISION}, ${served.files.length} files verified`));
+    assert.match(r.err, /onnx\/model\.onnx: [\d.]+\/[\d.]+ MB 100% verified \(the hub's SHA-256\)/, 'progress per file');
+    assert.match(r.err, /config\.json: [\d.]+\/[\d.]+ MB 100% recorded \(first seen\)/);
+    assert.match(r.out, new RegExp(`cli-nli: ${REPO}@${REVISION}, 1 file verified \\(the hub's SHA-256\\), ${served.files.length - 1} files recorded \\(first seen\\)`));
+    assert.match(r.err, /^estimate: about \d+ model readings/m);
+    assert.match(r.err, /^sanity gates: accuracy [\d.]+ ok/m);
     assert.match(r.out, /cli-nli: calibrated/);
     assert.match(r.out, /snli-sample accuracy: [\d.]+ \(n=\d+\)/);
-    assert.ok(hub.requests.some((q) => q.url === `/api/models/${REPO}/revision/main`), 'the revision listing was read');
+    assert.ok(hub.requests.some((q) => q.url === `/api/models/${REPO}/revision/main?blobs=true`), 'the revision listing was read');
     assert.ok(hub.requests.some((q) => q.url.startsWith(`/${REPO}/resolve/${REVISION}/`)), 'files fetched at the pinned commit');
     const dir = join(home, 'cli-nli');
     assert.ok(existsSync(join(dir, repoFolder(REPO), MANIFEST_FILE)));
@@ -107,7 +111,8 @@ describe('veracite models (CLI, loopback hub)', () => {
     const r = await veracite(['models', 'info', 'cli-nli', '--models-dir', home]);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /all files match their checksums/);
-    assert.match(r.out, /onnx\/model\.onnx {2}\d+ bytes {2}sha256 [0-9a-f]{64} {2}\(pinned\)/);
+    assert.match(r.out, /onnx\/model\.onnx {2}\d+ bytes {2}sha256 [0-9a-f]{64} {2}\(hub: verified \(the hub's SHA-256\)\)/);
+    assert.match(r.out, /config\.json {2}\d+ bytes {2}sha256 [0-9a-f]{64} {2}\(first-seen: recorded \(first seen\)\)/);
     const json = JSON.parse((await veracite(['models', 'info', 'cli-nli', '--json'])).out) as { problems: string[]; state: string };
     assert.deepEqual(json.problems, []);
     assert.equal(json.state, 'calibrated');

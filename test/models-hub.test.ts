@@ -17,13 +17,14 @@ import type { CatalogProfile } from '../src/models/hub/catalog.js';
 import { CATALOG } from '../src/models/hub/catalog.js';
 import { HubChecksumError, HubError, MANIFEST_FILE } from '../src/models/hub/download.js';
 import { importFolder, listInstalled, setActiveProfile } from '../src/models/hub/home.js';
-import { PROFILE_FILE, repoFolder } from '../src/models/hub/profile.js';
+import { PROFILE_FILE, READINGS_FILE, repoFolder, type ProfileFile } from '../src/models/hub/profile.js';
 import { LoopbackHub, type HubRepo } from '../src/models/hub/testing/loopback-hub.js';
-import { buildTinyBertModel } from '../src/models/onnx/tiny-model.js';
+import { buildLexicalNliModel, lexicalNliWeights, samplePairs } from '../src/models/testing/lexical-nli-model.js';
 import { SettingsError } from '../src/util/settings-error.js';
 
 const REPO = 'tiny-org/tiny-nli';
 const REVISION = '0123456789abcdef0123456789abcdef01234567';
+const LIMIT = { train: 10, dev: 6, wice: 12, snli: 60 };
 
 describe('veracite models: loopback hub', () => {
   let root: string;
@@ -39,7 +40,8 @@ describe('veracite models: loopback hub', () => {
     process.env.VERACITE_MODELS_DIR = home;
     delete process.env.HF_HUB_OFFLINE;
     const model = join(root, 'export');
-    await buildTinyBertModel(model, { task: 'classification', id2label: { 0: 'contradiction', 1: 'entailment', 2: 'neutral' }, seed: 7 });
+    // A model that reads the calibration samples well (fitted on them: the sanity gates refuse a random one).
+    await buildLexicalNliModel(model, { kind: 'weights', weights: lexicalNliWeights(await samplePairs('data/samples/calibration', LIMIT)) });
     hub = new LoopbackHub();
     served = await hub.addFolder(REPO, REVISION, model);
     await hub.start();
@@ -122,7 +124,7 @@ describe('veracite models: loopback hub', () => {
     const progress: { resumedFrom?: number }[] = [];
     const r = await pullProfile('tiny-nli', { home, endpoint: hub.endpoint, catalog, onProgress: (p) => progress.push(p) });
     assert.equal(r.revision, REVISION);
-    assert.ok(hub.requests.some((q) => q.url.startsWith('/cdn/') && q.range), 'resumed with a Range header');
+    assert.ok(hub.requests.some((q) => q.host === 'cdn' && q.url.startsWith('/cdn/') && q.range), 'resumed with a Range header, at the CDN');
     assert.ok(progress.some((p) => p.resumedFrom && p.resumedFrom > 0));
     const manifest = JSON.parse(await readFile(join(dir, MANIFEST_FILE), 'utf8'));
     assert.equal(manifest.files.find((f: { path: string }) => f.path === 'onnx/model.onnx').sha256, onnx.sha256);
@@ -145,23 +147,93 @@ describe('veracite models: loopback hub', () => {
     const atBranch = [{ ...catalog[0]!, name: 'tiny-nli-main', revision: 'main', files: catalog[0]!.files.map((f, i) => (i === 0 ? { ...f, sha256: null } : f)) }];
     const r = await pullProfile('tiny-nli-main', { home, endpoint: hub.endpoint, catalog: atBranch });
     assert.equal(r.revision, REVISION);
-    assert.ok(hub.requests.some((q) => q.url === `/api/models/${REPO}/revision/main`), 'the branch was resolved through the revision listing');
+    assert.ok(hub.requests.some((q) => q.url === `/api/models/${REPO}/revision/main?blobs=true`), 'the branch was resolved through the revision listing');
     const manifest = JSON.parse(await readFile(join(home, 'tiny-nli-main', repoFolder(REPO), MANIFEST_FILE), 'utf8'));
     assert.equal(manifest.revision, REVISION);
-    assert.match(manifest.files[0].verifiedBy, /^(first-seen|etag)$/, 'the file without a pinned checksum says how it was checked');
+    assert.equal(manifest.files[0].verifiedBy, 'first-seen', 'a small file without a pinned checksum is recorded, not verified');
     assert.ok(manifest.files.slice(1).every((f: { verifiedBy: string }) => f.verifiedBy === 'pinned'));
+    assert.equal(r.checked.pinned, manifest.files.length - 1);
+    assert.equal(r.checked['first-seen'], 1);
   });
 
-  it('a hub id is pulled from the listing of its revision, LFS files checked against the ETag', async () => {
-    const r = await pullProfile(REPO, { home, endpoint: hub.endpoint, role: 'nli', name: 'by-id' });
+  it('an LFS file with no pinned checksum is verified against the X-Linked-Etag of the redirect, not the CDN\'s ETag', async () => {
+    const unpinned = [{ ...catalog[0]!, name: 'tiny-nli-etag', files: catalog[0]!.files.map((f) => ({ path: f.path, sha256: null })) }];
+    const done: { file: string; verifiedBy?: string }[] = [];
+    const r = await pullProfile('tiny-nli-etag', { home, endpoint: hub.endpoint, catalog: unpinned, onProgress: (p) => p.done && done.push(p) });
+    assert.equal(done.find((p) => p.file === 'onnx/model.onnx')?.verifiedBy, 'etag');
+    assert.equal(done.find((p) => p.file === 'config.json')?.verifiedBy, 'first-seen');
+    assert.equal(r.checked.etag, 1);
+    assert.equal(r.checked['first-seen'], served.files.length - 1);
+    // The CDN serves it from another host, and its ETag is its own: a corrupted copy is caught by the
+    // hash on the redirect.
+    hub.corrupt.add('onnx/model.onnx');
+    try {
+      await rm(join(home, 'tiny-nli-etag'), { recursive: true, force: true });
+      await assert.rejects(pullProfile('tiny-nli-etag', { home, endpoint: hub.endpoint, catalog: unpinned }), (e: unknown) => e instanceof HubChecksumError && /the hub's ETag/.test((e as Error).message));
+    } finally {
+      hub.corrupt.clear();
+    }
+  });
+
+  it('a hub id is pulled from the listing (?blobs=true): LFS files verified by the hub\'s SHA-256, the others recorded (first seen); the token stays on the hub', async () => {
+    const done: { file: string; verifiedBy?: string }[] = [];
+    const r = await pullProfile(REPO, { home, endpoint: hub.endpoint, role: 'nli', name: 'by-id', token: 'hf_test', onProgress: (p) => p.done && done.push(p) });
     assert.equal(r.revision, REVISION);
+    assert.ok(hub.requests.some((q) => q.url === `/api/models/${REPO}/revision/main?blobs=true`), 'the listing was asked with ?blobs=true');
     const manifest = JSON.parse(await readFile(join(r.dir, repoFolder(REPO), MANIFEST_FILE), 'utf8'));
-    assert.equal(manifest.files.find((f: { path: string }) => f.path === 'onnx/model.onnx').verifiedBy, 'pinned');
-    assert.ok(manifest.files.some((f: { verifiedBy: string }) => f.verifiedBy === 'first-seen'));
+    assert.equal(manifest.files.find((f: { path: string }) => f.path === 'onnx/model.onnx').verifiedBy, 'hub');
+    assert.equal(manifest.files.find((f: { path: string }) => f.path === 'config.json').verifiedBy, 'first-seen');
+    assert.deepEqual(r.checked, { pinned: 0, hub: 1, etag: 0, 'first-seen': served.files.length - 1 });
+    assert.equal(done.find((p) => p.file === 'config.json')?.verifiedBy, 'first-seen');
+    assert.ok(hub.requests.some((q) => q.host === 'hub' && q.authorization));
+    assert.ok(!hub.requests.some((q) => q.host === 'cdn' && q.authorization), 'the hub token is not sent to the CDN host');
+  });
+
+  it('a complete file of the wrong size is a checksum error: deleted, with what to do; the next pull starts over', async () => {
+    const sized = [{ ...catalog[0]!, name: 'tiny-nli-size' }];
+    hub.wrongSize.set('onnx/model.onnx', 100);
+    try {
+      await assert.rejects(pullProfile('tiny-nli-size', { home, endpoint: hub.endpoint, catalog: sized }), (e: unknown) => {
+        assert.ok(e instanceof HubChecksumError, String(e));
+        assert.match((e as Error).message, /onnx\/model\.onnx: the server sent a complete file of \d+ bytes, the profile pins \d+; SHA-256 [0-9a-f]{64} does not match .* the file was deleted .* Pull again/);
+        return true;
+      });
+      const part = join(home, 'tiny-nli-size', repoFolder(REPO), 'onnx', 'model.onnx.part');
+      assert.equal(existsSync(part), false);
+      // Pulled again against the same wrong file: the same error, never a Range request past its end.
+      const before = hub.requests.length;
+      await assert.rejects(pullProfile('tiny-nli-size', { home, endpoint: hub.endpoint, catalog: sized }), HubChecksumError);
+      assert.ok(!hub.requests.slice(before).some((q) => q.range), 'no resume of a complete file');
+    } finally {
+      hub.wrongSize.clear();
+    }
+    const r = await pullProfile('tiny-nli-size', { home, endpoint: hub.endpoint, catalog: sized });
+    assert.equal(r.checked.pinned, served.files.length);
+  });
+
+  it('an interrupted calibration keeps its readings; run again, it resumes, passes the sanity gates and records them', async () => {
+    const stop = new Error('interrupted');
+    await assert.rejects(
+      calibrateProfile({ name: 'tiny-nli', home, limit: LIMIT, command: 'test', log: (l) => { if (l.startsWith('indexing the SciFact')) throw stop; } }),
+      (e: unknown) => e === stop,
+    );
+    assert.equal(existsSync(join(home, 'tiny-nli', PROFILE_FILE)), false);
+    const kept = (await readFile(join(home, 'tiny-nli', READINGS_FILE), 'utf8')).split('\n').filter(Boolean).length - 1;
+    assert.ok(kept >= 60, `the NLI sample's readings are on file (${kept})`);
+    const lines: string[] = [];
+    const profile = await calibrateProfile({ name: 'tiny-nli', home, limit: LIMIT, command: 'test', log: (l) => lines.push(l) });
+    assert.match(lines[0]!, new RegExp(`^estimate: about \\d+ model readings \\(60 NLI sample pairs, 10 \\+ 6 SciFact claims x ~\\d+, 12 WiCE citations x ~\\d+\\), ${kept} already read \\(resuming\\) x [\\d.]+ ms per pair = \\d+ s of model time`));
+    const [, computed, hits] = /^model readings: (\d+) read by the model .*, (\d+) from /.exec(lines.find((l) => l.startsWith('model readings: '))!)!;
+    assert.ok(Number(hits) >= kept && Number(computed) > 0, `readings on file are not read again (${computed} read, ${hits} from the file)`);
+    assert.ok(lines.some((l) => /SciFact train sample: (\d+)\/\1 cases \| [\d.]+ cases\/s \| ETA 0s/.test(l)), lines.join('\n'));
+    assert.equal(profile.gates?.passed, true, JSON.stringify(profile.gates));
+    assert.deepEqual(profile.gates!.checks.map((c) => c.name), ['accuracy', 'entailment ranking', 'contradiction ranking', 'fit']);
+    assert.deepEqual(profile.samples, { quick: false, snli: 60, train: 10, dev: 6, wice: 12 });
   });
 
   it('calibrates on the shipped samples, then verify, check and audit name the profile and its hash', async () => {
-    const profile = await calibrateProfile({ name: 'tiny-nli', home, limit: { train: 10, dev: 6, wice: 12, snli: 30 }, command: 'test' });
+    // Calibrated by the test above.
+    const profile = JSON.parse(await readFile(join(home, 'tiny-nli', PROFILE_FILE), 'utf8')) as ProfileFile;
     assert.equal(profile.role, 'nli');
     assert.ok(profile.calibration.verdict && profile.calibration.audit, JSON.stringify(profile.calibration));
     for (const k of ['scifact-dev-sample verdict accuracy', 'snli-sample accuracy', 'wice-dev-sample not_supported ROC AUC (in sample)']) {

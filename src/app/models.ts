@@ -54,6 +54,11 @@ export class ModelHub {
     return { llm: { ...(s.judge ? { mode: s.judge } : {}), ...(s.maxCalls !== undefined ? { maxCalls: s.maxCalls } : {}), ...(this.profile ? { profile: this.profile.name } : {}) } };
   }
 
+  /** A pulled profile's model runs in a worker thread (models/onnx/threaded.ts): a verify never stalls the server. */
+  private threadFor(role: 'scorer' | 'nli'): { thread?: true } {
+    return this.profile?.file.role === role ? { thread: true } : {};
+  }
+
   /** ONNX options of a role: the profile's file type and loader options for its own role. */
   private onnxFor(role: 'embedder' | 'scorer' | 'nli'): OnnxLoadOptions {
     const p = this.profile?.file;
@@ -88,12 +93,12 @@ export class ModelHub {
   /** The verifier's evidence scorer (a trained head reads the plain USE, exactly as when its figures were measured). */
   scorer(): Promise<PairScorer> {
     if (this.injected.scorer) return Promise.resolve(this.injected.scorer);
-    return this.once('scorer', async () => this.own(await loadPairScorer(this.specs.scorer, { onnx: this.onnxFor('scorer') })));
+    return this.once('scorer', async () => this.own(await loadPairScorer(this.specs.scorer, { onnx: this.onnxFor('scorer'), ...this.threadFor('scorer') })));
   }
 
   entailment(): Promise<EntailmentModel> {
     if (this.injected.entailment) return Promise.resolve(this.injected.entailment);
-    return this.once('entailment', async () => this.own(await loadEntailment(this.specs.nli, { onnx: this.onnxFor('nli'), ...this.llmOptions() })));
+    return this.once('entailment', async () => this.own(await loadEntailment(this.specs.nli, { onnx: this.onnxFor('nli'), ...this.llmOptions(), ...this.threadFor('nli') })));
   }
 
   /**
@@ -103,7 +108,7 @@ export class ModelHub {
   engine(): Promise<Engine> {
     if (this.injected.scorer) return Promise.resolve({ scorer: this.injected.scorer });
     return this.once('engine', async (): Promise<Engine> => {
-      if (!needsUse(this.specs.scorer)) return { scorer: this.own(await loadPairScorer(this.specs.scorer, { onnx: this.onnxFor('scorer') })) };
+      if (!needsUse(this.specs.scorer)) return { scorer: this.own(await loadPairScorer(this.specs.scorer, { onnx: this.onnxFor('scorer'), ...this.threadFor('scorer') })) };
       const use = await loadUse();
       this.embeddingCache = this.settings.cache ? await EmbeddingCache.open(this.settings.cache, use) : undefined;
       const embedder = this.own(new MemoEmbedder(use, { capacity: ENGINE_MEMO_CAPACITY, ...(this.embeddingCache ? { persist: this.embeddingCache } : {}) }));
@@ -120,7 +125,7 @@ export class ModelHub {
     return this.once('engine-entailment', async () => {
       const engine = await this.engine();
       if (needsUse(this.specs.nli) && !engine.embedder) return this.entailment();
-      return this.own(await loadEntailment(this.specs.nli, { ...(engine.embedder ? { use: engine.embedder } : {}), onnx: this.onnxFor('nli'), ...this.llmOptions() }));
+      return this.own(await loadEntailment(this.specs.nli, { ...(engine.embedder ? { use: engine.embedder } : {}), onnx: this.onnxFor('nli'), ...this.llmOptions(), ...this.threadFor('nli') }));
     });
   }
 

@@ -3,7 +3,8 @@
  *
  *   veracite models list [--json]              recommended profiles and installed ones
  *   veracite models pull <profile|hub-id>      download (resumable, SHA-256 verified), then calibrate
- *   veracite models calibrate <profile>        fit verdict rule, gate, probabilities, audit thresholds on data/samples/calibration
+ *   veracite models calibrate <profile>        sanity gates, then fit verdict rule, gate, probabilities, audit thresholds on
+ *                                              data/samples/calibration (an estimate first, progress, resumable, --quick)
  *   veracite models info <profile>             manifest, checksums, calibration figures
  *   veracite models use <profile|offline>      the default engine, globally or for one index (--index)
  *   veracite models remove <profile>
@@ -17,7 +18,7 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { CATALOG, catalogProfile, type CatalogFile, type CatalogProfile, type ProfileRole } from '../models/hub/catalog.js';
-import { HubError, downloadRepo, hubEndpoint, isOffline, verifyFolder, type DownloadProgress } from '../models/hub/download.js';
+import { HubError, checkedAs, downloadRepo, hubEndpoint, isOffline, verifyFolder, type DownloadProgress, type ManifestFile } from '../models/hub/download.js';
 import { importFolder, listInstalled, modelsHome, profileDir, readPullInfo, removeProfile, setActiveProfile, activeProfileName, writePullInfo, type InstalledProfile } from '../models/hub/home.js';
 import { repoFolder } from '../models/hub/profile.js';
 import { LLM_ENGINES, type LlmEngine } from '../models/llm/config.js';
@@ -47,7 +48,8 @@ export interface PullOptions {
 
 /** What a hub id downloads: the files the ONNX loader reads, from the hub's listing of that revision. */
 async function hubFiles(endpoint: string, repo: string, revision: string, dtype: 'fp32' | 'q8', token?: string): Promise<{ files: CatalogFile[]; revision: string }> {
-  const url = `${endpoint}/api/models/${repo}/revision/${encodeURIComponent(revision)}`;
+  // ?blobs=true: without it the hub lists names only, no sizes and no LFS SHA-256.
+  const url = `${endpoint}/api/models/${repo}/revision/${encodeURIComponent(revision)}?blobs=true`;
   const res = await fetch(url, { headers: { 'user-agent': 'veracite-models/1', ...(token ? { authorization: `Bearer ${token}` } : {}) } });
   if (!res.ok) throw new HubError(`${url}: HTTP ${res.status}${res.status === 404 ? ' (no such repository or revision)' : ''}`);
   const body = (await res.json()) as { sha?: string; siblings?: { rfilename: string; lfs?: { sha256?: string; size?: number } }[] };
@@ -57,7 +59,8 @@ async function hubFiles(endpoint: string, repo: string, revision: string, dtype:
   const files: CatalogFile[] = [];
   for (const w of want) {
     const s = names.get(w);
-    if (s) files.push({ path: w, sha256: s.lfs?.sha256 ?? null, ...(s.lfs?.size !== undefined ? { size: s.lfs.size } : {}) });
+    // The hub publishes a SHA-256 for LFS files only; the others are recorded at first download.
+    if (s) files.push({ path: w, sha256: s.lfs?.sha256 ?? null, ...(s.lfs?.sha256 ? { published: 'hub' as const } : {}), ...(s.lfs?.size !== undefined ? { size: s.lfs.size } : {}) });
   }
   for (const required of ['config.json', 'tokenizer.json', 'tokenizer_config.json', onnx]) {
     if (!names.has(required)) throw new HubError(`${repo}@${revision} has no ${required}: not a ready ONNX repository for dtype ${dtype} (export it, see docs/MODELS.md, and use veracite models import)`);
@@ -67,7 +70,7 @@ async function hubFiles(endpoint: string, repo: string, revision: string, dtype:
 }
 
 /** Downloads a recommended profile or a hub id into the models home (no calibration). */
-export async function pullProfile(target: string, o: PullOptions = {}): Promise<{ name: string; dir: string; repo: string; revision: string; files: number }> {
+export async function pullProfile(target: string, o: PullOptions = {}): Promise<{ name: string; dir: string; repo: string; revision: string; files: number; checked: Record<ManifestFile['verifiedBy'], number> }> {
   const home = modelsHome(o.home);
   const endpoint = hubEndpoint(o.endpoint);
   const known = catalogProfile(target, o.catalog ?? CATALOG);
@@ -100,7 +103,9 @@ export async function pullProfile(target: string, o: PullOptions = {}): Promise<
   }
   await writePullInfo(dir, { repo, revision, role, dtype, ...(options ? { options } : {}) });
   const manifest = await downloadRepo({ endpoint, repo, revision, files, dest: join(dir, repoFolder(repo)), ...(o.offline !== undefined ? { offline: o.offline } : {}), ...(o.token ? { token: o.token } : {}), ...(o.onProgress ? { onProgress: o.onProgress } : {}) });
-  return { name, dir, repo, revision, files: manifest.files.length };
+  const checked = { pinned: 0, hub: 0, etag: 0, 'first-seen': 0 };
+  for (const f of manifest.files) checked[f.verifiedBy]++;
+  return { name, dir, repo, revision, files: manifest.files.length, checked };
 }
 
 function progressPrinter(quiet?: boolean): (p: DownloadProgress) => void {
@@ -112,8 +117,19 @@ function progressPrinter(quiet?: boolean): (p: DownloadProgress) => void {
     last = now;
     const pct = p.total ? ` ${((100 * p.bytes) / p.total).toFixed(0)}%` : '';
     const mb = (n: number) => (n / 1e6).toFixed(1);
-    console.error(`  ${p.file}: ${mb(p.bytes)}${p.total ? `/${mb(p.total)}` : ''} MB${pct}${p.resumedFrom ? ` (resumed at ${mb(p.resumedFrom)} MB)` : ''}${p.done ? ' verified' : ''}`);
+    console.error(`  ${p.file}: ${mb(p.bytes)}${p.total ? `/${mb(p.total)}` : ''} MB${pct}${p.resumedFrom ? ` (resumed at ${mb(p.resumedFrom)} MB)` : ''}${p.done ? ` ${p.verifiedBy ? checkedAs(p.verifiedBy) : 'done'}` : ''}`);
   };
+}
+
+/** "2 files verified (pinned SHA-256), 4 files recorded (first seen)": never "verified" for what was not checked. */
+function describeChecked(c: Record<ManifestFile['verifiedBy'], number>): string {
+  const n = (k: number) => `${k} file${k === 1 ? '' : 's'}`;
+  const parts = [
+    ...(c.pinned ? [`${n(c.pinned)} verified (pinned SHA-256)`] : []),
+    ...(c.hub + c.etag ? [`${n(c.hub + c.etag)} verified (the hub's SHA-256)`] : []),
+    ...(c['first-seen'] ? [`${n(c['first-seen'])} recorded (first seen)`] : []),
+  ];
+  return parts.join(', ');
 }
 
 function describeInstalled(p: InstalledProfile): string {
@@ -157,8 +173,9 @@ export function registerModelsCommand(program: Command): void {
       .option('--name <name>', 'hub ids: profile name (default owner--name)')
       .option('--no-calibrate', 'download only (calibrate later: veracite models calibrate <name>)')
       .option('--samples <dir>', 'labelled samples to calibrate on (default: the shipped data/samples/calibration)')
+      .option('--quick', QUICK_HELP)
       .option('--quiet', 'no progress output'),
-  ).action(async (target: string, flags: { modelsDir?: string; endpoint?: string; offline?: boolean; role?: ProfileRole; dtype: string; revision?: string; name?: string; calibrate: boolean; samples?: string; quiet?: boolean }, cmd: Command) => {
+  ).action(async (target: string, flags: { modelsDir?: string; endpoint?: string; offline?: boolean; role?: ProfileRole; dtype: string; revision?: string; name?: string; calibrate: boolean; samples?: string; quick?: boolean; quiet?: boolean }, cmd: Command) => {
     if (flags.dtype !== 'fp32' && flags.dtype !== 'q8') throw new InvalidArgumentError('--dtype must be fp32 or q8');
     const token = process.env.HF_TOKEN;
     if (!flags.quiet) console.error(`pulling ${target} from ${hubEndpoint(flags.endpoint)}`);
@@ -173,12 +190,13 @@ export function registerModelsCommand(program: Command): void {
       ...(flags.name ? { name: flags.name } : {}),
       onProgress: progressPrinter(flags.quiet),
     });
-    console.log(`${r.name}: ${r.repo}@${r.revision}, ${r.files} files verified in ${r.dir}`);
+    console.log(`${r.name}: ${r.repo}@${r.revision}, ${describeChecked(r.checked)} in ${r.dir}`);
+    if (r.checked['first-seen']) console.log(`  recorded (first seen): no published SHA-256 to check them against; their hashes are in the manifest, and a later change is refused (veracite models info ${r.name})`);
     if (!flags.calibrate) {
       console.log(`not calibrated: run veracite models calibrate ${r.name} before using it`);
       return;
     }
-    await runCalibrate(r.name, flags.modelsDir, commandLine(cmd), flags.quiet, flags.samples);
+    await runCalibrate(r.name, flags.modelsDir, commandLine(cmd), flags.quiet, flags.samples, flags.quick);
   });
 
   homeOpt(
@@ -186,9 +204,10 @@ export function registerModelsCommand(program: Command): void {
       .command('calibrate <profile>')
       .description('fit the verdict rule, gate and probabilities, the audit\'s support signal and flag threshold on the samples in data/samples/calibration; save the profile beside the weights')
       .option('--samples <dir>', 'labelled samples folder (default: the shipped data/samples/calibration; same layout)')
+      .option('--quick', QUICK_HELP)
       .option('--quiet', 'no progress output'),
-  ).action(async (name: string, flags: { modelsDir?: string; samples?: string; quiet?: boolean }, cmd: Command) => {
-    await runCalibrate(name, flags.modelsDir, commandLine(cmd), flags.quiet, flags.samples);
+  ).action(async (name: string, flags: { modelsDir?: string; samples?: string; quick?: boolean; quiet?: boolean }, cmd: Command) => {
+    await runCalibrate(name, flags.modelsDir, commandLine(cmd), flags.quiet, flags.samples, flags.quick);
   });
 
   homeOpt(models.command('info <profile>').description('a profile\'s files and checksums (re-verified), revision, calibration and figures').option('--json', 'machine-readable'))
@@ -197,7 +216,7 @@ export function registerModelsCommand(program: Command): void {
       if (!p) throw new HubError(`profile "${name}" is not installed (veracite models list)`);
       console.log(describeInstalled(p));
       const problems = p.manifest ? await verifyFolder(join(p.dir, repoFolder(p.repo!)), p.manifest) : ['no download manifest'];
-      for (const f of p.manifest?.files ?? []) console.log(`  ${f.path}  ${f.size} bytes  sha256 ${f.sha256}  (${f.verifiedBy})`);
+      for (const f of p.manifest?.files ?? []) console.log(`  ${f.path}  ${f.size} bytes  sha256 ${f.sha256}  (${f.verifiedBy}: ${checkedAs(f.verifiedBy)})`);
       console.log(problems.length ? `PROBLEMS: ${problems.join('; ')}` : 'all files match their checksums');
       for (const [k, v] of Object.entries(p.profile?.figures ?? {})) console.log(`  ${k}: ${v.value.toFixed(3)} (n=${v.n})${v.note ? ` ${v.note}` : ''}`);
       return { ...p, problems };
@@ -275,11 +294,14 @@ export function registerModelsCommand(program: Command): void {
   });
 }
 
-async function runCalibrate(name: string, home: string | undefined, command: string, quiet?: boolean, samples?: string): Promise<void> {
+/** `--quick`'s sizes, as models-calibrate.ts QUICK_SIZES (not imported: it loads the pipeline). */
+const QUICK_HELP = 'calibrate on the first 80 SciFact train and 40 dev claims, 40 WiCE citations and 300 NLI pairs: minutes on a 2-core CPU, figures on smaller samples (the profile records the sizes)';
+
+async function runCalibrate(name: string, home: string | undefined, command: string, quiet?: boolean, samples?: string, quick?: boolean): Promise<void> {
   // Loaded here, not at the top: calibrating opens a pipeline and loads models, which list / info / use /
   // remove never need (src/cli/models-entry.ts starts `veracite models` without the rest of the CLI).
   const { calibrateProfile } = await import('./models-calibrate.js');
-  const profile = await calibrateProfile({ name, ...(home ? { home } : {}), ...(samples ? { samples } : {}), command, ...(quiet ? {} : { log: (l: string) => console.error(l) }) });
+  const profile = await calibrateProfile({ name, ...(home ? { home } : {}), ...(samples ? { samples } : {}), ...(quick ? { quick } : {}), command, ...(quiet ? {} : { log: (l: string) => console.error(l) }) });
   console.log(`${name}: calibrated (${profile.modelInfo.id} ${profile.modelInfo.version})`);
   for (const [k, v] of Object.entries(profile.figures)) console.log(`  ${k}: ${v.value.toFixed(3)} (n=${v.n})`);
   console.log(`use it: veracite models use ${name}   (or --profile ${name} on one command)`);

@@ -25,14 +25,17 @@ import { combineSupport, fitAuditCalibration } from '../eval/audit-calibration.j
 import { readWiceData } from '../eval/run-citation-detection.js';
 import { supportDetection } from '../eval/support-detection.js';
 import { collectVerdictItems, type GoldClaim } from '../learn/verdict/collect-pairs.js';
-import { fitVerdictCalibration } from '../learn/verdict/fit-verdict.js';
+import { calibratorSpread, fitVerdictCalibration } from '../learn/verdict/fit-verdict.js';
+import { CalibrationRefusedError, describeGates, fitGate, readNliSample, sanityGates, type GateReport, type NliReading } from '../learn/verdict/sanity-gates.js';
 import { knownOf, type LabelledPairs } from '../learn/verdict/labelled-pairs.js';
 import { HubError, readManifest, verifyFolder } from '../models/hub/download.js';
 import { modelsHome, profileDir, readPullInfo } from '../models/hub/home.js';
-import { AUDIT_CALIBRATION_FILE, PROFILE_FILE, VERDICT_CALIBRATION_FILE, repoFolder, type ProfileFigures, type ProfileFile } from '../models/hub/profile.js';
+import { AUDIT_CALIBRATION_FILE, PROFILE_FILE, READINGS_FILE, VERDICT_CALIBRATION_FILE, repoFolder, type ProfileFigures, type ProfileFile } from '../models/hub/profile.js';
 import { loadEmbedder, loadEntailment, loadPairScorer } from '../models/registry.js';
 import type { OnnxLoadOptions } from '../models/onnx/load.js';
-import type { EntailmentModel, ModelInfo } from '../models/types.js';
+import { ReadingCache } from '../models/reading-cache.js';
+import type { EntailmentModel, ModelInfo, PairScorer } from '../models/types.js';
+import { formatEta, formatRate } from './progress.js';
 import { packageRoot } from '../util/package-root.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { aggregateColumbia } from '../verify/aggregate.js';
@@ -48,8 +51,10 @@ export interface CalibrateProfileOptions {
    * wice/claim_dev.jsonl, nli/snli_dev.jsonl.
    */
   samples?: string;
-  /** First n items of each sample (tests, quick runs). */
+  /** First n items of each sample (tests, quick runs); over --quick's sizes. */
   limit?: { train?: number; dev?: number; wice?: number; snli?: number };
+  /** The first QUICK_SIZES items of each sample: minutes on a 2-core CPU, figures on smaller samples. */
+  quick?: boolean;
   device?: 'cpu' | 'cuda';
   command: string;
   log?: (line: string) => void;
@@ -78,12 +83,15 @@ export async function calibrateProfile(o: CalibrateProfileOptions): Promise<Prof
   const data: string[] = [];
   const calibration: ProfileFile['calibration'] = {};
   let modelInfo: ModelInfo;
+  let samplesUsed: ProfileFile['samples'];
+  let gateReport: GateReport | undefined;
+  const sizes = { ...(o.quick ? QUICK_SIZES : {}), ...(o.limit ?? {}) };
 
   const corpus = join(samples, 'scifact', 'corpus.jsonl');
   const trainPath = join(samples, 'scifact', 'claims_train.jsonl');
   const devPath = join(samples, 'scifact', 'claims_dev.jsonl');
   for (const p of [corpus, trainPath, devPath]) if (!existsSync(p)) throw new Error(`${p}: labelled sample missing (data/samples/calibration: scripts/build-calibration-samples.mjs)`);
-  const devClaims = (await readJsonlFile<GoldClaim & { id: number }>(devPath, o.limit?.dev)).filter((c) => c.cited_doc_ids.length);
+  const devClaims = (await readJsonlFile<GoldClaim & { id: number }>(devPath, sizes.dev)).filter((c) => c.cited_doc_ids.length);
 
   if (pull.role === 'embedder') {
     const embedder = await loadEmbedder(modelDir, onnx);
@@ -105,30 +113,69 @@ export async function calibrateProfile(o: CalibrateProfileOptions): Promise<Prof
       await embedder.dispose?.();
     }
   } else {
-    const injected: InjectedModels = {};
-    if (pull.role === 'nli') injected.entailment = await loadEntailment(modelDir, { onnx });
-    else injected.scorer = await loadPairScorer(modelDir, { onnx });
-    modelInfo = (injected.entailment ?? injected.scorer)!.info;
+    const raw = pull.role === 'nli' ? await loadEntailment(modelDir, { onnx }) : await loadPairScorer(modelDir, { onnx });
+    modelInfo = raw.info;
+    // Every reading goes to disk as it is made: an interrupted calibration resumes where it stopped.
+    const cache = await ReadingCache.open(join(dir, READINGS_FILE), raw.info);
+    const injected: InjectedModels = pull.role === 'nli' ? { entailment: cache.entailment(raw as EntailmentModel) } : { scorer: cache.scorer(raw as PairScorer) };
     const settings = { index: { dir: 'memory:' }, retrieval: { mode: 'bm25' as const }, verify: { rule: 'columbia' as const } };
-    const vc = await Veracite.open(settings, { create: true, models: injected });
+    let vc: Veracite | undefined;
     try {
+      const train = (await readJsonlFile<GoldClaim & { id: number }>(trainPath, sizes.train)).filter((c) => c.cited_doc_ids.length);
+      const wicePath = join(samples, 'wice', 'claim_dev.jsonl');
+      const wiceClaims = existsSync(wicePath) ? (await readWiceData(wicePath)).claims.slice(0, sizes.wice) : [];
+      const snliPath = join(samples, 'nli', 'snli_dev.jsonl');
+      const snli = injected.entailment && existsSync(snliPath) ? (await readJsonlFile<{ premise: string; hypothesis: string; label: string }>(snliPath, sizes.snli)).filter((p) => ['entailment', 'neutral', 'contradiction'].includes(p.label)) : [];
+      samplesUsed = { quick: !!o.quick, train: train.length, dev: devClaims.length, wice: wiceClaims.length, snli: snli.length };
+
+      // The estimate, before anything long: pairs the model will read x its measured seconds per pair.
+      const pairs = snli.length + PAIRS_PER_CLAIM * (train.length + devClaims.length) + PAIRS_PER_CITATION * wiceClaims.length;
+      const onFile = cache.size;
+      const perPair = await measurePerPair(injected, snli, train, cache);
+      const left = Math.max(0, pairs - onFile);
+      log(
+        `estimate: about ${pairs} model readings (${snli.length} NLI sample pairs, ${train.length} + ${devClaims.length} SciFact claims x ~${PAIRS_PER_CLAIM}, ${wiceClaims.length} WiCE citations x ~${PAIRS_PER_CITATION})` +
+          `${onFile ? `, ${onFile} already read (resuming)` : ''} x ${perPair === undefined ? '?' : `${(perPair * 1000).toFixed(1)} ms`} per pair = ${perPair === undefined ? 'unknown' : formatSeconds(left * perPair)} of model time` +
+          `${o.quick ? ' (--quick)' : ' (--quick: a smaller sample in minutes)'}; interrupt at any time and run it again to resume`,
+      );
+
+      // 1. The sanity gates on held-out NLI pairs, before anything is fitted: a model that cannot read NLI
+      // is refused here, in seconds (learn/verdict/sanity-gates.ts).
+      let nliReadings: NliReading[] = [];
+      if (injected.entailment) {
+        const progress = phaseProgress('NLI sample (sanity gates)', 'pairs', log);
+        nliReadings = await readNliSample((p) => injected.entailment!.predict(p), snli, { onProgress: progress });
+        const report = sanityGates(nliReadings);
+        log(`sanity gates: ${describeGates(report)}`);
+        if (!report.passed) throw new CalibrationRefusedError(`model profile "${o.name}" (${raw.info.id})`, report);
+      }
+
+      vc = await Veracite.open(settings, { create: true, models: injected });
       log(`indexing the SciFact sample corpus (${corpus})`);
       await vc.ingest(corpus);
       const verifier = await vc.verifier();
-      const train = await readJsonlFile<GoldClaim & { id: number }>(trainPath, o.limit?.train);
       log(`verdict items: ${train.length} SciFact train sample claims (cited + one shuffled abstract each)`);
-      const items = await collectVerdictItems(verifier, train.filter((c) => c.cited_doc_ids.length), { onProgress: (d, t) => d % 50 === 0 && log(`  ${d}/${t}`) });
+      const items = await collectVerdictItems(verifier, train, { onProgress: phaseProgress('SciFact train sample', 'cases', log) });
       const models = [verifier.models.scorer.info, verifier.models.entailment.info];
       const cal = fitVerdictCalibration({ columbia: items.columbia, concat: items.concat }, `${trainPath} (shipped sample; veracite models calibrate)`, models, { heldOut: { folds: 5, repeats: 1, seed: 13 } });
+      const rule = cal.bestRule;
+      const fitted = cal.rules[rule]!;
+      // 2. The fit gate: a calibrator that gives the readings no weight (or exploding ones) decides from
+      // relevance alone. Checked before anything is written.
+      const ruleItems = (rule === 'concat' ? items.concat : items.columbia).map(({ coverage: _, ...it }) => it);
+      const fitCheck = fitGate(fitted.calibrator!, calibratorSpread(ruleItems, fitted.calibrator!));
+      // A scorer profile reads relevance, not NLI: the fit gate alone applies to it.
+      const gates: GateReport = injected.entailment ? sanityGates(nliReadings, { calibrator: fitted.calibrator!, spread: calibratorSpread(ruleItems, fitted.calibrator!) }) : { passed: fitCheck.passed, checks: [fitCheck] };
+      log(`fit gate: ${describeGates({ passed: fitCheck.passed, checks: [fitCheck] })}`);
+      if (!gates.passed) throw new CalibrationRefusedError(`model profile "${o.name}" (${raw.info.id})`, gates);
+      gateReport = gates;
       const verdictText = JSON.stringify(cal, null, 2) + '\n';
       await writeFileAtomic(join(dir, VERDICT_CALIBRATION_FILE), verdictText);
       calibration.verdict = { file: VERDICT_CALIBRATION_FILE, sha256: sha256(verdictText) };
       data.push(corpus, trainPath);
       // Held out: the dev sample claims, judged by the fitted rule (as verify decides: without coverage).
       log(`held-out verdicts: ${devClaims.length} SciFact dev sample claims`);
-      const dev = await collectVerdictItems(verifier, devClaims);
-      const rule = cal.bestRule;
-      const fitted = cal.rules[rule]!;
+      const dev = await collectVerdictItems(verifier, devClaims, { onProgress: phaseProgress('SciFact dev sample', 'cases', log) });
       const devItems: LabelledPairs[] = (rule === 'concat' ? dev.concat : dev.columbia).map(({ coverage: _, ...it }) => it);
       const cfg = aggregateConfigOf(fitted);
       const right = devItems.filter((it) => aggregateColumbia(it.evidence, cfg, it.relevance ?? 1, knownOf(it)).label === it.gold).length;
@@ -137,16 +184,15 @@ export async function calibrateProfile(o: CalibrateProfileOptions): Promise<Prof
       data.push(devPath);
 
       // The audit: the probability of support and the flag threshold on the WiCE sample.
-      const wicePath = join(samples, 'wice', 'claim_dev.jsonl');
       const engine = await vc.models.engine();
       const judged = supportModel(engine.scorer.info, await vc.models.engineEntailment(), join(dir, VERDICT_CALIBRATION_FILE));
       if ('reason' in judged) {
         log(`audit calibration skipped: ${judged.reason}`);
-      } else {
-        const claims = (await readWiceData(wicePath)).claims.slice(0, o.limit?.wice);
+      } else if (wiceClaims.length) {
+        const claims = wiceClaims;
         log(`audit calibration: ${claims.length} WiCE dev sample citations`);
         const audit = auditConfigOf(vc.settings, 'bm25', false);
-        const detected = await supportDetection(engine.scorer, judged, claims);
+        const detected = await supportDetection(engine.scorer, judged, claims, phaseProgress('WiCE dev sample', 'citations', log));
         const { signal, combined } = combineSupport(detected, claims, wicePath, { onFitError: (e) => log(`support signal not fitted (${e.message}): P(supports) alone is thresholded`) });
         const file = fitAuditCalibration({
           signal,
@@ -167,16 +213,15 @@ export async function calibrateProfile(o: CalibrateProfileOptions): Promise<Prof
         if (combined) figures['wice-dev-sample not_supported ROC AUC (out of fold, by article)'] = { value: combined.outOfFold.rocAuc, n: claims.length, data: wicePath };
         data.push(wicePath);
       }
-      if (injected.entailment) {
-        const snliPath = join(samples, 'nli', 'snli_dev.jsonl');
-        const pairs = (await readJsonlFile<{ premise: string; hypothesis: string; label: string }>(snliPath, o.limit?.snli)).filter((p) => ['entailment', 'neutral', 'contradiction'].includes(p.label));
-        figures['snli-sample accuracy'] = { value: await nliAccuracy(injected.entailment, pairs), n: pairs.length, data: snliPath };
+      if (nliReadings.length) {
+        figures['snli-sample accuracy'] = { value: gates.checks.find((c) => c.name === 'accuracy')!.value, n: nliReadings.length, data: snliPath };
+        figures['snli-sample entailment ranking ROC AUC'] = { value: gates.checks.find((c) => c.name === 'entailment ranking')!.value, n: gates.checks.find((c) => c.name === 'entailment ranking')!.n, data: snliPath, note: 'entailed vs contradicted pairs' };
         data.push(snliPath);
       }
+      log(`model readings: ${cache.computed} read by the model (${cache.secondsPerPair() === undefined ? '-' : `${(cache.secondsPerPair()! * 1000).toFixed(1)} ms per pair`}), ${cache.hits} from ${cache.path}`);
     } finally {
-      await vc.close();
-      await injected.entailment?.dispose?.();
-      await injected.scorer?.dispose?.();
+      await vc?.close();
+      await raw.dispose?.();
     }
   }
 
@@ -195,6 +240,8 @@ export async function calibrateProfile(o: CalibrateProfileOptions): Promise<Prof
     calibration,
     figures,
     calibratedOn: { data: [...new Set(data)], command: o.command },
+    ...(samplesUsed ? { samples: samplesUsed } : {}),
+    ...(gateReport ? { gates: gateReport } : {}),
     createdAt: new Date().toISOString(),
   };
   // Written last: a folder is calibrated only once this file exists.
@@ -202,13 +249,41 @@ export async function calibrateProfile(o: CalibrateProfileOptions): Promise<Prof
   return profile;
 }
 
-async function nliAccuracy(model: EntailmentModel, pairs: { premise: string; hypothesis: string; label: string }[]): Promise<number> {
-  if (!pairs.length) return 0;
-  const probs = await model.predict(pairs.map((p) => ({ premise: p.premise, hypothesis: p.hypothesis })));
-  let right = 0;
-  probs.forEach((p, i) => {
-    const best = (['entailment', 'neutral', 'contradiction'] as const).reduce((a, b) => (p[b] > p[a] ? b : a));
-    if (best === pairs[i]!.label) right++;
-  });
-  return right / pairs.length;
+/**
+ * Model readings per SciFact claim (its cited abstract and one shuffled abstract: top sentences, the joined
+ * evidence, counter-claims) and per WiCE citation, as counted on the shipped samples' first claims (16
+ * SciFact claims and 12 WiCE citations read 226 pairs); the estimate multiplies them.
+ */
+const PAIRS_PER_CLAIM = 10;
+const PAIRS_PER_CITATION = 6;
+
+/** `--quick`: the first claims and pairs of each sample (the rest is the full run). */
+export const QUICK_SIZES = { train: 80, dev: 40, wice: 40, snli: 300 } as const;
+
+/** Seconds per pair on a first small batch (read into the cache, so nothing is read twice). */
+async function measurePerPair(m: InjectedModels, snli: readonly { premise: string; hypothesis: string }[], train: readonly GoldClaim[], cache: ReadingCache): Promise<number | undefined> {
+  const before = cache.seconds;
+  const n = cache.computed;
+  // Pairs not on file (a resumed run has read the first ones): the NLI sample's, else claims against claims.
+  const fresh = [...snli, ...train.map((c, i) => ({ premise: train[(i + 1) % train.length]!.claim, hypothesis: c.claim }))].filter((p) => !(m.entailment ? cache.has(p.premise, p.hypothesis) : cache.has(p.hypothesis, p.premise))).slice(0, 16);
+  if (m.entailment && fresh.length) await m.entailment.predict(fresh.map((p) => ({ premise: p.premise, hypothesis: p.hypothesis })));
+  else if (m.scorer && fresh.length) await m.scorer.score(fresh.map((p) => ({ query: p.hypothesis, passage: p.premise })));
+  return cache.computed > n ? (cache.seconds - before) / (cache.computed - n) : cache.secondsPerPair();
+}
+
+function formatSeconds(s: number): string {
+  return s >= 3600 ? `${(s / 3600).toFixed(1)} h` : s >= 60 ? `${Math.round(s / 60)} min` : `${Math.ceil(s)} s`;
+}
+
+/** A phase's progress as log lines (at most one every 2 s, and the last): done/total, rate, ETA. */
+function phaseProgress(label: string, unit: string, log: (line: string) => void): (done: number, total: number) => void {
+  const started = performance.now();
+  let last = 0;
+  return (done, total) => {
+    const now = performance.now();
+    if (done < total && now - last < 2000) return;
+    last = now;
+    const s = (now - started) / 1000;
+    log(`  ${label}: ${done}/${total} ${unit} | ${formatRate(done, s)} ${unit}/s | ETA ${formatEta(done, total, s)}`);
+  };
 }

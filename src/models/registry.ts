@@ -90,7 +90,11 @@ export async function loadEmbedder(spec: string | ModelSpec = 'use', onnx: OnnxL
  * The evidence scorer / verification engine. `use` is the sentence encoder under a trained head (the
  * caller may pass a memoising wrapper of it); it is loaded when needed and not given.
  */
-export async function loadPairScorer(spec: string | ModelSpec = 'trained', opts: { use?: Embedder; onnx?: OnnxLoadOptions } = {}): Promise<PairScorer> {
+/**
+ * `thread`: an ONNX model runs in a worker thread (onnx/threaded.ts), off the caller's event loop: what a
+ * pulled profile's model does in the app (app/models.ts).
+ */
+export async function loadPairScorer(spec: string | ModelSpec = 'trained', opts: { use?: Embedder; onnx?: OnnxLoadOptions; thread?: boolean } = {}): Promise<PairScorer> {
   const s = typeof spec === 'string' ? parseModelSpec('scorer', spec) : spec;
   if (s.kind === 'lexical') {
     const { LexicalPairScorer } = await import('./lexical-scorer.js');
@@ -102,11 +106,12 @@ export async function loadPairScorer(spec: string | ModelSpec = 'trained', opts:
   }
   if (s.kind !== 'onnx') throw new SettingsError(SETTING.scorer, `'${formatModelSpec(s)}' is not a scorer; use ${MODEL_SPEC_HELP.scorer}`);
   if (isLlmFolder(s.ref)) throw new SettingsError(SETTING.scorer, `${s.ref} is an LLM judge: it reads entailment (models.nli), not evidence scores`);
+  if (opts.thread) return (await import('./onnx/threaded.js')).loadThreadedPairScorer(s.ref, opts.onnx);
   const { OnnxPairScorer } = await import('./onnx/pair-scorer.js');
   return OnnxPairScorer.load(s.ref, opts.onnx);
 }
 
-export async function loadEntailment(spec: string | ModelSpec = 'trained', opts: { use?: Embedder; onnx?: OnnxLoadOptions; llm?: Omit<LlmLoadOptions, 'offline'> } = {}): Promise<EntailmentModel> {
+export async function loadEntailment(spec: string | ModelSpec = 'trained', opts: { use?: Embedder; onnx?: OnnxLoadOptions; llm?: Omit<LlmLoadOptions, 'offline'>; thread?: boolean } = {}): Promise<EntailmentModel> {
   const s = typeof spec === 'string' ? parseModelSpec('nli', spec) : spec;
   if (s.kind === 'trained') {
     const { loadTrainedEntailment } = await import('./trained/index.js');
@@ -118,6 +123,7 @@ export async function loadEntailment(spec: string | ModelSpec = 'trained', opts:
     const { loadLlmJudge } = await import('./llm/load.js');
     return loadLlmJudge(s.ref, { ...(opts.llm ?? {}), offline: () => loadEntailment('trained', opts.use ? { use: opts.use } : {}) });
   }
+  if (opts.thread) return (await import('./onnx/threaded.js')).loadThreadedEntailment(s.ref, opts.onnx);
   const { OnnxEntailmentModel } = await import('./onnx/entailment.js');
   return OnnxEntailmentModel.load(s.ref, opts.onnx);
 }

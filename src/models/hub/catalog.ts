@@ -22,9 +22,10 @@
  *   a public fetch script (fetch-embedding-model.sh) that downloads the same commit.
  * - nli-base (Xenova/DeBERTa-v3-base-mnli-fever-anli, the int8 ONNX export of MoritzLaurer's MIT model): the
  *   SHA-256 of onnx/model_quantized.onnx as two public projects pin it (a Rust build script that refuses a
- *   mismatch, and a model manifest), and of tokenizer.json (the same build script); no commit id and no
- *   checksum of config.json / tokenizer_config.json was found, so it is pulled at `main` with those two
- *   recorded at first download.
+ *   mismatch, and a model manifest), and of tokenizer.json (the same build script); pinned at commit
+ *   72a1ce83a0144efaf828b3c3844320a61197a53d, the commit a public project pins with the same ONNX and
+ *   tokenizer hashes (issue 39). No checksum of config.json / tokenizer_config.json was found: those two are
+ *   recorded at first download (and said so).
  *
  * Published figures are copied from the model cards (or the tables they link to), each with where it was
  * checked; a figure that could not be found in a public copy of its card is left out, not quoted from
@@ -39,6 +40,8 @@ export interface CatalogFile {
   /** Lower-case hex SHA-256; null when no published checksum was found (see the module comment). */
   sha256: string | null;
   size?: number;
+  /** 'hub': the SHA-256 and size come from the hub's own listing (a hub-id pull), not pinned in a profile. */
+  published?: 'hub';
 }
 
 export interface PublishedFigure {
@@ -103,9 +106,9 @@ export const CATALOG: readonly CatalogProfile[] = [
     role: 'nli',
     // Xenova's ONNX export of MoritzLaurer/DeBERTa-v3-base-mnli-fever-anli (same weights, int8).
     repo: 'Xenova/DeBERTa-v3-base-mnli-fever-anli',
-    revision: 'main',
+    revision: '72a1ce83a0144efaf828b3c3844320a61197a53d',
     revisionNote:
-      'no commit id was published with these checksums: pulled at main, and the weights (onnx/model_quantized.onnx) and tokenizer.json are pinned by SHA-256 (a changed file is refused); config.json and tokenizer_config.json have no published checksum and are recorded at first download',
+      'the commit a public project pins with the same ONNX and tokenizer SHA-256 values; the weights (onnx/model_quantized.onnx) and tokenizer.json are pinned by SHA-256 (a changed file is refused); config.json and tokenizer_config.json have no published checksum and are recorded (first seen) at download',
     dtype: 'q8',
     files: [
       { path: 'config.json', sha256: null },

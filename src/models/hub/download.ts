@@ -1,12 +1,14 @@
 /**
  * Downloads one hub repository snapshot into a folder, file by file, in the hub's URL layout
- * (`<endpoint>/<repo>/resolve/<revision>/<file>`; redirects to a CDN are followed):
+ * (`<endpoint>/<repo>/resolve/<revision>/<file>`; redirects to a CDN are followed by hand, see below):
  *
  * - each file streams into `<file>.part`; an interrupted download resumes from the bytes already there
  *   (HTTP Range; a server that ignores the range restarts it from zero);
- * - a complete `.part` is hashed (SHA-256) and compared with the pinned checksum, else with the hub's
- *   ETag when that is a SHA-256 (LFS files), else recorded as first seen; a mismatch deletes the `.part`
- *   and refuses the download (HubChecksumError), naming the file, both hashes and what to do;
+ * - a complete `.part` is hashed (SHA-256) and compared with the pinned checksum, else with the SHA-256 the
+ *   hub publishes (the API listing with `?blobs=true`, or the `X-Linked-Etag` of the hub's redirect to its
+ *   CDN, read before following it: the CDN's own ETag is not a SHA-256), else recorded as first seen (and
+ *   said so: only a checked file is "verified"); a mismatch, or a complete file of the wrong size, deletes
+ *   the `.part` and refuses the download (HubChecksumError), naming the file, both hashes and what to do;
  * - a verified file is renamed into place (atomic), and the folder's manifest (`veracite-download.json`,
  *   MANIFEST_FILE) is written last, atomically: a folder without it is never used (a half-download).
  *
@@ -38,8 +40,10 @@ export class HubChecksumError extends HubError {
     readonly expected: string,
     readonly actual: string,
     how: string,
+    /** What differs when it is not (only) the hash, e.g. the size. */
+    detail?: string,
   ) {
-    super(`${file}: SHA-256 ${actual} does not match the pinned ${expected} (${how}); the file was deleted and nothing was installed. Pull again; if it fails again the upstream file changed: check the profile's revision, or the mirror behind the hub endpoint`);
+    super(`${file}: ${detail ? `${detail}; ` : ''}SHA-256 ${actual} does not match the pinned ${expected} (${how}); the file was deleted and nothing was installed. Pull again; if it fails again the upstream file changed: check the profile's revision, or the mirror behind the hub endpoint`);
     this.name = 'HubChecksumError';
   }
 }
@@ -48,8 +52,17 @@ export interface ManifestFile {
   path: string;
   size: number;
   sha256: string;
-  /** How the bytes were checked: the pinned checksum, the hub's ETag, or recorded at first download. */
-  verifiedBy: 'pinned' | 'etag' | 'first-seen';
+  /**
+   * How the bytes were checked: the checksum pinned in the profile, the SHA-256 the hub publishes (its
+   * API listing: 'hub'; the X-Linked-Etag of its CDN redirect: 'etag'), or not at all: recorded at first
+   * download ('first-seen', never called verified).
+   */
+  verifiedBy: 'pinned' | 'hub' | 'etag' | 'first-seen';
+}
+
+/** How a manifest entry was checked, in the words every message uses. */
+export function checkedAs(v: ManifestFile['verifiedBy']): string {
+  return v === 'pinned' ? 'verified (pinned SHA-256)' : v === 'first-seen' ? 'recorded (first seen)' : "verified (the hub's SHA-256)";
 }
 
 export interface DownloadManifest {
@@ -69,6 +82,8 @@ export interface DownloadProgress {
   total?: number;
   resumedFrom?: number;
   done?: boolean;
+  /** With `done`: how the file was checked. */
+  verifiedBy?: ManifestFile['verifiedBy'];
 }
 
 export interface DownloadOptions {
@@ -108,13 +123,41 @@ export async function sha256File(path: string): Promise<string> {
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
-/** The hub's ETag for an LFS file is its SHA-256 (X-Linked-Etag before the CDN redirect, ETag after). */
-function etagSha(headers: Headers): string | undefined {
-  for (const name of ['x-linked-etag', 'etag']) {
+/**
+ * The SHA-256 the hub gives for an LFS file: X-Linked-Etag on its redirect to the CDN (the real hub), or
+ * the ETag of a hub that serves the file itself when that ETag is a SHA-256. A CDN's ETag (after the
+ * redirect) is its own and is never read as a checksum.
+ */
+function etagSha(headers: Headers, names: readonly string[]): string | undefined {
+  for (const name of names) {
     const v = headers.get(name)?.replace(/^W\//, '').replace(/"/g, '').toLowerCase();
     if (v && SHA256.test(v)) return v;
   }
   return undefined;
+}
+
+/**
+ * GET `url`, following redirects by hand (at most 5): the hub's 302 to its CDN carries the file's SHA-256
+ * (X-Linked-Etag), which fetch's own following loses. The token goes to the hub's host only.
+ */
+async function fetchFollowing(url: string, headers: Record<string, string>, signal: AbortSignal): Promise<{ res: Response; linkedSha?: string }> {
+  let current = url;
+  let linkedSha: string | undefined;
+  const origin = new URL(url).origin;
+  for (let hop = 0; hop <= 5; hop++) {
+    const sameHost = new URL(current).origin === origin;
+    const h = sameHost ? headers : Object.fromEntries(Object.entries(headers).filter(([k]) => k !== 'authorization'));
+    const res = await fetch(current, { headers: h, redirect: 'manual', signal });
+    if (res.status < 300 || res.status >= 400 || !res.headers.get('location')) {
+      // Served by the hub itself: its ETag may be the SHA-256; a CDN's never counts.
+      const sha = linkedSha ?? etagSha(res.headers, sameHost ? ['x-linked-etag', 'etag'] : ['x-linked-etag']);
+      return { res, ...(sha ? { linkedSha: sha } : {}) };
+    }
+    linkedSha ??= etagSha(res.headers, ['x-linked-etag']);
+    await res.body?.cancel();
+    current = new URL(res.headers.get('location')!, current).href;
+  }
+  throw new HubError(`${url}: more than 5 redirects`);
 }
 
 function safeRelative(file: string): string {
@@ -151,11 +194,12 @@ async function downloadFile(endpoint: string, o: DownloadOptions, f: CatalogFile
   const target = join(o.dest, safeRelative(f.path));
   const part = `${target}.part`;
   await mkdir(dirname(target), { recursive: true });
+  const checked: ManifestFile['verifiedBy'] = f.published === 'hub' ? 'hub' : 'pinned';
   // Already installed and intact (a pull repeated after an interruption in a later file).
   if (f.sha256 && existsSync(target) && (await sha256File(target)) === f.sha256) {
     const size = (await stat(target)).size;
-    o.onProgress?.({ file: f.path, bytes: size, total: size, done: true });
-    return { path: f.path, size, sha256: f.sha256, verifiedBy: 'pinned' };
+    o.onProgress?.({ file: f.path, bytes: size, total: size, done: true, verifiedBy: checked });
+    return { path: f.path, size, sha256: f.sha256, verifiedBy: checked };
   }
   const url = resolveUrl(endpoint, o.repo, o.revision, f.path);
   let have = existsSync(part) ? (await stat(part)).size : 0;
@@ -170,14 +214,16 @@ async function downloadFile(endpoint: string, o: DownloadOptions, f: CatalogFile
   };
   arm();
   let res: Response;
+  let linkedSha: string | undefined;
   try {
-    res = await fetch(url, { headers, redirect: 'follow', signal: controller.signal });
+    ({ res, linkedSha } = await fetchFollowing(url, headers, controller.signal));
   } catch (e) {
     clearTimeout(timer);
     throw new HubError(`${url}: ${(e as Error).message}${have ? ` (${have} bytes kept in ${part}; pull again to resume)` : ''}`);
   }
   if (res.status === 416 && have > 0) {
-    // The .part already holds the whole file (the range starts at its end): verify it as it is.
+    // The .part already holds the whole file as the server has it (the range starts at its end): check
+    // it as it is (a wrong size is a checksum error below, never "resume" again).
     await res.body?.cancel();
   } else if (res.status !== 200 && res.status !== 206) {
     clearTimeout(timer);
@@ -215,19 +261,22 @@ async function downloadFile(endpoint: string, o: DownloadOptions, f: CatalogFile
   }
   clearTimeout(timer);
   const size = (await stat(part)).size;
-  if (f.size !== undefined && size !== f.size) {
-    if (size > f.size) await rm(part, { force: true });
-    throw new HubError(`${f.path}: ${size} bytes downloaded, the profile pins ${f.size}${size > f.size ? '; the file was deleted' : `; kept in ${part}: pull again to resume`}`);
-  }
   const actual = await sha256File(part);
-  const etag = etagSha(res.headers);
+  // The transfer finished (an interruption threw above): a file of another size than the pinned one is
+  // complete and wrong, not partial. Deleted, so that the next pull starts over instead of looping on a
+  // Range request past its end.
+  if (f.size !== undefined && size !== f.size) {
+    await rm(part, { force: true });
+    throw new HubChecksumError(f.path, f.sha256 ?? '(no pinned hash)', actual, f.published === 'hub' ? "the hub's listing" : 'pinned in the profile', `the server sent a complete file of ${size} bytes, the ${f.published === 'hub' ? "hub's listing gives" : 'profile pins'} ${f.size}`);
+  }
+  const etag = linkedSha;
   let verifiedBy: ManifestFile['verifiedBy'];
   if (f.sha256) {
     if (actual !== f.sha256) {
       await rm(part, { force: true });
-      throw new HubChecksumError(f.path, f.sha256, actual, 'pinned in the profile');
+      throw new HubChecksumError(f.path, f.sha256, actual, f.published === 'hub' ? "published in the hub's listing" : 'pinned in the profile');
     }
-    verifiedBy = 'pinned';
+    verifiedBy = checked;
   } else if (etag) {
     if (actual !== etag) {
       await rm(part, { force: true });
@@ -238,7 +287,7 @@ async function downloadFile(endpoint: string, o: DownloadOptions, f: CatalogFile
     verifiedBy = 'first-seen';
   }
   await rename(part, target);
-  o.onProgress?.({ file: f.path, bytes: size, total: size, done: true });
+  o.onProgress?.({ file: f.path, bytes: size, total: size, done: true, verifiedBy });
   return { path: f.path, size, sha256: actual, verifiedBy };
 }
 

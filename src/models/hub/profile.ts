@@ -6,6 +6,7 @@
  *   ├── <owner>--<name>/              the model files, with veracite-download.json (written last)
  *   ├── verdict-calibration.json      verdict rule, relevance gate, probability calibrator (NLI / scorer profiles)
  *   ├── audit-calibration.json        the audit's flag threshold, support signal and probability (NLI / scorer profiles)
+ *   ├── calibration-readings.jsonl    the model's readings of the samples, kept as made (a calibration resumes)
  *   └── veracite-profile.json         this file, written last by `veracite models calibrate`
  *
  * A folder without veracite-profile.json is installed but not calibrated: it is refused for verdicts.
@@ -21,6 +22,8 @@ import { readManifest, type DownloadManifest } from './download.js';
 export const PROFILE_FILE = 'veracite-profile.json';
 export const VERDICT_CALIBRATION_FILE = 'verdict-calibration.json';
 export const AUDIT_CALIBRATION_FILE = 'audit-calibration.json';
+/** The model's readings of the calibration samples, kept as they are made (a calibration resumes from them). */
+export const READINGS_FILE = 'calibration-readings.jsonl';
 
 export class ProfileError extends Error {
   constructor(message: string) {
@@ -54,6 +57,10 @@ export interface ProfileFile {
   figures: ProfileFigures;
   /** The command and data the calibration ran on. */
   calibratedOn: { data: string[]; command: string };
+  /** How many items of each sample the calibration read (`quick`: veracite models calibrate --quick). */
+  samples?: { quick: boolean; train: number; dev: number; wice: number; snli: number };
+  /** The sanity gates it passed (learn/verdict/sanity-gates.ts): each figure and its threshold. */
+  gates?: { passed: boolean; checks: { name: string; passed: boolean; value: number; threshold: number; n: number; reason: string }[] };
   createdAt: string;
 }
 

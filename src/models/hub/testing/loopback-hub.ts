@@ -1,13 +1,18 @@
 /**
- * A model hub on loopback for tests, in the hub's real URL layout and headers:
+ * A model hub on loopback for tests, behaving as the real one does (issue 39), in its URL layout and headers:
  *
- *   GET /<owner>/<name>/resolve/<revision>/<file>   302 to /cdn/<sha256> (X-Linked-Etag, X-Repo-Commit) for
- *                                                  "LFS" files (.onnx), 200 directly for small files;
- *                                                  ETag, Content-Length, Accept-Ranges, Range -> 206
- *   GET /api/models/<owner>/<name>/revision/<rev>   {sha, siblings: [{rfilename, lfs?: {sha256, size}}]}
+ *   GET /<owner>/<name>/resolve/<revision>/<file>   LFS files (.onnx): 302 to a CDN on a second loopback
+ *                                                  server (another host:port), with X-Linked-Etag (the
+ *                                                  SHA-256), X-Linked-Size and X-Repo-Commit on the 302;
+ *                                                  small files: 200 with the git blob's SHA-1 as ETag
+ *   GET <cdn>/cdn/<id>                              the bytes; its ETag is the CDN's own (not a SHA-256);
+ *                                                  Content-Length, Accept-Ranges, Range -> 206, 416 past the end
+ *   GET /api/models/<owner>/<name>/revision/<rev>   {sha, siblings: [{rfilename}]}; with ?blobs=true each
+ *                                                  sibling also has blobId and size, LFS ones lfs: {sha256, size}
  *
  * Faults for the tests: `corrupt` (serve changed bytes for a file), `cutOnce` (close the connection after n
- * bytes the first time a file is fetched). Every request is recorded.
+ * bytes the first time a file is fetched), `wrongSize` (serve a complete file n bytes shorter, consistently:
+ * its Content-Length and ranges say so). Every request (hub and CDN) is recorded.
  */
 import { createHash } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
@@ -29,12 +34,15 @@ export interface HubRepo {
 }
 
 export class LoopbackHub {
-  readonly requests: { url: string; range?: string }[] = [];
+  readonly requests: { url: string; range?: string; host: 'hub' | 'cdn'; authorization?: boolean }[] = [];
   readonly corrupt = new Set<string>();
   readonly cutOnce = new Map<string, number>();
+  readonly wrongSize = new Map<string, number>();
   private server: Server | undefined;
+  private cdnServer: Server | undefined;
   private readonly repos = new Map<string, HubRepo>();
   endpoint = '';
+  cdn = '';
 
   /** Serves a model folder as `repo` at `revision` (every file under it). */
   async addFolder(repo: string, revision: string, dir: string): Promise<HubRepo> {
@@ -57,33 +65,56 @@ export class LoopbackHub {
 
   async start(): Promise<string> {
     this.server = createServer((req, res) => this.handle(req, res));
+    this.cdnServer = createServer((req, res) => this.handleCdn(req, res));
     await new Promise<void>((ok) => this.server!.listen(0, '127.0.0.1', ok));
+    // Another host as the browser and fetch see it (another port): what the hub's token must not reach.
+    await new Promise<void>((ok) => this.cdnServer!.listen(0, '127.0.0.1', ok));
     this.endpoint = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.cdn = `http://127.0.0.1:${(this.cdnServer.address() as AddressInfo).port}`;
     return this.endpoint;
   }
 
   async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((ok) => (this.server ? this.server.close(() => ok()) : ok()));
+    for (const s of [this.server, this.cdnServer]) {
+      s?.closeAllConnections();
+      await new Promise<void>((ok) => (s ? s.close(() => ok()) : ok()));
+    }
   }
 
-  private handle(req: IncomingMessage, res: ServerResponse): void {
+  private record(req: IncomingMessage, url: URL, host: 'hub' | 'cdn'): void {
+    this.requests.push({ url: url.pathname + url.search, host, ...(req.headers.range ? { range: req.headers.range } : {}), ...(req.headers.authorization ? { authorization: true } : {}) });
+  }
+
+  private handleCdn(req: IncomingMessage, res: ServerResponse): void {
     const url = new URL(req.url ?? '/', 'http://x');
-    this.requests.push({ url: url.pathname, ...(req.headers.range ? { range: req.headers.range } : {}) });
-    const api = /^\/api\/models\/([^/]+\/[^/]+)\/revision\/([^/]+)$/.exec(url.pathname);
-    if (api) {
-      const r = this.repos.get(api[1]!);
-      if (!r || (decodeURIComponent(api[2]!) !== r.revision && api[2] !== 'main')) return void res.writeHead(404).end('{"error":"not found"}');
-      res.writeHead(200, { 'content-type': 'application/json' });
-      return void res.end(JSON.stringify({ id: r.repo, sha: r.revision, siblings: r.files.map((f) => ({ rfilename: f.path, ...(f.lfs ? { lfs: { sha256: f.sha256, size: f.bytes.length } } : {}) })) }));
-    }
+    this.record(req, url, 'cdn');
     const cdn = /^\/cdn\/([0-9a-f]{64})$/.exec(url.pathname);
     if (cdn) {
       for (const r of this.repos.values()) {
         const f = r.files.find((x) => x.sha256 === cdn[1]);
         if (f) return this.send(req, res, f);
       }
-      return void res.writeHead(404).end();
+    }
+    res.writeHead(404).end();
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse): void {
+    const url = new URL(req.url ?? '/', 'http://x');
+    this.record(req, url, 'hub');
+    const api = /^\/api\/models\/([^/]+\/[^/]+)\/revision\/([^/]+)$/.exec(url.pathname);
+    if (api) {
+      const r = this.repos.get(api[1]!);
+      if (!r || (decodeURIComponent(api[2]!) !== r.revision && api[2] !== 'main')) return void res.writeHead(404).end('{"error":"not found"}');
+      // As the real API: file sizes and LFS hashes only when asked for with ?blobs=true.
+      const blobs = url.searchParams.get('blobs') === 'true';
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return void res.end(
+        JSON.stringify({
+          id: r.repo,
+          sha: r.revision,
+          siblings: r.files.map((f) => ({ rfilename: f.path, ...(blobs ? { blobId: gitBlobSha1(f.bytes), size: f.bytes.length, ...(f.lfs ? { lfs: { sha256: f.sha256, size: f.bytes.length, pointerSize: 134 } } : {}) } : {}) })),
+        }),
+      );
     }
     const m = /^\/([^/]+\/[^/]+)\/resolve\/([^/]+)\/(.+)$/.exec(url.pathname);
     const r = m ? this.repos.get(m[1]!) : undefined;
@@ -92,7 +123,7 @@ export class LoopbackHub {
     if (!f) return void res.writeHead(404, { 'x-error-code': 'EntryNotFound' }).end('Entry not found');
     if (f.lfs) {
       // The hub answers LFS files with a redirect to its CDN, carrying the file's SHA-256 as X-Linked-Etag.
-      res.writeHead(302, { location: `/cdn/${f.sha256}`, 'x-linked-etag': `"${f.sha256}"`, 'x-linked-size': String(f.bytes.length), 'x-repo-commit': r.revision });
+      res.writeHead(302, { location: `${this.cdn}/cdn/${f.sha256}?x-signature=test`, 'x-linked-etag': `"${f.sha256}"`, 'x-linked-size': String(f.bytes.length), 'x-repo-commit': r.revision, etag: `"${gitBlobSha1(f.bytes)}"` });
       return void res.end();
     }
     this.send(req, res, f);
@@ -104,7 +135,10 @@ export class LoopbackHub {
       body = Buffer.from(body);
       body[Math.floor(body.length / 2)] = body[Math.floor(body.length / 2)]! ^ 0xff;
     }
-    const etag = f.lfs ? `"${f.sha256}"` : `"${createHash('sha1').update(f.bytes).digest('hex')}"`;
+    const shorter = this.wrongSize.get(f.path);
+    if (shorter !== undefined) body = body.subarray(0, body.length - shorter);
+    // A CDN's ETag is its own (here an MD5, as S3's); the hub's for a small file is the git blob's SHA-1.
+    const etag = f.lfs ? `"${createHash('md5').update(body).digest('hex')}"` : `"${gitBlobSha1(f.bytes)}"`;
     const range = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
     const start = range ? Number(range[1]) : 0;
     if (start >= body.length && range) return void res.writeHead(416, { 'content-range': `bytes */${body.length}`, etag }).end();
@@ -125,4 +159,9 @@ export class LoopbackHub {
     }
     res.end(part);
   }
+}
+
+/** Git's object id of a file's bytes (what the hub's ETag and blobId of a small file are). */
+function gitBlobSha1(bytes: Buffer): string {
+  return createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }
