@@ -108,6 +108,13 @@ describe('LLM judge profiles end to end (loopback servers)', () => {
       assert.deepEqual(judge.details!.params, { temperature: 0, seed: 13, maxTokens: 96, topLogprobs: 5 });
       assert.equal(v.provenance.config.calibrated, true);
       assert.equal((v.provenance.config.profile as { name: string }).name, 'judge-gpt');
+      // A judge whose answers cannot be read: the verdict is still given, marked needs review with the reason.
+      openai.options.content = 'I am sorry, I cannot assess medical claims.';
+      await rm(join(home, 'judge-gpt', 'llm-cache'), { recursive: true, force: true });
+      const unread = await vc.verify('Vitamin D deficiency increases the risk of fractures.');
+      delete openai.options.content;
+      assert.ok(unread.evidence.length > 0);
+      assert.match(unread.review?.message ?? '', /not to be trusted as it is: the judge's answer does not start with SUPPORTED/, JSON.stringify(unread.review));
     } finally {
       await vc.close();
     }

@@ -52,6 +52,11 @@ export interface EntailmentModel {
   readonly info: ModelInfo;
   /** `signal`: as Embedder.embed. */
   predict(pairs: EntailmentPair[], signal?: AbortSignal): Promise<EntailmentProbs[]>;
+  /**
+   * Why this model's last reading of the pair is not to be trusted as it is (an LLM judge's unreadable
+   * answer, or a quote that is not in the source); undefined when it is, or when the model cannot tell.
+   */
+  reviewOf?(pair: EntailmentPair): string | undefined;
   dispose?(): Promise<void>;
 }
 

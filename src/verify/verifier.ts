@@ -23,7 +23,7 @@ import { hopEvidence, type HopConfig } from './hop.js';
 import { aggregateConfigOf, loadVerdictCalibration } from './verdict-calibration.js';
 import { loadReviewModel, reviewOf, type ReviewModel } from './review.js';
 import { engineNote } from './engine-notes.js';
-import type { CandidateDocument, EvidenceSelector, EvidenceSentence, Label, LabelProbs, Opposite, Verdict, VerdictFinding } from './types.js';
+import type { CandidateDocument, EvidenceSelector, EvidenceSentence, Label, LabelProbs, Opposite, Review, Verdict, VerdictFinding } from './types.js';
 
 export interface DocumentVerdict {
   docId: string;
@@ -213,7 +213,7 @@ export class Verifier {
     // The evidence the verdict rests on: the deciding document's (by document, else the most relevant), or all when pooled.
     const decidingDoc = decidedBy?.docId ?? evidence[0]?.docId;
     const resting = this.config.verdict.across === 'pooled' ? evidence : evidence.filter((e) => e.docId === decidingDoc);
-    const review = this.review && reviewOf(this.review, { probs, label, relevance: resting.length ? Math.max(...resting.map((e) => e.score)) : 0, twinMargin: opposite ? opposite.claimEntailment - opposite.entailment : 0, sentences: resting.flatMap((e) => (e.entailment ? [e.entailment] : [])), gate: this.config.verdict.relevanceThreshold ?? 0 });
+    const review = (this.review && reviewOf(this.review, { probs, label, relevance: resting.length ? Math.max(...resting.map((e) => e.score)) : 0, twinMargin: opposite ? opposite.claimEntailment - opposite.entailment : 0, sentences: resting.flatMap((e) => (e.entailment ? [e.entailment] : [])), gate: this.config.verdict.relevanceThreshold ?? 0 })) ?? this.modelReview(claim, resting, probs[label]);
     const t3 = performance.now();
     return {
       claim,
@@ -232,6 +232,19 @@ export class Verifier {
       provenance: await this.provenance(),
       timings: { ...timings, evidenceMs: t2 - t1, verdictMs: t3 - t2, totalMs: t3 - t0 },
     };
+  }
+
+  /**
+   * Needs review because the entailment model says its reading of the deciding evidence (each sentence, or
+   * the sentences joined as the concat rule reads them) cannot be trusted: an LLM judge's unreadable answer
+   * or invented quote. No P(right) model covers such an engine: pRight is the verdict's own confidence.
+   */
+  private modelReview(claim: string, resting: readonly EvidenceSentence[], confidence: number): Review | undefined {
+    const ask = this.models.entailment.reviewOf?.bind(this.models.entailment);
+    if (!ask || !resting.length) return undefined;
+    const premises = [resting.map((e) => e.text).join(' '), ...resting.map((e) => e.text)];
+    const why = premises.map((premise) => ask({ premise, hypothesis: claim })).find((w) => w !== undefined);
+    return why ? { reason: 'uncertain', message: `needs review: the entailment model's reading of the deciding evidence is not to be trusted as it is: ${why}`, pRight: confidence, level: 1 } : undefined;
   }
 
   /**

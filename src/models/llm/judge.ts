@@ -54,9 +54,14 @@ export interface LlmJudgeOptions {
   retry?: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs' | 'onRetry'>;
 }
 
+/** Pairs whose reading needs review, remembered for reviewOf (the most recent; older ones are forgotten). */
+const REVIEWS_KEPT = 10_000;
+const pairKey = (p: EntailmentPair) => `${p.premise}\u0000${p.hypothesis}`;
+
 export class LlmJudge implements EntailmentModel {
   readonly info: ModelInfo;
   readonly mode: JudgeMode;
+  private readonly reviews = new Map<string, string>();
 
   constructor(private readonly o: LlmJudgeOptions) {
     this.info = o.info;
@@ -95,10 +100,23 @@ export class LlmJudge implements EntailmentModel {
           return;
         }
         if (r.review && r.from === 'none') t.unreadable++;
+        this.remember(pair, r.review);
         out[i] = withNote(r.probs, { by: 'llm', from: r.from, ...(r.label ? { label: r.label } : {}), quotes: r.quotes, dropped: r.dropped, ...(r.review ? { review: r.review } : {}), ...(r.cached ? { cached: true } : {}) });
       }),
     );
     return out as EntailmentProbs[];
+  }
+
+  reviewOf(pair: EntailmentPair): string | undefined {
+    return this.reviews.get(pairKey(pair));
+  }
+
+  private remember(pair: EntailmentPair, review: string | undefined): void {
+    const k = pairKey(pair);
+    this.reviews.delete(k);
+    if (!review) return;
+    this.reviews.set(k, review);
+    if (this.reviews.size > REVIEWS_KEPT) this.reviews.delete(this.reviews.keys().next().value!);
   }
 
   private offlinePromise: Promise<EntailmentModel> | undefined;

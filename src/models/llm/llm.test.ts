@@ -201,6 +201,8 @@ describe('LLM judge against a loopback OpenAI-compatible server', () => {
       assert.deepEqual({ ...p }, { entailment: 1 / 3, neutral: 1 / 3, contradiction: 1 / 3 });
       assert.match(judgeNoteOf(p!)!.review!, /could not be read: .*not JSON/);
       assert.equal(judge.tally.unreadable, 1);
+      assert.match(judge.reviewOf({ premise: DOC, hypothesis: 'Aspirin works.' })!, /could not be read/);
+      assert.equal(judge.reviewOf({ premise: DOC, hypothesis: 'another claim' }), undefined);
       s.options.brokenJson = 0;
       s.options.content = 'As an AI I cannot judge this.';
       const [q] = await judge.predict([{ premise: DOC, hypothesis: 'Aspirin helps.' }]);
