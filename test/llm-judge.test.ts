@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Veracite } from '../src/app/veracite.js';
 import { calibrateProfile } from '../src/cli/models-calibrate.js';
+import { startServer } from '../src/server/start.js';
 import { runCli } from '../src/cli/testing/run-cli.js';
 import { takeJudgeUsage, usageLine } from '../src/models/llm/usage.js';
 import { startFakeOllama, startFakeOpenAi, type FakeServer } from '../src/models/llm/testing/fake-servers.js';
@@ -73,7 +74,7 @@ describe('LLM judge profiles end to end (loopback servers)', () => {
     else process.env[KEY_VAR] = saved.key;
   });
 
-  it('models add (openai, key from a variable) -> calibrate -> verify, check, audit with --profile', async () => {
+  it('models add (openai, key from a variable) -> calibrate -> verify, serve, check, audit with --profile', async () => {
     const added = await cli(['models', 'add', 'judge-gpt', '--engine', 'openai', '--base-url', `${openai.url}/v1`, '--model', 'fake-judge', '--api-key-env', KEY_VAR, '--price-input', '0.15', '--price-output', '0.60']);
     outputs.push(added.out, added.err);
     assert.match(added.out, /judge-gpt: LLM judge openai fake-judge at http:\/\/127\.0\.0\.1:\d+\/v1, key from \$VERACITE_TEST_LLM_KEY/);
@@ -93,7 +94,7 @@ describe('LLM judge profiles end to end (loopback servers)', () => {
     // verify, on the shipped SciFact sample
     const vc = await Veracite.open({ index: { dir: 'memory:' }, models: { profile: 'judge-gpt' }, retrieval: { mode: 'bm25' } }, { create: true });
     try {
-      // A slice of the shipped SciFact sample is corpus enough for one verdict.
+      // A slice of the shipped SciFact sample is corpus enough for one verdict (and the server's below).
       const corpus = join(root, 'corpus.jsonl');
       await writeFile(corpus, (await readFile('data/samples/scifact/corpus.jsonl', 'utf8')).split('\n').slice(0, 60).join('\n') + '\n');
       await vc.ingest(corpus);
@@ -117,6 +118,19 @@ describe('LLM judge profiles end to end (loopback servers)', () => {
       assert.match(unread.review?.message ?? '', /not to be trusted as it is: the judge's answer does not start with SUPPORTED/, JSON.stringify(unread.review));
     } finally {
       await vc.close();
+    }
+    // serve, over HTTP: the same profile behind /v1/verify
+    const sv = await Veracite.open({ index: { dir: 'memory:' }, models: { profile: 'judge-gpt' }, retrieval: { mode: 'bm25' } }, { create: true });
+    await sv.ingest(join(root, 'corpus.jsonl'));
+    const server = await startServer({ port: 0 }, sv);
+    try {
+      const res = await fetch(`${server.url}/v1/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ claim: 'Vitamin D deficiency increases the risk of fractures.' }) });
+      const text = await res.text();
+      outputs.push(text);
+      assert.equal(res.status, 200, text);
+      assert.match(text, /"backend":"llm"/);
+    } finally {
+      await server.close();
     }
     const verifyUsage = takeJudgeUsage();
     assert.ok(verifyUsage.some((t) => t.calls + t.cacheHits > 0), JSON.stringify(verifyUsage));
