@@ -254,7 +254,7 @@ export function registerModelsCommand(program: Command): void {
       .option('--price-output <x>', 'price per million output tokens', (v: string) => Number(v))
       .option('--currency <c>', 'currency of the prices', 'USD'),
   ).action(async (name: string, flags: { modelsDir?: string; engine: LlmEngine; baseUrl: string; model: string; apiKeyEnv?: string; judge: string; uncertainBelow?: number; concurrency?: number; timeout?: number; retries?: number; seed?: number; priceInput?: number; priceOutput?: number; currency: string }) => {
-    if ((flags.priceInput === undefined) !== (flags.priceOutput === undefined)) throw new InvalidArgumentError('give both --price-input and --price-output (per million tokens), or neither');
+    if ((flags.priceInput === undefined) !== (flags.priceOutput === undefined)) throw new Error('models add: give both --price-input and --price-output (per million tokens), or neither');
     const { addLlmProfile } = await import('../models/llm/add.js');
     const r = await addLlmProfile({
       name,
