@@ -15,7 +15,7 @@
 import type { Document } from '../corpus/types.js';
 import { prepareDocument } from '../corpus/prepare.js';
 import type { ClaimInContext } from '../retrieve/query-building.js';
-import { urlKey } from '../sources/page-text.js';
+import { pageToDocument, urlKey } from '../sources/page-text.js';
 import { normalizeUrl } from '../store/url.js';
 import { PROVIDERS } from './providers/index.js';
 import { wikipediaText } from './providers/wikipedia.js';
@@ -144,7 +144,9 @@ export async function searchSources(claim: ClaimInContext | string, opts: Search
     if (hit.wiki) {
       if (!takeFetch()) return { unread: 'past the fetch budget' };
       const t = await wikipediaText(hit.wiki.title, opts.client);
-      if (t.ok) return found(prepareDocument({ id: `url:${urlKey(hit.url)}`, title: t.title, text: t.text, url: hit.url }), 'wikipedia');
+      if (t.ok && t.kind === 'text') return found(prepareDocument({ id: `url:${urlKey(hit.url)}`, title: t.title, text: t.text, url: hit.url }), 'wikipedia');
+      // The REST API's rendered article, through the pages' HTML reader.
+      if (t.ok) return found({ ...pageToDocument(t.text, 'html', hit.url, t.title), title: t.title }, 'wikipedia');
       return hit.text ? found(textDocument(hit, hit.text), 'snippet') : { unread: `${PROVIDER_LABELS.wikipedia}: ${t.reason}` };
     }
     if (hit.textKind === 'abstract' && hit.text) {

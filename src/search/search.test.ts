@@ -114,6 +114,14 @@ describe('search providers (loopback, documented shapes)', () => {
     assert.ok(sources.every((s) => s.foundBy[0]!.query === 'Grey seal pup production Cornwall rose fifth 2016 2021'));
   });
 
+  it('Wikipedia: an article without plain text (no TextExtracts) is read from its REST HTML', async () => {
+    const { sources } = await searchSources('St Ives Bay is sheltered by The Island', { providers: ['wikipedia'], client: client(), budget: { queries: 1, fetches: 3 } });
+    const bay = sources.find((s) => s.hit.title === 'St Ives Bay')!;
+    assert.equal(bay.textFrom, 'wikipedia');
+    assert.deepEqual(bay.document.sentences, ['St Ives Bay is a bay in north Cornwall, between St Ives and Godrevy Point.', 'The bay is sheltered from the prevailing westerly winds by the headland of The Island.', 'Geography', 'The Hayle estuary opens into the bay at its eastern end.']);
+    assert.ok(srv.hits.some((h) => h === '/wikipedia/api/rest_v1/page/html/St_Ives_Bay'));
+  });
+
   it('a provider that cannot be reached is named, the others still answer', async () => {
     const { sources, report } = await searchSources(CLAIM, { providers: ['wikipedia', 'crossref'], client: new SearchClient({ bases: { ...srv.bases, wikipedia: 'http://127.0.0.1:9' }, intervalMs: 0, policy: { timeoutMs: 2000 } }) });
     assert.equal(report.failures.length, 1);

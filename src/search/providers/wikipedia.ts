@@ -52,8 +52,12 @@ export const wikipedia: SearchProvider = {
   },
 };
 
-/** An article's plain text (TextExtracts), or a reason it has none. */
-export async function wikipediaText(title: string, req: SearchRequester): Promise<{ ok: true; text: string; title: string } | { ok: false; reason: string }> {
+/**
+ * An article's text: its plain text (TextExtracts), or, on a wiki without that extension (a mirror, a small
+ * wiki), its rendered HTML from the REST API (`/api/rest_v1/page/html/<title>`), read by the caller's HTML
+ * reader. A reason when it has neither.
+ */
+export async function wikipediaText(title: string, req: SearchRequester): Promise<{ ok: true; text: string; kind: 'text' | 'html'; title: string } | { ok: false; reason: string }> {
   const res = await req.get('wikipedia', api(req, { prop: 'extracts', explaintext: '1', exsectionformat: 'plain', redirects: '1', titles: title }));
   let j: ExtractAnswer;
   try {
@@ -62,6 +66,9 @@ export async function wikipediaText(title: string, req: SearchRequester): Promis
     return { ok: false, reason: (e as Error).message };
   }
   const page = j.query?.pages?.[0];
-  if (!page || page.missing || !page.extract?.trim()) return { ok: false, reason: `no text for "${title}"` };
-  return { ok: true, text: page.extract, title: page.title ?? title };
+  if (page?.missing) return { ok: false, reason: `no article "${title}"` };
+  if (page?.extract?.trim()) return { ok: true, text: page.extract, kind: 'text', title: page.title ?? title };
+  const html = await req.get('wikipedia', `${req.base('wikipedia')}/api/rest_v1/page/html/${encodeURIComponent(title.replace(/ /g, '_'))}`, { accept: 'text/html' });
+  if (html.ok && html.body.trim()) return { ok: true, text: html.body, kind: 'html', title: page?.title ?? title };
+  return { ok: false, reason: `no text for "${title}"${html.ok ? '' : ` (${html.reason})`}` };
 }
