@@ -19,6 +19,8 @@ const rows = claims.map((c, i) => ({
   probability: r.support[i]!,
   similarity: r.similarity[i]!,
   contradicted: !!r.judgements[i]?.contradicted,
+  // A decisive finding (verify/decision.ts: not supported, with a tag) rather than the NLI head's contradiction alone.
+  stated: !!r.judgements[i]?.findings?.some((f) => f.decisive) && !!r.judgements[i]?.contradicted,
 }));
 await mkdir(dirname(values.out!), { recursive: true });
 await writeFile(values.out!, JSON.stringify({ data: values.data, n: rows.length, scorer: loaded.scorer.info, rows }, null, 1) + '\n');

@@ -25,7 +25,7 @@ export interface ScoredCitation {
   band?: { band: string };
   verification?: { flagged?: boolean; probability?: number };
   /** The one decision (verify/decision.ts), when the report carries it: its tag is what the worklist proposes. */
-  decision?: { band: string; tag?: unknown };
+  decision?: { band: string; tag?: unknown; finding?: string };
 }
 
 export interface SetScore {
@@ -41,7 +41,7 @@ export interface SetScore {
   tags: number;
   /** label -> band -> count. */
   confusion: Record<string, Record<string, number>>;
-  rows: { citation: number; label: SupportLabel; kind?: string; band: string; probability?: number; tag: boolean; right: boolean }[];
+  rows: { citation: number; label: SupportLabel; kind?: string; band: string; probability?: number; tag: boolean; stated: boolean; right: boolean }[];
 }
 
 const BAND_OF_LABEL: Record<SupportLabel, string> = { supported: 'supported', partially_supported: 'partly-supported', not_supported: 'not-supported' };
@@ -59,7 +59,7 @@ export function scoreCitationSet(citations: readonly ScoredCitation[], labels: r
     if (!c) throw new Error(`label for citation ${l.citation}: the audit has no such citation`);
     if (c.claim !== undefined && c.claim !== l.claim) throw new Error(`label for citation ${l.citation}: its claim is not the audited claim ("${c.claim}")`);
     const band = c.decision?.band ?? c.band?.band ?? 'could-not-check';
-    return { citation: l.citation, label: l.label, ...(l.kind ? { kind: l.kind } : {}), band, ...(c.verification?.probability !== undefined ? { probability: c.verification.probability } : {}), tag: proposesTag(c), right: band === BAND_OF_LABEL[l.label] };
+    return { citation: l.citation, label: l.label, ...(l.kind ? { kind: l.kind } : {}), band, ...(c.verification?.probability !== undefined ? { probability: c.verification.probability } : {}), tag: proposesTag(c), stated: c.decision?.finding !== undefined, right: band === BAND_OF_LABEL[l.label] };
   });
   const confusion: SetScore['confusion'] = {};
   for (const r of rows) (confusion[r.label] ??= {})[r.band] = (confusion[r.label]?.[r.band] ?? 0) + 1;

@@ -38,7 +38,7 @@ export async function supportDetection(scorer: PairScorer, support: SupportModel
     const scores = await scoreDocuments(scorer, chunk.map((c, k) => ({ query: queries[k]!, doc: c.doc })), DEFAULT_SCORING);
     for (const s of scores) engine.push(s.score ?? -Infinity);
     chunk.forEach((c, k) => similarity.push(pageSimilarity(queries[k]!, c.doc)));
-    judgements.push(...(await judgeSupport(support, scores.map((s, k) => ({ claim: queries[k]!, evidence: s.evidence, coverage: coverageOfDocument(queries[k]!, chunk[k]!.doc) })))));
+    judgements.push(...(await judgeSupport(support, scores.map((s, k) => ({ claim: queries[k]!, evidence: s.evidence, coverage: coverageOfDocument(queries[k]!, chunk[k]!.doc), sentences: chunk[k]!.doc.sentences })))));
     onProgress?.(Math.min(i + batch, claims.length), claims.length);
   }
   const sup = judgements.map((j) => j?.probability ?? 0);

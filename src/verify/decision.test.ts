@@ -15,7 +15,7 @@ describe('decidePair', () => {
   });
 
   it('bands the probability on one set of thresholds; supported never below the threshold it quotes', () => {
-    assert.ok(t.tagBelow < t.notSupportedBelow && t.notSupportedBelow < t.partlyFrom && t.partlyFrom < t.supportedFrom);
+    assert.ok(t.tagBelow <= t.notSupportedBelow && t.notSupportedBelow < t.partlyFrom && t.partlyFrom < t.supportedFrom);
     for (let p = 0; p <= 1; p += 0.01) {
       const d = decidePair({ probability: p });
       assert.equal(d.band, bandOfProbability(p));
@@ -31,8 +31,9 @@ describe('decidePair', () => {
     assert.equal(decidePair({ probability: 0.3, modelContradiction: true }).band, 'partly-supported');
   });
 
-  it('a low score above the tag threshold is not supported without a tag', () => {
-    const d = decidePair({ probability: (t.tagBelow + t.notSupportedBelow) / 2 });
+  it('a low score above the tag threshold is not supported without a tag (a tag threshold below the band)', () => {
+    const lower = { ...t, tagBelow: t.notSupportedBelow / 2 };
+    const d = decidePair({ probability: (lower.tagBelow + lower.notSupportedBelow) / 2 }, lower);
     assert.equal(d.band, 'not-supported');
     assert.equal(d.tag, undefined);
     assert.match(d.reason, /no tag proposed/);
