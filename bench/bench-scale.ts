@@ -6,6 +6,14 @@
  *   node --import tsx bench/bench-scale.ts [--sizes 100000,500000,2000000,5400000] [--vectors 5000000]
  *        [--dir tmp/scale] [--queries 1000] [--vector-queries 200] [--recall-queries 50] [--batch 10000] [--keep]
  *
+ * Issue 38 (toward English Wikipedia, ~50M passages): `--shape article` generates whole articles (~7.2 passages
+ * a page, as 6.9M articles give ~50M passages) instead of FEVER's lead sections, `--vector-index ivf-pq` builds
+ * LanceDB's compressed IVF-PQ index (64 bytes a vector) instead of HNSW-SQ and measures recall@100 against
+ * exact search for each `--ivf-search nprobes:refine` setting, and `--results` keeps the run apart:
+ *
+ *   node --import tsx bench/bench-scale.ts --shape article --sizes 50000,400000 --vectors 1000000
+ *        --vector-index ivf-pq --results bench/results/scale-wikipedia.json --dir tmp/scale-wiki
+ *
  * Each size runs in its own child processes (generate, ingest, search) so peak RSS is per phase. Results
  * are printed per size with the growth against the previous size and saved to bench/results/scale.json
  * after every phase (a long run that is stopped keeps what it measured). Machine load (uptime) is recorded
@@ -23,6 +31,8 @@ import { LanceStore } from '../src/store/lancedb-store.js';
 import { writeFeverLikeCorpus, type FeverLikeCorpus } from './synthetic-fever.js';
 import { ClusteredEmbedder } from './synthetic-vectors.js';
 import { dirSize, machine, peakRssMb, percentile } from './util.js';
+import * as lancedb from '@lancedb/lancedb';
+import type { VectorSearchOptions } from '../src/store/lancedb-store.js';
 
 const { values } = parseArgs({
   options: {
@@ -43,11 +53,22 @@ const { values } = parseArgs({
     'per-doc': { type: 'string' },
     // Dense search: LanceDB's index cache in GB; default: the store sizes it for the index (lance-index-cache.ts).
     'cache-gb': { type: 'string', default: '' },
+    shape: { type: 'string', default: 'fever' },
+    'vector-index': { type: 'string', default: 'hnsw-sq' },
+    // IVF-PQ search settings measured (timing and recall), `nprobes:refineFactor` (refine 0: none).
+    'ivf-search': { type: 'string', default: '20:0,30:10,60:20' },
+    results: { type: 'string', default: 'bench/results/scale.json' },
   },
 });
 const DIR = resolve(values.dir!);
 const SEED = Number(values.seed);
-const RESULTS = 'bench/results/scale.json';
+const RESULTS = values.results!;
+const SHAPE = values.shape === 'article' ? 'article' : 'fever';
+const IVF_PQ = values['vector-index'] === 'ivf-pq';
+const IVF_SETTINGS = values['ivf-search']!.split(',').filter(Boolean).map((s) => {
+  const [nprobes, refine] = s.split(':').map(Number);
+  return { nprobes: nprobes!, refineFactor: refine || undefined };
+});
 
 function log(msg: string): void {
   console.log(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
@@ -81,6 +102,7 @@ async function phaseGenerate(): Promise<void> {
     seed: SEED,
     documents,
     queries: Number(values.queries),
+    shape: SHAPE,
     onProgress: (d) => log(`  generated ${d.toLocaleString()} / ${documents.toLocaleString()} pages`),
   });
   emit({ seconds: +((performance.now() - t) / 1000).toFixed(1), documents: corpus.documents, sentences: corpus.sentences, files: corpus.files, bytes: dirSize(values.corpus!) });
@@ -122,7 +144,18 @@ async function phaseIngest(withVectors: boolean): Promise<void> {
   log(`  BM25 index in ${textIndexSeconds.toFixed(0)} s`);
   let vectorIndexSeconds: number | undefined;
   let vectorIndex: string | undefined;
-  if (withVectors) {
+  if (withVectors && IVF_PQ) {
+    // IVF-PQ: one partition per ~4,096 vectors, 64 sub-vectors of 8 dimensions (64 bytes a vector in the
+    // index); the full vectors stay in the table for the refine step. k-means at 20 iterations: at
+    // LanceDB's default 50 the training alone took 166 s on 16k vectors on the shared cores.
+    t = performance.now();
+    const n = await store.passagesTable!.countRows();
+    const numPartitions = Math.max(16, Math.round(n / 4096));
+    await store.passagesTable!.createIndex('vector', { config: lancedb.Index.ivfPq({ distanceType: 'cosine', numPartitions, numSubVectors: 64, maxIterations: 20 }), replace: true });
+    vectorIndex = `ivf-pq (${numPartitions} partitions, 64 sub-vectors, 20 k-means iterations)`;
+    vectorIndexSeconds = (performance.now() - t) / 1000;
+    log(`  vector index (${vectorIndex}) in ${vectorIndexSeconds.toFixed(0)} s`);
+  } else if (withVectors) {
     t = performance.now();
     vectorIndex = await store.buildVectorIndex();
     vectorIndexSeconds = (performance.now() - t) / 1000;
@@ -247,6 +280,7 @@ async function phaseDenseSearch(): Promise<void> {
   const texts = corpus.queries.slice(0, n).map((q) => q.text);
   const qvecs = await embedder.embed(texts.map((t, i) => `query ${i} ${t}`));
   const K = 100;
+  if (IVF_PQ) return denseSearchIvf(store, embedder, texts, qvecs, rss);
   for (const v of qvecs.slice(0, 20)) await store.searchVectorIds(v, K); // warm-up
   const cacheAfterWarmup = cacheUse();
   log(`  index cache ${cacheSize}; after warm-up: ${cacheAfterWarmup ? `${cacheAfterWarmup.mb} MB in ${cacheAfterWarmup.items} entries` : 'not reported (default session)'}`);
@@ -311,10 +345,83 @@ async function phaseDenseSearch(): Promise<void> {
   });
 }
 
+/**
+ * IVF-PQ search: for each `--ivf-search` setting, ANN top-100 timing over all queries and recall@100 against
+ * exact search on the first `--recall-queries`; hybrid (BM25 + ANN + fusion through `Retriever`) with the
+ * last setting, the store's vector search given that setting.
+ */
+async function denseSearchIvf(store: LanceStore, embedder: ClusteredEmbedder, texts: string[], qvecs: Float32Array[], rss: { peakMb: () => number; stop: () => void }): Promise<void> {
+  const K = 100;
+  const recallVecs = qvecs.slice(0, Number(values['recall-queries']));
+  log(`  exact search for ${recallVecs.length} recall queries`);
+  let exactWall = 0;
+  const truths: Set<string>[] = [];
+  for (const v of recallVecs) {
+    const t = performance.now();
+    truths.push(new Set((await store.searchVectorIds(v, K, { exact: true })).map((h) => h.id)));
+    exactWall += performance.now() - t;
+  }
+  const settings: Record<string, unknown>[] = [];
+  for (const opts of IVF_SETTINGS) {
+    for (const v of qvecs.slice(0, 20)) await store.searchVectorIds(v, K, opts); // warm-up
+    const ann: number[] = [];
+    let wall = 0;
+    for (const v of qvecs) {
+      const t = performance.now();
+      await store.searchVectorIds(v, K, opts);
+      const d = performance.now() - t;
+      ann.push(d);
+      wall += d;
+    }
+    let recall = 0;
+    for (const [i, v] of recallVecs.entries()) {
+      const a = await store.searchVectorIds(v, K, opts);
+      recall += a.filter((h) => truths[i]!.has(h.id)).length / Math.max(1, truths[i]!.size);
+    }
+    const r = { nprobes: opts.nprobes, refineFactor: opts.refineFactor ?? 0, recallAt100: +(recall / recallVecs.length).toFixed(4), ann: summarise(ann, wall) };
+    log(`  ivf-pq nprobes ${r.nprobes} refine ${r.refineFactor}: recall@100 ${r.recallAt100}, p50 ${r.ann.p50Ms} ms, p95 ${r.ann.p95Ms} ms`);
+    settings.push(r);
+  }
+  const last: VectorSearchOptions = IVF_SETTINGS[IVF_SETTINGS.length - 1]!;
+  // The store searched with the chosen IVF-PQ setting; everything else is the store itself.
+  const tuned = new Proxy(store, {
+    get(target, prop) {
+      if (prop === 'searchVector') return (v: Float32Array, k: number) => target.searchVector(v, k, last);
+      const x = Reflect.get(target, prop) as unknown;
+      return typeof x === 'function' ? (x as (...a: unknown[]) => unknown).bind(target) : x;
+    },
+  });
+  const retriever = new Retriever(tuned, embedder, { mode: 'hybrid' });
+  for (const q of texts.slice(0, 10)) await retriever.search(q, { k: 10 });
+  const hybrid: number[] = [];
+  let hybridWall = 0;
+  for (const q of texts) {
+    const t = performance.now();
+    await retriever.search(q, { k: 10 });
+    const d = performance.now() - t;
+    hybrid.push(d);
+    hybridWall += d;
+  }
+  const stats = await store.stats();
+  await store.close();
+  rss.stop();
+  emit({
+    passages: stats.passages,
+    dimension: 512,
+    vectorIndex: 'ivf-pq',
+    queries: qvecs.length,
+    recallQueries: recallVecs.length,
+    settings,
+    hybrid: { ...summarise(hybrid, hybridWall), nprobes: last.nprobes, refineFactor: last.refineFactor ?? 0 },
+    exactMsPerQuery: +(exactWall / recallVecs.length).toFixed(0),
+    peakRssMb: rss.peakMb(),
+  });
+}
+
 // ---------------------------------------------------------------------------------------------- parent
 
 function runChild(phase: string, args: Record<string, string | number>): Promise<Record<string, unknown>> {
-  const argv = ['--import', 'tsx', 'bench/bench-scale.ts', '--phase', phase, '--seed', String(SEED), '--batch', values.batch!, ...(values['cache-gb'] ? ['--cache-gb', values['cache-gb']] : []), '--queries', values.queries!, '--vector-queries', values['vector-queries']!, '--recall-queries', values['recall-queries']!];
+  const argv = ['--import', 'tsx', 'bench/bench-scale.ts', '--phase', phase, '--seed', String(SEED), '--batch', values.batch!, ...(values['cache-gb'] ? ['--cache-gb', values['cache-gb']] : []), '--queries', values.queries!, '--vector-queries', values['vector-queries']!, '--recall-queries', values['recall-queries']!, '--shape', SHAPE, '--vector-index', values['vector-index']!, '--ivf-search', values['ivf-search']!, '--results', RESULTS];
   for (const [k, v] of Object.entries(args)) argv.push(`--${k}`, String(v));
   const loadBefore = load();
   const started = performance.now();
@@ -400,10 +507,10 @@ async function main(): Promise<void> {
   mkdirSync(DIR, { recursive: true });
   const sizes = values.sizes!.split(',').filter(Boolean).map(Number);
   const out: { sizes: SizeResult[]; dense?: Record<string, unknown>; load: Record<string, string> } = { sizes: [], load: { start: load() } };
-  log(`scale benchmark: sizes ${sizes.join(', ')}, vectors ${values.vectors}; load ${load()}`);
+  log(`scale benchmark (${SHAPE} pages${IVF_PQ ? ', IVF-PQ vectors' : ''}): sizes ${sizes.join(', ')}, vectors ${values.vectors}; load ${load()}`);
   for (const documents of sizes) {
-    const corpus = join(DIR, `fever-${SEED}-${documents}`);
-    const index = join(DIR, `index-${SEED}-${documents}`);
+    const corpus = join(DIR, `${SHAPE}-${SEED}-${documents}`);
+    const index = join(DIR, `index-${SHAPE}-${SEED}-${documents}`);
     const r: SizeResult = { documents };
     out.sizes.push(r);
     log(`== ${documents.toLocaleString()} documents: generating`);
@@ -421,7 +528,7 @@ async function main(): Promise<void> {
   if (Number(values.vectors) > 0) {
     const largest = sizes[sizes.length - 1]!;
     const last = out.sizes[out.sizes.length - 1]!;
-    out.dense = await runDense(join(DIR, `fever-${SEED}-${largest}`), largest, (last.ingest as { passages: number }).passages / largest, (d) => {
+    out.dense = await runDense(join(DIR, `${SHAPE}-${SEED}-${largest}`), largest, (last.ingest as { passages: number }).passages / largest, (d) => {
       out.dense = d;
       save(out);
     });
