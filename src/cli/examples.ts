@@ -57,6 +57,10 @@ export const EXAMPLES: Record<string, string[]> = {
   'models use': ['veracite models use nli-small', 'veracite models use offline                                        # back to the offline heads'],
   'models remove': ['veracite models remove nli-small'],
   'models import': ['veracite models import /media/usb/veracite-models/nli-small      # pulled on a connected machine'],
+  'models add': [
+    'veracite models add minicheck --engine ollama --base-url http://127.0.0.1:11434 --model bespoke-minicheck:7b',
+    'veracite models add gpt-mini --engine openai --base-url https://api.openai.com/v1 --model gpt-4o-mini --api-key-env OPENAI_API_KEY --price-input 0.15 --price-output 0.60',
+  ],
   'annotations export': ['veracite annotations export --index .veracite/demo --out annotations.jsonl', 'veracite annotations export --index .veracite/demo --as nli --out nli-pairs.jsonl'],
 };
 
