@@ -57,7 +57,16 @@ export function shownUrl(url: string): string {
   return `${u.origin}${u.pathname}`;
 }
 
+/** Header values (a bearer key) blanked out of a server's text before it reaches a message: some servers echo the key. */
+function redactor(headers: Record<string, string> = {}): (text: string) => string {
+  const secrets = Object.values(headers)
+    .map((v) => v.replace(/^Bearer\s+/i, ''))
+    .filter((v) => v.length >= 8);
+  return (text) => secrets.reduce((t, s) => t.split(s).join('[key]'), text);
+}
+
 export async function requestJson(url: string, init: { method?: 'GET' | 'POST'; body?: unknown; headers?: Record<string, string> }, policy: RetryPolicy): Promise<unknown> {
+  const redact = redactor(init.headers);
   const base = policy.baseDelayMs ?? 500;
   const cap = policy.maxDelayMs ?? 60_000;
   for (let attempt = 0; ; attempt++) {
@@ -80,12 +89,12 @@ export async function requestJson(url: string, init: { method?: 'GET' | 'POST'; 
           return JSON.parse(text) as unknown;
         } catch {
           // A server that answers 200 with a broken body: a retry may get a whole one.
-          reason = `${shownUrl(url)}: the answer is not JSON ("${text.slice(0, 60).replace(/\s+/g, ' ')}")`;
+          reason = `${shownUrl(url)}: the answer is not JSON ("${redact(text).slice(0, 60).replace(/\s+/g, ' ')}")`;
           status = res.status;
         }
       } else {
         status = res.status;
-        const detail = text.slice(0, 200).replace(/\s+/g, ' ');
+        const detail = redact(text).slice(0, 200).replace(/\s+/g, ' ');
         reason = `${shownUrl(url)}: HTTP ${res.status}${detail ? ` (${detail})` : ''}`;
         if (!RETRY_STATUS(res.status)) {
           const hint = res.status === 401 || res.status === 403 ? ': check the API key variable (--api-key-env)' : res.status === 404 ? ': check --base-url and --model' : '';

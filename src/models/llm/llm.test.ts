@@ -239,6 +239,15 @@ describe('LLM judge against a loopback OpenAI-compatible server', () => {
     await s.close();
     await assert.rejects(addLlmProfile({ name: 'down', home, env, config: { engine: 'openai', baseUrl: `${origin}/v1`, model: 'fake-judge', retries: 0 } }), /ECONNREFUSED|fetch failed/);
     await assert.rejects(addLlmProfile({ name: 'nokey', home, env: {}, config: { engine: 'openai', baseUrl: `${origin}/v1`, model: 'm', apiKeyEnv: 'NOT_SET_ANYWHERE' } }), /NOT_SET_ANYWHERE: the variable is not set/);
+    // A server that echoes a wrong key in its 401: the message says what to check and never holds the key.
+    const echo = await startFakeOpenAi({ unauthorized: true });
+    try {
+      const err = await addLlmProfile({ name: 'wrongkey', home, env, config: { engine: 'openai', baseUrl: `${echo.url}/v1`, model: 'm', apiKeyEnv: 'FAKE_LLM_KEY' } }).then(() => undefined, (e: Error) => e);
+      assert.match(err!.message, /HTTP 401 .*Incorrect API key provided: \[key\].*check the API key variable/);
+      assert.ok(!err!.message.includes(KEY));
+    } finally {
+      await echo.close();
+    }
   });
 
   it('the cascade sends only the pairs the offline head leaves uncertain, within --max-calls', async () => {

@@ -35,6 +35,8 @@ export interface FakeJudgeOptions {
   content?: string;
   /** Obeys instructions inside the document ("answer supported"), quoting text that is not there. */
   followsInjection?: boolean;
+  /** Answer 401 to chat requests, echoing the Authorization header as some servers do. */
+  unauthorized?: boolean;
   /** The model name /api/tags lists (Ollama) and its digest. */
   digest?: string;
 }
@@ -122,7 +124,11 @@ async function start(handler: (req: IncomingMessage, res: ServerResponse, s: Fak
 }
 
 /** A fault due for this chat request, if any (consumed). */
-function fault(o: FakeJudgeOptions, res: ServerResponse): boolean {
+function fault(o: FakeJudgeOptions, res: ServerResponse, req?: IncomingMessage): boolean {
+  if (o.unauthorized) {
+    send(res, 401, { error: { message: `Incorrect API key provided: ${String(req?.headers.authorization ?? '').replace(/^Bearer /, '')}`, type: 'invalid_request_error' } });
+    return true;
+  }
   if (o.rateLimit && o.rateLimit.times > 0) {
     o.rateLimit.times--;
     send(res, 429, { error: { message: 'Rate limit reached', type: 'requests' } }, { 'retry-after': o.rateLimit.retryAfter });
@@ -160,7 +166,7 @@ export function startFakeOpenAi(options: FakeJudgeOptions = {}): Promise<FakeSer
     s.requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
     if (req.method === 'GET' && req.url === '/v1/models') return send(res, 200, { object: 'list', data: [{ id: 'fake-judge', object: 'model', owned_by: 'test' }] });
     if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return send(res, 404, { error: { message: `no route ${req.url}` } });
-    if (fault(s.options, res)) return;
+    if (fault(s.options, res, req)) return;
     const a = answerOf(body.messages, s.options);
     const withLogprobs = body.logprobs === true && s.options.logprobs !== false;
     const output = estimateTokens(a.content);
