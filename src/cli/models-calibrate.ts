@@ -135,7 +135,7 @@ export async function calibrateProfile(o: CalibrateProfileOptions): Promise<Prof
       const left = Math.max(0, pairs - onFile);
       log(
         `estimate: about ${pairs} model readings (${snli.length} NLI sample pairs, ${train.length} + ${devClaims.length} SciFact claims x ~${PAIRS_PER_CLAIM}, ${wiceClaims.length} WiCE citations x ~${PAIRS_PER_CITATION})` +
-          `${onFile ? `, ${onFile} already read (resuming)` : ''} x ${perPair === undefined ? '?' : `${(perPair * 1000).toFixed(1)} ms`} per pair = ${perPair === undefined ? 'unknown' : formatSeconds(left * perPair)} of model time` +
+          `${onFile ? `, ${onFile} already read (resuming)` : ''} x ${perPair === undefined ? '?' : `${(perPair * 1000).toFixed(1)} ms`} per pair = ${perPair === undefined ? 'unknown' : formatSeconds(left * perPair)} of model time, plus the pipeline around it (each phase's ETA follows)` +
           `${o.quick ? ' (--quick)' : ' (--quick: a smaller sample in minutes)'}; interrupt at any time and run it again to resume`,
       );
 
