@@ -10,7 +10,7 @@ import type { AuditConfig } from '../audit/types.js';
 import type { ModelInfo } from '../models/types.js';
 import type { SearchMode } from '../retrieve/retriever.js';
 import { PageCache } from '../sources/page-cache.js';
-import { SourceResolver, type SourceResolverOptions } from '../sources/resolve-source.js';
+import { SourceResolver, type PageReader, type SourceResolverOptions } from '../sources/resolve-source.js';
 import { SnapshotFolder } from '../sources/snapshot-folder.js';
 import type { Store } from '../store/types.js';
 import type { Engine, ModelHub } from './models.js';
@@ -58,7 +58,7 @@ export { localIndexDir, pageCacheDir, workOptions };
 // Defined in candidate-retriever.ts (the composition root builds it without loading the audit).
 export { candidateRetriever };
 
-export async function buildAuditPipeline(settings: Settings, models: ModelHub, store: Store | undefined, mode: SearchMode, searchHooks: SearchTestHooks = {}): Promise<AuditPipeline> {
+export async function buildAuditPipeline(settings: Settings, models: ModelHub, store: Store | undefined, mode: SearchMode, searchHooks: SearchTestHooks = {}, reader?: PageReader): Promise<AuditPipeline> {
   const notes: string[] = [];
   const engine = await models.engine();
   // Better sources from search (--suggest-from search) need no index.
@@ -105,7 +105,7 @@ export async function buildAuditPipeline(settings: Settings, models: ModelHub, s
     const opts: SourceResolverOptions = {};
     if (store) opts.store = store;
     if (snapshots) opts.snapshots = snapshots;
-    if (settings.sources.fetch) opts.fetch = { policy: fetchPolicy, cache: new PageCache(pageCacheDir(settings)), wayback: settings.sources.wayback, works: workOptions(settings), offline: settings.sources.offline };
+    if (settings.sources.fetch) opts.fetch = { policy: fetchPolicy, cache: new PageCache(pageCacheDir(settings)), wayback: settings.sources.wayback, works: workOptions(settings), offline: settings.sources.offline, ...(reader ? { reader } : {}) };
     return new SourceResolver(opts);
   };
   const finder = fromSearch && recommend ? (await import('./search.js')).searchCandidateFinder(settings, searchHooks) : undefined;

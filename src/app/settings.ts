@@ -167,6 +167,28 @@ export const SourceSettings = z
   .strict();
 
 /**
+ * Budgets for reading untrusted documents (articles, uploaded files, fetched pages): each is read in a
+ * worker thread under these limits (documents/document-reader.ts); one over them is refused, naming the
+ * limit and the flag that raises it (--parse-timeout, --parse-memory, --pdf-inflate-limit, --pdf-text-limit).
+ */
+export const ParseSettings = z
+  .object({
+    /** Wall-clock time to read one document, ms. */
+    timeoutMs: z.number().int().positive().default(60_000),
+    /** Heap of one parse worker, MB. */
+    heapMb: z.number().int().min(64).default(1024),
+    /** A PDF's non-image streams may inflate to this many MB, at most (decompression bombs). */
+    pdfInflateMb: z.number().int().positive().default(128),
+    /** Characters of text read from one PDF, at most. */
+    pdfTextChars: z.number().int().positive().default(20_000_000),
+    /** Parse workers (documents read at once). */
+    workers: z.number().int().positive().max(16).default(2),
+    /** Read documents on the calling thread instead (no time or heap budget): for library use without threads. */
+    inThread: z.boolean().default(false),
+  })
+  .strict();
+
+/**
  * Search as a first retrieval stage (src/search): verify without an index, and better sources for the audit
  * found by search. Each provider is optional; the budget bounds what one claim may cost the providers.
  */
@@ -196,6 +218,7 @@ export const Settings = z
     scoring: ScoringSettings.default(() => ScoringSettings.parse({})),
     audit: AuditSettings.default(() => AuditSettings.parse({})),
     sources: SourceSettings.default(() => SourceSettings.parse({})),
+    parse: ParseSettings.default(() => ParseSettings.parse({})),
     search: SearchSettings.default(() => SearchSettings.parse({})),
   })
   .strict();

@@ -33,6 +33,7 @@ import type { SourceCheck, SourceCheckInput } from './check-source.js';
 import { ModelHub, type InjectedModels } from './models.js';
 import { checkProfileModel, requireCalibrated, resolveProfile } from './profile.js';
 import { parseSettings, type RetrievalMode, type Settings, type SettingsInput } from './settings.js';
+import { inThreadDocumentReader, workerDocumentReader, type DocumentReader } from '../documents/document-reader.js';
 
 export interface OpenOptions {
   /** Models to use instead of loading them (tests; callers holding their own ONNX instances). */
@@ -68,6 +69,7 @@ export class Veracite {
   private auditOf: Promise<AuditPipeline> | undefined;
   private searchVerifierOf: Promise<SearchVerifier> | undefined;
   private embeddingCache: Promise<EmbeddingCache> | undefined;
+  private reader: DocumentReader | undefined;
 
   private constructor(
     settings: Settings,
@@ -185,7 +187,7 @@ export class Veracite {
   auditPipeline(): Promise<AuditPipeline> {
     this.auditOf ??= (async () => {
       const { buildAuditPipeline } = await import('./audit.js');
-      const pipeline = await buildAuditPipeline(this.settings, this.models, this.store, this.mode, this.searchHooks);
+      const pipeline = await buildAuditPipeline(this.settings, this.models, this.store, this.mode, this.searchHooks, this.documentReader());
       this.checkedProfile({ scorer: pipeline.engine.scorer, ...(pipeline.deps.support ? { entailment: pipeline.deps.support.entailment } : {}) });
       return pipeline;
     })();
@@ -298,9 +300,26 @@ export class Veracite {
     return { hits: c.hits, misses: c.misses };
   }
 
+  /**
+   * Reads untrusted documents (articles, uploads, fetched pages) within the `parse` budgets: a small pool
+   * of worker threads (or the calling thread with parse.inThread). Made on first use, closed with this.
+   */
+  documentReader(): DocumentReader {
+    this.reader ??= readerFor(this.settings);
+    return this.reader;
+  }
+
   async close(): Promise<void> {
+    await this.reader?.close();
     if (this.embeddingCache) (await this.embeddingCache).close();
     await this.models.close();
     await this.store?.close();
   }
+}
+
+/** The document reader the `parse` settings ask for. */
+function readerFor(settings: Settings): DocumentReader {
+  const p = settings.parse;
+  const pdf = { maxInflatedBytes: p.pdfInflateMb * 1024 * 1024, maxTextChars: p.pdfTextChars };
+  return p.inThread ? inThreadDocumentReader(pdf) : workerDocumentReader({ timeMs: p.timeoutMs, heapMb: p.heapMb, pdf }, p.workers);
 }

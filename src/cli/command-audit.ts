@@ -27,6 +27,7 @@ export const AUDIT_OPTIONS: OptionPick = {
   scoring: true,
   audit: true,
   sources: true,
+  parse: true,
   search: true,
 };
 
@@ -83,15 +84,17 @@ export function registerAuditCommand(program: Command): void {
 
 async function runAudit(article: string, flags: AuditFlags): Promise<AuditReport> {
   // The readers load when an audit runs, not at start-up (issue 31).
-  const [{ loadDocumentInput }, { writeKiltWafer }] = await Promise.all([import('../documents/index.js'), import('../wiki/index.js')]);
+  const [{ loadDocumentInput, noCitationsReason }, { writeKiltWafer }] = await Promise.all([import('../documents/index.js'), import('../wiki/index.js')]);
   const vc = await openApp(flags, AUDIT_OPTIONS);
   try {
     const src = vc.settings.sources;
     const fetchPolicy = { timeoutMs: src.timeoutMs, maxBytes: src.maxBytes, maxRedirects: src.maxRedirects };
     // --limit (or one past audit.maxCitations) applies while reading: a wikitext parse stops there.
     const cap = vc.settings.audit.maxCitations;
-    const input = await loadDocumentInput(article, { format: flags.format, ...(flags.title ? { title: flags.title } : {}), fetch: src.fetch, fetchPolicy, maxCitations: citationsToRead(cap, flags.limit) });
+    const input = await loadDocumentInput(article, { format: flags.format, ...(flags.title ? { title: flags.title } : {}), fetch: src.fetch, fetchPolicy, maxCitations: citationsToRead(cap, flags.limit), reader: vc.documentReader() });
     checkCitationCap(input, cap, flags.limit);
+    // No silent drops: a document that gave no citation says how it was read and what it lacked.
+    if (input.citations.length === 0) console.error(`${article}: 0 citations: ${noCitationsReason(input.kind)}`);
     if (flags.kilt) {
       const r = await writeKiltWafer(flags.kilt, input.citations.map((c) => ({ ...c, source: { raw: '', ...c.source } })));
       if (!flags.quiet) console.error(`wrote ${r.written} WAFER records to ${flags.kilt}${r.skipped.length ? ` (${r.skipped.length} citations without URL left out)` : ''}`);

@@ -15,7 +15,7 @@ import { openApp } from './open-app.js';
 import { addOptions, DEFAULT_INDEX, oneOf, positiveInt, type OptionPick } from './options.js';
 
 /** The server runs the same pipeline as verify and audit: every group that shapes it. */
-const SERVE_OPTIONS: OptionPick = { index: ['index'], models: true, retrieval: true, verify: true, scoring: true, audit: true, sources: true, search: true };
+const SERVE_OPTIONS: OptionPick = { index: ['index'], models: true, retrieval: true, verify: true, scoring: true, audit: true, sources: true, search: true, parse: true };
 
 function port(value: string): number {
   const n = Number(value);

@@ -33,6 +33,15 @@ export function positiveInt(name: string) {
   };
 }
 
+/** Seconds (a positive number, fractions allowed) -> whole milliseconds. */
+export function secondsToMs(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`${name} must be a positive number of seconds (got "${value}")`);
+    return Math.max(1, Math.round(n * 1000));
+  };
+}
+
 export function nonNegativeInt(name: string) {
   return (value: string): number => {
     const n = Number(value);
@@ -160,6 +169,12 @@ export const OPTION_GROUPS = {
     openAbstracts: def('--open-abstracts', 'sources.openAbstracts', 'ask OpenAlex for a DOI\'s abstract when Crossref has none'),
     apiIntervalMs: def('--api-interval <ms>', 'sources.apiIntervalMs', 'least ms between two requests to one metadata API (default: each API\'s polite interval)', nonNegativeInt('--api-interval')),
     offline: def('--offline', 'sources.offline', 'replay from --cache only: recorded pages and search answers, no request (what is not there is "could not reach")'),
+  },
+  parse: {
+    timeoutMs: def('--parse-timeout <seconds>', 'parse.timeoutMs', `time to read one document (article, uploaded file, fetched page) in its parse worker; longer is refused (default ${DEFAULTS.parse.timeoutMs / 1000})`, secondsToMs('--parse-timeout')),
+    heapMb: def('--parse-memory <MB>', 'parse.heapMb', `memory of one parse worker; a document needing more is refused (default ${DEFAULTS.parse.heapMb})`, positiveInt('--parse-memory')),
+    pdfInflateMb: def('--pdf-inflate-limit <MB>', 'parse.pdfInflateMb', `a PDF whose text streams inflate past this is refused as a decompression bomb (default ${DEFAULTS.parse.pdfInflateMb})`, positiveInt('--pdf-inflate-limit')),
+    pdfTextChars: def('--pdf-text-limit <chars>', 'parse.pdfTextChars', `characters of text read from one PDF at most (default ${DEFAULTS.parse.pdfTextChars})`, positiveInt('--pdf-text-limit')),
   },
   search: {
     providers: def('--search <providers>', 'search.providers', `search for evidence (no index needed): ${SEARCH_PROVIDERS.join(',')}, comma-separated (brave: key in BRAVE_SEARCH_API_KEY; searxng: --api-base searxng=URL)`, searchProviders),

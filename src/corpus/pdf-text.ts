@@ -15,6 +15,7 @@
  * "Page 3 of 9") are dropped. Lines are left for `splitParagraphs`, which joins wrapped prose.
  */
 import { createRequire } from 'node:module';
+import { checkPdfLimits, DEFAULT_PDF_MAX_INFLATED_BYTES, PdfLimitError } from './pdf-limits.js';
 import { dirname, join } from 'node:path';
 
 export interface PdfText {
@@ -33,7 +34,14 @@ export interface PdfReadOptions {
   maxPages?: number;
   /** Called after each page (progress for long documents). */
   onPage?: (page: number, numPages: number) => void;
+  /** Refuse a file whose non-image streams inflate past this many bytes (pdf-limits.ts; default 128 MB). */
+  maxInflatedBytes?: number;
+  /** Stop with an error past this many characters of text (default 20 million). */
+  maxTextChars?: number;
 }
+
+/** Extracted text of one PDF, at most (PdfReadOptions.maxTextChars). */
+export const DEFAULT_PDF_MAX_TEXT_CHARS = 20_000_000;
 
 /**
  * A page counts as text when it has this many letters (a short paragraph); fewer is a scan (perhaps with a
@@ -61,9 +69,13 @@ export function looksLikePdf(bytes: Uint8Array): boolean {
 
 /**
  * The text of every page, in order. Never throws for a bad file: an encrypted, damaged or scanned PDF
- * gives `{ok: false, reason}` saying which and what to do.
+ * gives `{ok: false, reason}` saying which and what to do. A file over a limit (a decompression bomb, too
+ * much text) throws PdfLimitError, which callers answer as "too large", not "unreadable".
  */
 export async function readPdf(bytes: Uint8Array, opts: PdfReadOptions = {}): Promise<PdfReadResult> {
+  // before pdf.js inflates anything: a decompression bomb is refused here (throws PdfLimitError)
+  checkPdfLimits(bytes, { maxInflatedBytes: opts.maxInflatedBytes ?? DEFAULT_PDF_MAX_INFLATED_BYTES });
+  const maxText = opts.maxTextChars ?? DEFAULT_PDF_MAX_TEXT_CHARS;
   const { getDocument } = await loadPdfJs();
   const task = getDocument({
     // A copy: pdf.js takes (detaches) the buffer it is given, which may be the caller's or part of Node's
@@ -93,11 +105,15 @@ export async function readPdf(bytes: Uint8Array, opts: PdfReadOptions = {}): Pro
     const numPages = doc.numPages;
     const last = Math.min(numPages, opts.maxPages ?? 2000);
     const pages: string[] = [];
+    let chars = 0;
     for (let n = 1; n <= last; n++) {
       const page = await doc.getPage(n);
       try {
         const content = await page.getTextContent();
-        pages.push(linesToText(toLines(content.items as unknown as TextRun[])));
+        const text = linesToText(toLines(content.items as unknown as TextRun[]));
+        chars += text.length;
+        if (chars > maxText) throw new PdfLimitError(`the PDF has more than ${maxText.toLocaleString('en')} characters of text (by page ${n} of ${numPages}), the most one document is read for: raise the limit with --pdf-text-limit if the file is genuine`);
+        pages.push(text);
       } finally {
         page.cleanup();
       }
@@ -115,6 +131,7 @@ export async function readPdf(bytes: Uint8Array, opts: PdfReadOptions = {}): Pro
     if (title) out.title = title;
     return out;
   } catch (e) {
+    if (e instanceof PdfLimitError) throw e;
     return { ok: false, reason: `the PDF could not be read (${(e as Error).message})` };
   } finally {
     await doc.destroy();

@@ -7,4 +7,5 @@ export type * from './types.js';
 export { parseMarkdownDocument } from './markdown.js';
 export { parseHtmlDocument } from './html.js';
 export { parsePlainTextDocument } from './plain-text.js';
-export { loadDocumentInput, parseDocument, detectFormat, documentToAuditInput, isWikipediaHtml, isWikitext, INPUT_FORMATS, type InputFormat, type DocumentInputOptions } from './load-document.js';
+export { loadDocumentInput, noCitationsReason, parseDocument, detectFormat, documentToAuditInput, isWikipediaHtml, isWikitext, INPUT_FORMATS, type InputFormat, type DocumentInputOptions } from './load-document.js';
+export { workerDocumentReader, inThreadDocumentReader, DEFAULT_PARSE_BUDGET, type DocumentReader, type ParseBudget } from './document-reader.js';

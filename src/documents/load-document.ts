@@ -22,6 +22,7 @@ import { parseHtmlDocument } from './html.js';
 import { parseMarkdownDocument } from './markdown.js';
 import { parsePlainTextDocument } from './plain-text.js';
 import type { CitedDocument, DocumentParseOptions } from './types.js';
+import type { DocumentReader } from './document-reader.js';
 import { INPUT_FORMATS, type InputFormat } from './input-formats.js';
 
 // Defined in input-formats.ts (light: the command line's help lists them).
@@ -39,6 +40,8 @@ export interface DocumentInputOptions {
    * never materialised); other kinds are cut after reading.
    */
   maxCitations?: number;
+  /** Reads the file's content within the parse budgets (a worker pool); default: on this thread. */
+  reader?: Pick<DocumentReader, 'article'>;
 }
 
 /** Wikipedia's rendered HTML carries MediaWiki's classes. */
@@ -51,22 +54,50 @@ export function isWikitext(text: string): boolean {
   return /<ref[\s>/]|\{\{\s*(?:cite|citation|sfn|reflist)\b|\[\[[^\]\n]+\]\]|^={2,6}[^=\n]+={2,6}\s*$/im.test(text);
 }
 
-/** The kind of a local file or fetched body, from its name and first bytes. */
-export function detectFormat(name: string, head: string | Uint8Array): DocumentKind {
-  const bytes = typeof head === 'string' ? new TextEncoder().encode(head.slice(0, 4096)) : head;
+/** Refs or citation templates, wherever they are: a file with these is wikitext, however it starts. */
+const WIKI_CITATION = /<ref[\s>/]|\{\{\s*(?:cite|citation|sfn)\b/i;
+
+/**
+ * The kind of a local file or fetched body, from its name and content. HTML is recognised from the first
+ * 64 KB; wikitext from them, or from a ref or citation template anywhere (a long lead without markup
+ * once made a wikitext file plain text, and its refs were dropped without a word).
+ */
+export function detectFormat(name: string, content: string | Uint8Array): DocumentKind {
+  const bytes = typeof content === 'string' ? new TextEncoder().encode(content.slice(0, 4096)) : content;
   if (looksLikePdf(bytes)) return 'pdf';
   const ext = extname(name.replace(/[?#].*$/, '')).toLowerCase();
-  const text = typeof head === 'string' ? head : new TextDecoder().decode(head.subarray(0, 65536));
+  const head = typeof content === 'string' ? content.slice(0, 65536) : new TextDecoder().decode(content.subarray(0, 65536));
   if (ext === '.jsonl' || ext === '.json' || name.toLowerCase().endsWith('.jsonl.gz')) return 'kilt';
   if (ext === '.md' || ext === '.markdown') return 'markdown';
-  if (ext === '.html' || ext === '.htm' || ext === '.xhtml' || /^\s*(?:<!doctype html|<html)/i.test(text)) return isWikipediaHtml(text) ? 'wikipedia-html' : 'html';
-  return isWikitext(text) ? 'wikipedia-wikitext' : 'text';
+  if (ext === '.html' || ext === '.htm' || ext === '.xhtml' || /^\s*(?:<!doctype html|<html)/i.test(head)) return isWikipediaHtml(head) ? 'wikipedia-html' : 'html';
+  if (isWikitext(head)) return 'wikipedia-wikitext';
+  const whole = typeof content === 'string' ? content : content.byteLength > 65536 ? new TextDecoder().decode(content) : head;
+  return WIKI_CITATION.test(whole) ? 'wikipedia-wikitext' : 'text';
+}
+
+/** Why a document gave no citation, in words a user can act on (printed with "0 citations"). */
+export function noCitationsReason(kind: DocumentKind | undefined): string {
+  switch (kind) {
+    case 'text':
+    case 'pdf':
+      return 'read as plain text: no DOI, arXiv or PubMed id, bare URL or numbered reference list was found (for wikitext, give --format wikipedia-wikitext)';
+    case 'markdown':
+      return 'read as Markdown: no links, footnotes or numbered references were found';
+    case 'html':
+      return 'read as an HTML page: no links, footnotes or numbered references in its main text';
+    case 'wikipedia-wikitext':
+      return 'read as wikitext: no <ref> in the prose (refs in infoboxes, tables and captions have no claim and are skipped)';
+    case 'wikipedia-html':
+      return 'read as a Wikipedia page: no footnote markers in the prose';
+    default:
+      return 'no citation records in the file';
+  }
 }
 
 /** Parses a document of a non-Wikipedia kind. */
 export async function parseDocument(content: string | Uint8Array, kind: Extract<DocumentKind, 'markdown' | 'html' | 'text' | 'pdf'>, opts: DocumentParseOptions = {}): Promise<CitedDocument> {
   if (kind === 'pdf') {
-    const pdf = await readPdf(typeof content === 'string' ? new TextEncoder().encode(content) : content);
+    const pdf = await readPdf(typeof content === 'string' ? new TextEncoder().encode(content) : content, opts.pdf ?? {});
     if (!pdf.ok) throw new Error(`cannot read the PDF: ${pdf.reason}`);
     return parsePlainTextDocument(pdf.pages.join('\n'), { ...opts, kind: 'pdf', ...(opts.title === undefined && pdf.title ? { title: pdf.title } : {}) });
   }
@@ -127,9 +158,28 @@ async function loadAnyInput(input: string, opts: DocumentInputOptions): Promise<
     if (code === 'EISDIR') throw new Error(`${input} is a folder: give one document to audit`);
     throw new Error(`cannot read ${input}: ${(e as Error).message}`);
   }
-  const kind = opts.format && opts.format !== 'auto' ? opts.format : detectFormat(input, bytes.subarray(0, 65536));
+  const kind = opts.format && opts.format !== 'auto' ? opts.format : detectFormat(input, bytes);
   // A PDF is binary and read as one; any other binary file (an image, an archive) is refused, not parsed.
   if (kind !== 'pdf') assertText(bytes, input);
+  // Within the parse budgets, off this thread (documents/document-reader.ts): everything but KILT records.
+  if (opts.reader && kind !== 'kilt') {
+    const read = await opts.reader
+      .article({
+      kind,
+      content: kind === 'pdf' ? new Uint8Array(bytes) : bytes.toString('utf8'),
+      origin: input,
+      ...(opts.title ? { title: opts.title } : kind === 'wikipedia-wikitext' ? { title: titleFromFileName(input) } : {}),
+      ...(opts.contextSentences !== undefined ? { contextSentences: opts.contextSentences } : {}),
+      ...limit,
+    })
+      .catch((e: Error) => {
+        // name the file: the limit's own message says which limit and how to raise it
+        e.message = `${input}: ${e.message}`;
+        throw e;
+      });
+    if (!read.title) read.title = titleFromFileName(input);
+    return read;
+  }
   if (kind === 'wikipedia-html' || kind === 'wikipedia-wikitext' || kind === 'kilt') {
     const a = await loadArticleInput(input, { ...(opts.title ? { title: opts.title } : {}), ...(opts.contextSentences !== undefined ? { contextSentences: opts.contextSentences } : {}), ...limit });
     return { ...a, kind };

@@ -67,4 +67,6 @@ export interface DocumentParseOptions {
   contextSentences?: number;
   /** Base URL for relative links (HTML pages read from a URL). */
   baseUrl?: string;
+  /** A PDF's limits (corpus/pdf-limits.ts): over them, reading throws PdfLimitError. */
+  pdf?: { maxInflatedBytes?: number; maxTextChars?: number };
 }

@@ -201,7 +201,10 @@ function spawnServer(dir: string, delayMs: number, graceMs: number) {
 }
 
 async function jobFile(dir: string, id: string) {
-  return JSON.parse(await readFile(join(dir, 'jobs', `${id}.json`), 'utf8')) as { status: string; results: unknown[]; error?: string };
+  const job = JSON.parse(await readFile(join(dir, 'jobs', `${id}.json`), 'utf8')) as { status: string; results: unknown[]; error?: string };
+  // results are appended to their own file, one JSON line per audited citation
+  job.results = (await readFile(join(dir, 'jobs', `${id}.results.jsonl`), 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown);
+  return job;
 }
 
 describe('shutdown', () => {

@@ -10,6 +10,7 @@
  * article: the resolver memoises lookups for its lifetime, which is right for one article (pages cited
  * many times) and wrong for a server that runs for weeks.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { AuditPipeline } from '../app/audit.js';
 import type { CitationView } from '../audit/citation-view.js';
 import type { CitationAuditor } from '../audit/audit.js';
@@ -38,6 +39,8 @@ export class SideAuditService implements AuditService {
         const c = todo[next++]!;
         const resolved = await resolver.resolve(c.source);
         run.onCitation(await citationViewOf(this.pipeline, c.source, resolved, await this.auditor.auditCitation(c, resolved, run.signal)));
+        // a turn of the event loop between citations: requests waiting behind a long audit are answered
+        await nextTurn();
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, Math.min(this.auditor.config.concurrency, todo.length)) }, worker));

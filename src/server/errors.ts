@@ -90,3 +90,16 @@ export class ShuttingDownError extends HttpError {
     super(503, 'shutting_down', 'the server is shutting down', undefined, { 'retry-after': '5', connection: 'close' });
   }
 }
+
+/**
+ * A document that cannot be read within the parse budgets (util/worker-pool.ts BudgetError, a wikitext
+ * nesting limit, a PDF limit) -> 413 when it is too large (memory, inflation, text), 422 when it is too
+ * slow or too deeply nested to read. The message names the limit and the flag that raises it.
+ */
+export function documentLimitError(e: unknown): HttpError | undefined {
+  const err = e as Error & { limit?: string };
+  if (err?.name === 'BudgetError') return new HttpError(err.limit === 'memory' ? 413 : 422, 'document_over_budget', err.message);
+  if (err?.name === 'PdfLimitError') return new HttpError(413, 'document_over_budget', err.message);
+  if (err?.name === 'WikitextLimitError') return new HttpError(422, 'document_over_budget', err.message);
+  return undefined;
+}

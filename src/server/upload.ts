@@ -10,7 +10,8 @@ import type { SourceCheckInput } from '../app/check-source.js';
 import { looksLikePdf } from '../corpus/pdf-text.js';
 import { pdfToDocument, type PageKind } from '../sources/page-text.js';
 import { notTextReason } from '../util/not-text.js';
-import { ValidationError } from './errors.js';
+import { HttpError, ValidationError } from './errors.js';
+import type { DocumentReader } from '../documents/document-reader.js';
 
 /** Declared types accepted, and how each is read. */
 export const UPLOAD_TYPES = {
@@ -50,7 +51,7 @@ function refuse(message: string): never {
 }
 
 /** The uploaded file as the check reads a source: text with its kind, or a PDF's pages. */
-export async function readUploadedSource(src: UploadedSourceInput): Promise<SourceCheckInput['source']> {
+export async function readUploadedSource(src: UploadedSourceInput, reader?: Pick<DocumentReader, 'pdf'>): Promise<SourceCheckInput['source']> {
   const bytes = Buffer.from(src.file.base64, 'base64');
   const name = src.file.name || 'the uploaded file';
   const named = src.title ? { title: src.title } : {};
@@ -58,7 +59,8 @@ export async function readUploadedSource(src: UploadedSourceInput): Promise<Sour
   const kind = UPLOAD_TYPES[src.file.type];
   if (kind === 'pdf') {
     if (!looksLikePdf(bytes)) refuse(`${name} was sent as a PDF but is not one (no %PDF- signature)`);
-    const pdf = await pdfToDocument(new Uint8Array(bytes), `upload:${name}`, src.title ?? name);
+    const pdf = reader ? await reader.pdf({ bytes: new Uint8Array(bytes), url: `upload:${name}`, title: src.title ?? name }) : await pdfToDocument(new Uint8Array(bytes), `upload:${name}`, src.title ?? name);
+    if (!pdf.ok && pdf.limit) throw new HttpError(413, 'document_over_budget', `${name}: ${pdf.reason}`);
     if (!pdf.ok) refuse(`cannot read ${name} as a PDF: ${pdf.reason}`);
     return { document: src.title ? { ...pdf.document, title: src.title } : pdf.document };
   }

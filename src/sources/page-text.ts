@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import { htmlToText } from '../corpus/html-text.js';
 import { markdownToText } from '../corpus/markdown-text.js';
-import { readPdf } from '../corpus/pdf-text.js';
+import { readPdf, type PdfReadOptions } from '../corpus/pdf-text.js';
+import { PdfLimitError } from '../corpus/pdf-limits.js';
 import { prepareDocument } from '../corpus/prepare.js';
 import type { Document, RawDocument } from '../corpus/types.js';
 import { normalizeUrl } from '../store/url.js';
@@ -35,10 +36,23 @@ export function pageToDocument(body: string, kind: PageKind, url: string, fallba
 
 /**
  * A PDF (fetched or saved) -> a Document whose sentences keep their pages (`sentencePages`). A PDF
- * without a text layer, encrypted or damaged gives `{ok: false}`: the source is unreadable, not empty.
+ * without a text layer, encrypted or damaged gives `{ok: false}`: the source is unreadable, not empty; one
+ * over a limit (corpus/pdf-limits.ts) gives `{ok: false, limit: true}`.
  */
-export async function pdfToDocument(bytes: Uint8Array, url: string, fallbackTitle?: string): Promise<{ ok: true; document: Document } | { ok: false; reason: string }> {
-  const pdf = await readPdf(bytes);
+export async function pdfToDocument(
+  bytes: Uint8Array,
+  url: string,
+  fallbackTitle?: string,
+  limits: Pick<PdfReadOptions, 'maxInflatedBytes' | 'maxTextChars'> = {},
+): Promise<{ ok: true; document: Document } | { ok: false; reason: string; limit?: boolean }> {
+  let pdf: Awaited<ReturnType<typeof readPdf>>;
+  try {
+    pdf = await readPdf(bytes, limits);
+  } catch (e) {
+    // over a limit (a decompression bomb, too much text): unreadable here, and said to be too large
+    if (e instanceof PdfLimitError) return { ok: false, reason: e.message, limit: true };
+    throw e;
+  }
   if (!pdf.ok) return pdf;
   const document = prepareDocument({ id: `url:${urlKey(url)}`, title: pdf.title || fallbackTitle || url, url, pages: pdf.pages });
   if (!document.sentences.length) return { ok: false, reason: 'no text could be extracted from the PDF' };

@@ -53,6 +53,18 @@ export interface LiveFetchOptions {
    * "could not reach" (not cached, never dead) without any request.
    */
   offline?: boolean;
+  /**
+   * Reads fetched bodies (HTML, text, PDF) into documents; default: on the calling thread. The composition
+   * root passes its worker-pool reader (documents/document-reader.ts), so a hostile page is read within
+   * budgets off the event loop.
+   */
+  reader?: PageReader;
+}
+
+/** What reads a fetched page or PDF (DocumentReader satisfies it). */
+export interface PageReader {
+  page(p: { body: string; kind: 'html' | 'text' | 'markdown'; url: string; title?: string }): Promise<Document>;
+  pdf(p: { bytes: Uint8Array; url: string; title?: string }): Promise<{ ok: true; document: Document } | { ok: false; reason: string; limit?: boolean }>;
 }
 
 export interface SourceResolverOptions {
@@ -304,22 +316,33 @@ export class SourceResolver {
     const res = mirrored.url !== url && raw.finalUrl.startsWith(mirrored.to) ? { ...raw, finalUrl: mirrored.from + raw.finalUrl.slice(mirrored.to.length) } : raw;
     const fetchedAt = new Date().toISOString();
     let entry: CachedPage;
-    if (res.ok && res.kind === 'pdf') {
-      const pdf = await pdfToDocument(res.bytes, url, title);
-      entry = pdf.ok
-        ? { ok: true, url, finalUrl: res.finalUrl, fetchedAt, contentType: res.contentType, document: pdf.document }
-        : { ok: false, url, finalUrl: res.finalUrl, fetchedAt, status: 'unreadable', reason: pdf.reason };
-    } else if (res.ok) {
-      const document = pageToDocument(res.body, res.kind, url, title);
+    const reader = this.opts.fetch!.reader;
+    const named = title !== undefined ? { title } : {};
+    let read: { ok: true; document: Document } | { ok: false; reason: string } | undefined;
+    try {
+      if (res.ok && res.kind === 'pdf') read = reader ? await reader.pdf({ bytes: res.bytes, url, ...named }) : await pdfToDocument(res.bytes, url, title);
+      else if (res.ok) read = { ok: true, document: reader ? await reader.page({ body: res.body, kind: res.kind, url, ...named }) : pageToDocument(res.body, res.kind, url, title) };
+    } catch (e) {
+      // over the reader's budget (time, memory): this page is unreadable here, the audit goes on
+      read = { ok: false, reason: `the page could not be read: ${(e as Error).message}` };
+    }
+    if (res.ok && read && !read.ok) {
+      entry = { ok: false, url, finalUrl: res.finalUrl, fetchedAt, status: 'unreadable', reason: read.reason };
+    } else if (res.ok && res.kind === 'pdf' && read?.ok) {
+      entry = { ok: true, url, finalUrl: res.finalUrl, fetchedAt, contentType: res.contentType, document: read.document };
+    } else if (res.ok && read?.ok) {
+      const document = read.document;
       entry = document.sentences.length
         ? { ok: true, url, finalUrl: res.finalUrl, fetchedAt, contentType: res.contentType, document }
         : { ok: false, url, finalUrl: res.finalUrl, fetchedAt, status: 'unsupported', reason: 'no main text could be extracted from the page' };
-    } else {
+    } else if (!res.ok) {
       entry = { ok: false, url, finalUrl: res.finalUrl, fetchedAt, status: res.status, reason: res.reason };
       if (res.httpStatus !== undefined) entry.httpStatus = res.httpStatus;
       // No answer from the server (offline, DNS, timeout) says nothing about the page: not cached, so the
       // next run asks again instead of reporting yesterday's outage for a day.
       if (res.transient) return { ...failureOf(entry), fromCache: false, transient: true, ...(res.noSuchName ? { noSuchName: true } : {}) };
+    } else {
+      entry = { ok: false, url, finalUrl: res.finalUrl, fetchedAt, status: 'unreadable', reason: 'the page could not be read' };
     }
     // The page was read; a cache that cannot be written (disk full, permissions) costs a re-fetch next
     // run, not this citation.

@@ -8,7 +8,9 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadArticleInput } from '../../audit/article-input.js';
+import { loadArticleInput, wikiTitleFromUrl } from '../../audit/article-input.js';
+import type { DocumentReader } from '../../documents/document-reader.js';
+import { fetchPage, type FetchPolicy } from '../../sources/http-fetch.js';
 import type { AuditInput } from '../../audit/types.js';
 import { checkCitationCap } from '../../audit/citation-cap.js';
 import { DEFAULT_MAX_CITATIONS } from '../../app/settings.js';
@@ -39,6 +41,10 @@ export interface JobRunnerOptions {
   pruneEveryMs?: number;
   /** audit.maxCitations: a job whose article has more citations fails, naming the setting (default 2,000). */
   maxCitations?: number;
+  /** Reads articles (a URL's page, a resumed job's input) in parse workers within budgets; default: the calling thread. */
+  reader?: DocumentReader;
+  /** The fetch policy for URL articles read with `reader`. */
+  fetchPolicy?: FetchPolicy;
 }
 
 interface Running {
@@ -59,6 +65,8 @@ export class JobRunner {
   private readonly listeners = new Map<string, Set<Listener>>();
   /** Jobs whose final state was written (by the run or by shutdown): nothing may overwrite it. */
   private readonly finalised = new Set<string>();
+  /** Articles read when their job was submitted (POST /v1/audits reads a body at once), by job id. */
+  private readonly parsed = new Map<string, AuditInput>();
   private closing = false;
   private pruning: Promise<number> = Promise.resolve(0);
   private pruneTimer: NodeJS.Timeout | undefined;
@@ -100,7 +108,8 @@ export class JobRunner {
     return this.store.get(id);
   }
 
-  async submit(input: AuditJobInput): Promise<AuditJob> {
+  /** `parsed`: the input already read (within the parse budgets); else the job reads it when it runs. */
+  async submit(input: AuditJobInput, parsed?: AuditInput): Promise<AuditJob> {
     if (this.closing) throw new ShuttingDownError();
     if (this.queue.length >= this.opts.maxQueue) {
       throw new OverloadedError(`audit queue full (${this.queue.length} jobs waiting)`, 30 * (this.queue.length / this.opts.concurrency + 1));
@@ -123,6 +132,7 @@ export class JobRunner {
     if (input.url !== undefined) job.input.url = input.url;
     if (previous) job.resumedFrom = previous.id;
     await this.store.create(job, input);
+    if (parsed) this.parsed.set(job.id, parsed);
     this.queue.push(job);
     this.pump();
     return job;
@@ -169,17 +179,34 @@ export class JobRunner {
    * the job with a message naming the setting, without ever holding all its citations.
    */
   private async parse(job: AuditJob, signal: AbortSignal): Promise<AuditInput> {
-    const input = await this.store.readInput(job.id);
     const cap = this.opts.maxCitations ?? DEFAULT_MAX_CITATIONS;
-    const opts = { ...(input.title !== undefined ? { title: input.title } : {}), maxCitations: cap + 1 };
-    let read: AuditInput;
-    if (input.kind === 'url') read = await loadArticleInput(input.url!, { ...opts, fetch: true });
-    else {
-      const a = input.kind === 'wikitext' ? await parseWikitextAsync(input.text!, { ...opts, signal }) : parseWikipediaHtml(input.text!, opts);
-      read = { title: a.title, origin: `api:${input.kind}`, format: input.kind, citations: a.citations, skippedRefs: a.skipped.length, uncitedClaims: a.uncitedClaims.length };
+    let read = this.parsed.get(job.id);
+    this.parsed.delete(job.id);
+    if (!read) {
+      const input = await this.store.readInput(job.id);
+      const opts = { ...(input.title !== undefined ? { title: input.title } : {}), maxCitations: cap + 1 };
+      const reader = this.opts.reader;
+      if (input.kind === 'url') {
+        read = reader ? await this.readUrl(input.url!, opts, reader, signal) : await loadArticleInput(input.url!, { ...opts, fetch: true });
+      } else if (reader) {
+        read = await reader.article({ kind: input.kind === 'html' ? 'wikipedia-html' : 'wikipedia-wikitext', content: input.text!, origin: `api:${input.kind}`, ...opts }, signal);
+      } else {
+        const a = input.kind === 'wikitext' ? await parseWikitextAsync(input.text!, { ...opts, signal }) : parseWikipediaHtml(input.text!, opts);
+        read = { title: a.title, origin: `api:${input.kind}`, format: input.kind, citations: a.citations, skippedRefs: a.skipped.length, uncitedClaims: a.uncitedClaims.length };
+      }
     }
     checkCitationCap(read, cap);
     return read;
+  }
+
+  /** A URL article: fetched here (SSRF-guarded), read in a parse worker. */
+  private async readUrl(url: string, opts: { title?: string; maxCitations: number }, reader: DocumentReader, signal: AbortSignal): Promise<AuditInput> {
+    const res = await fetchPage(url, this.opts.fetchPolicy);
+    if (!res.ok) throw new Error(`cannot read ${url}: ${res.status} (${res.reason})`);
+    if (res.kind === 'pdf') throw new Error(`cannot read ${url}: a PDF is not a Wikipedia article`);
+    const title = opts.title ?? wikiTitleFromUrl(res.finalUrl) ?? '';
+    const kind = res.kind === 'html' ? 'wikipedia-html' : 'wikipedia-wikitext';
+    return reader.article({ kind, content: res.body, origin: url, title, maxCitations: opts.maxCitations }, signal);
   }
 
   private touch(job: AuditJob): void {
@@ -200,7 +227,11 @@ export class JobRunner {
       signal.throwIfAborted();
       const ids = new Set(article.citations.map((c) => c.id));
       // Resumed results that the (same) input still has; anything else would be a stale result.
-      job.results = job.results.filter((r) => ids.has(r.citationId));
+      const kept = job.results.filter((r) => ids.has(r.citationId));
+      if (kept.length !== job.results.length) {
+        job.results = kept;
+        await this.store.replaceResults(job);
+      }
       job.done = job.results.length;
       job.total = article.citations.length;
       job.article = { title: article.title, citations: article.citations.length, uncitedClaims: article.uncitedClaims, skippedRefs: article.skippedRefs };

@@ -1,18 +1,22 @@
 /**
- * Audit jobs on disk: one JSON file per job in `<dataDir>/jobs/`, written atomically (src/util/atomic-file.ts).
- * A job file is rewritten after every audited citation (coalesced: at most one write in flight per job,
- * the latest state written next), so a crash loses at most the citations finished since the last write.
+ * Audit jobs on disk, in `<dataDir>/jobs/`: per job a small JSON file (status, progress, provenance; written
+ * atomically, src/util/atomic-file.ts) and its results as JSON lines in `<id>.results.jsonl`, each audited
+ * citation appended once. Writes are coalesced (at most one in flight per job, the latest state next), so a
+ * crash loses at most the citations finished since the last write. Rewriting one file with every result
+ * after each citation cost a 7,000-citation audit seconds of event loop per write (issue 35).
  *
  * On open, a job left `queued` or `running` by a server that stopped without finishing it (kill -9,
  * power loss) is marked `interrupted`: its finished citations are kept, and submitting the same input
  * again resumes it from there (job-runner.ts).
  */
-import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FINAL_STATUSES, type AuditJob, type AuditJobInput } from './job-types.js';
-import { isTempFile, writeJsonAtomic } from '../../util/atomic-file.js';
+import { isTempFile, writeFileAtomic, writeJsonAtomic } from '../../util/atomic-file.js';
+import type { CitationView } from '../../audit/citation-view.js';
 
 const INPUT_SUFFIX = '.input.json';
+const RESULTS_SUFFIX = '.results.jsonl';
 export const INTERRUPTED_MESSAGE = 'the server stopped before the job finished; submit the same input again to resume it';
 
 function ignoreMissing(e: NodeJS.ErrnoException): void {
@@ -27,6 +31,8 @@ interface Pending {
 export class JobStore {
   private readonly jobs = new Map<string, AuditJob>();
   private readonly pending = new Map<string, Pending>();
+  /** Results already in each job's results file. */
+  private readonly persisted = new Map<string, number>();
 
   private constructor(readonly dir: string) {}
 
@@ -47,6 +53,13 @@ export class JobStore {
       } catch {
         continue; // not ours or unreadable; atomic writes never leave a half file
       }
+      const results = await readResults(store.resultsPath(job.id));
+      // a job file from before the results file kept its results inline: those are appended at the next save
+      if (results) {
+        job.results = results;
+        store.persisted.set(job.id, results.length);
+      } else job.results ??= [];
+      job.done = job.results.length;
       store.jobs.set(job.id, job);
       if (!FINAL_STATUSES.has(job.status)) {
         job.status = 'interrupted';
@@ -69,6 +82,17 @@ export class JobStore {
     return join(this.dir, `${id}.json`);
   }
 
+  private resultsPath(id: string): string {
+    return join(this.dir, `${id}${RESULTS_SUFFIX}`);
+  }
+
+  /** The job's results file holds exactly `job.results` (after a resumed job dropped stale ones). */
+  async replaceResults(job: AuditJob): Promise<void> {
+    await this.pending.get(job.id)?.writing.catch(() => undefined);
+    await writeFileAtomic(this.resultsPath(job.id), linesOf(job.results));
+    this.persisted.set(job.id, job.results.length);
+  }
+
   get(id: string): AuditJob | undefined {
     return this.jobs.get(id);
   }
@@ -85,6 +109,9 @@ export class JobStore {
 
   async create(job: AuditJob, input: AuditJobInput): Promise<void> {
     await writeJsonAtomic(join(this.dir, `${job.id}${INPUT_SUFFIX}`), input);
+    // a resumed job starts with the interrupted one's results
+    await writeFileAtomic(this.resultsPath(job.id), linesOf(job.results));
+    this.persisted.set(job.id, job.results.length);
     this.jobs.set(job.id, job);
     await this.save(job);
   }
@@ -99,7 +126,9 @@ export class JobStore {
     await this.pending.get(id)?.writing.catch(() => undefined);
     await unlink(this.jobPath(id)).catch(ignoreMissing);
     await unlink(join(this.dir, `${id}${INPUT_SUFFIX}`)).catch(ignoreMissing);
+    await unlink(this.resultsPath(id)).catch(ignoreMissing);
     this.jobs.delete(id);
+    this.persisted.delete(id);
   }
 
   async readInput(id: string): Promise<AuditJobInput> {
@@ -121,7 +150,15 @@ export class JobStore {
       try {
         do {
           entry.again = false;
-          await writeJsonAtomic(this.jobPath(job.id), job);
+          // new results first (appended, the file synced), then the small job file that counts them
+          const from = this.persisted.get(job.id) ?? 0;
+          if (job.results.length > from) {
+            const fresh = job.results.slice(from);
+            await appendSynced(this.resultsPath(job.id), linesOf(fresh));
+            this.persisted.set(job.id, from + fresh.length);
+          }
+          const { results: _results, ...small } = job;
+          await writeJsonAtomic(this.jobPath(job.id), small);
         } while (entry.again);
       } finally {
         this.pending.delete(job.id);
@@ -135,4 +172,39 @@ export class JobStore {
   async flush(): Promise<void> {
     await Promise.allSettled([...this.pending.values()].map((p) => p.writing));
   }
+}
+
+function linesOf(results: readonly CitationView[]): string {
+  return results.map((r) => `${JSON.stringify(r)}\n`).join('');
+}
+
+async function appendSynced(path: string, text: string): Promise<void> {
+  const fh = await open(path, 'a');
+  try {
+    await fh.writeFile(text);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+/** A results file's citations; a last line cut short by a crash is dropped. Undefined when there is no file. */
+async function readResults(path: string): Promise<CitationView[] | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+  const out: CitationView[] = [];
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    try {
+      out.push(JSON.parse(line) as CitationView);
+    } catch {
+      break; // a torn append: what follows it was never acknowledged
+    }
+  }
+  return out;
 }

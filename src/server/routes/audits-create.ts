@@ -2,7 +2,8 @@
  * POST /v1/audits: queue an audit of an article (wikitext, HTML, or a URL fetched by the server when
  * it runs with --fetch). Answers 202 with the job id at once; progress comes from the events stream.
  */
-import { HttpError } from '../errors.js';
+import { DEFAULT_MAX_CITATIONS } from '../../app/settings.js';
+import { documentLimitError, HttpError } from '../errors.js';
 import type { AuditJobInput } from '../jobs/job-types.js';
 import { defineRoute, errorResponses } from '../route.js';
 import { AuditCreateRequest, JobCreatedResponse } from '../schemas.js';
@@ -15,7 +16,7 @@ export const auditsCreateRoute = defineRoute(
     summary: 'Start a citation audit job',
     description: 'Give exactly one of wikitext, html, url (url only when the server runs with --fetch). A re-submitted input whose last job was interrupted resumes it.',
     body: AuditCreateRequest,
-    responses: { 202: { description: 'Job accepted.', schema: JobCreatedResponse }, ...errorResponses(400, 413, 503) },
+    responses: { 202: { description: 'Job accepted.', schema: JobCreatedResponse }, ...errorResponses(400, 413, 422, 503) },
   },
   async (ctx, { body }, _req, reply) => {
     if (body.url !== undefined && !ctx.app.settings.sources.fetch) {
@@ -26,7 +27,24 @@ export const auditsCreateRoute = defineRoute(
     const input: AuditJobInput =
       body.wikitext !== undefined ? { kind: 'wikitext', text: body.wikitext } : body.html !== undefined ? { kind: 'html', text: body.html } : { kind: 'url', url: body.url! };
     if (body.title !== undefined) input.title = body.title;
-    const job = await ctx.jobs.submit(input);
+    // A body is read now, in a parse worker within the budgets, so that a document that cannot be read is
+    // refused with 413/422 here, and the event loop never parses it (a URL is read by its job).
+    let parsed;
+    if (input.kind !== 'url') {
+      const cap = ctx.app.settings.audit.maxCitations ?? DEFAULT_MAX_CITATIONS;
+      try {
+        parsed = await ctx.app.documentReader().article({
+          kind: input.kind === 'html' ? 'wikipedia-html' : 'wikipedia-wikitext',
+          content: input.text!,
+          origin: `api:${input.kind}`,
+          ...(input.title !== undefined ? { title: input.title } : {}),
+          maxCitations: cap + 1,
+        });
+      } catch (e) {
+        throw documentLimitError(e) ?? e;
+      }
+    }
+    const job = await ctx.jobs.submit(input, parsed);
     const self = `/v1/audits/${job.id}`;
     reply.code(202).header('location', self);
     const out: Record<string, unknown> = { id: job.id, status: job.status, links: { self, events: `${self}/events` } };

@@ -1,0 +1,240 @@
+/**
+ * A small pool of worker threads that run one task at a time each, under a budget: a task that runs past
+ * its time or past the worker's heap limit is refused with a BudgetError, its worker is terminated and a
+ * fresh one takes its place. The calling thread only posts messages and waits: untrusted input (a hostile
+ * article, a PDF bomb) can cost a worker, never the event loop.
+ *
+ * Workers start lazily, are kept for the next task (starting one costs ~100-300 ms: loading the parsers),
+ * and are unref'd while idle so that a CLI process exits when its work is done.
+ */
+import type { Worker } from 'node:worker_threads';
+
+export interface WorkerBudget {
+  /** Wall-clock time one task may take, ms. */
+  timeMs: number;
+  /** Heap of one worker (V8 old generation), MB. */
+  heapMb: number;
+}
+
+/** What the message says to raise a limit ("--parse-timeout" ...). */
+export interface BudgetFlags {
+  time: string;
+  memory: string;
+}
+
+/** A task over its budget: `limit` names which, `message` the figure and the flag that raises it. */
+export class BudgetError extends Error {
+  constructor(
+    readonly limit: 'time' | 'memory',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'BudgetError';
+  }
+}
+
+/** An error the task itself threw in the worker, with its name kept (WikitextLimitError, ...). */
+export class WorkerTaskError extends Error {
+  constructor(name: string, message: string) {
+    super(message);
+    this.name = name;
+  }
+}
+
+export interface WorkerPoolOptions {
+  /** Starts one worker with the given heap limits (startModuleWorker). */
+  start: (limits: { maxOldGenerationSizeMb: number; maxYoungGenerationSizeMb: number }) => Worker;
+  size: number;
+  budget: WorkerBudget;
+  flags: BudgetFlags;
+  /** What a task is, for messages ("parsing the document"). */
+  what: string;
+}
+
+interface Slot {
+  worker: Worker;
+  busy: boolean;
+  /** Resolves when the worker has loaded its modules: a task's time runs from then, not from the start. */
+  ready: Promise<void>;
+}
+
+interface Pending {
+  task: string;
+  payload: unknown;
+  transfer: ArrayBuffer[];
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+  signal: AbortSignal | undefined;
+}
+
+let nextId = 1;
+
+export class WorkerPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Pending[] = [];
+  private closed = false;
+
+  constructor(private readonly opts: WorkerPoolOptions) {}
+
+  get budget(): WorkerBudget {
+    return this.opts.budget;
+  }
+
+  /** Runs `task` with `payload` in a worker; rejects with BudgetError over budget, WorkerTaskError when the task throws. */
+  run<T>(task: string, payload: unknown, opts: { transfer?: ArrayBuffer[]; signal?: AbortSignal } = {}): Promise<T> {
+    if (this.closed) return Promise.reject(new Error(`${this.opts.what}: the worker pool is closed`));
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ task, payload, transfer: opts.transfer ?? [], resolve: resolve as (v: unknown) => void, reject, signal: opts.signal });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.queue.length) {
+      let slot = this.slots.find((s) => !s.busy);
+      if (!slot && this.slots.length < this.opts.size) {
+        const worker = this.startWorker();
+        slot = { worker, busy: false, ready: readyOf(worker) };
+        this.slots.push(slot);
+      }
+      if (!slot) return;
+      const job = this.queue.shift()!;
+      if (job.signal?.aborted) {
+        job.reject(job.signal.reason instanceof Error ? job.signal.reason : new Error('aborted'));
+        continue;
+      }
+      this.dispatch(slot, job);
+    }
+  }
+
+  private startWorker(): Worker {
+    const heap = this.opts.budget.heapMb;
+    const worker = this.opts.start({ maxOldGenerationSizeMb: heap, maxYoungGenerationSizeMb: Math.max(16, Math.min(64, Math.round(heap / 8))) });
+    worker.unref();
+    return worker;
+  }
+
+  private dispatch(slot: Slot, job: Pending): void {
+    slot.busy = true;
+    slot.worker.ref();
+    slot.ready.then(
+      () => this.start(slot, job),
+      (e: Error) => {
+        this.slots.splice(this.slots.indexOf(slot), 1);
+        void slot.worker.terminate();
+        job.reject(new Error(`${this.opts.what}: its worker could not start (${e.message})`));
+        this.pump();
+      },
+    );
+  }
+
+  private start(slot: Slot, job: Pending): void {
+    const { worker } = slot;
+    const id = nextId++;
+    const { timeMs, heapMb } = this.opts.budget;
+    let settled = false;
+    const finish = (fn: () => void, replace: boolean) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+      job.signal?.removeEventListener('abort', onAbort);
+      if (replace) {
+        void worker.terminate();
+        this.slots.splice(this.slots.indexOf(slot), 1);
+      } else {
+        slot.busy = false;
+        worker.unref();
+      }
+      fn();
+      this.pump();
+    };
+    const onMessage = (m: { id: number; ok: boolean; result?: unknown; error?: { name: string; message: string } }) => {
+      if (m.id !== id) return;
+      if (m.ok) finish(() => job.resolve(m.result), false);
+      else finish(() => job.reject(new WorkerTaskError(m.error?.name ?? 'Error', m.error?.message ?? 'failed')), false);
+    };
+    const onError = (e: Error & { code?: string }) => {
+      const oom = e.code === 'ERR_WORKER_OUT_OF_MEMORY' || /out of memory|heap limit/i.test(e.message);
+      finish(
+        () =>
+          job.reject(
+            oom
+              ? new BudgetError('memory', `${this.opts.what} needed more than ${heapMb} MB of memory (the limit per document): raise it with ${this.opts.flags.memory} if the document is genuine`)
+              : new Error(`${this.opts.what} failed in its worker: ${e.message}`),
+          ),
+        true,
+      );
+    };
+    const onExit = (code: number) => finish(() => job.reject(new Error(`${this.opts.what}: its worker stopped (exit code ${code})`)), true);
+    const onAbort = () => finish(() => job.reject(job.signal!.reason instanceof Error ? job.signal!.reason : new Error('aborted')), true);
+    const timer = setTimeout(
+      () => finish(() => job.reject(new BudgetError('time', `${this.opts.what} took longer than ${fmtSeconds(timeMs)} (the limit per document): raise it with ${this.opts.flags.time} if the document is genuine`)), true),
+      timeMs,
+    );
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+    job.signal?.addEventListener('abort', onAbort, { once: true });
+    worker.postMessage({ id, task: job.task, payload: job.payload }, job.transfer);
+  }
+
+  /** Terminates every worker; tasks still queued or running are rejected. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) job.reject(new Error(`${this.opts.what}: the worker pool is closed`));
+    await Promise.all(this.slots.splice(0).map((s) => s.worker.terminate()));
+  }
+}
+
+/** The worker's first message is `{ready: true}` (serveWorkerTasks sends it once its handlers are set). */
+function readyOf(worker: Worker): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (m: { ready?: boolean }) => {
+      if (!m?.ready) return;
+      cleanup();
+      resolve();
+    };
+    const onError = (e: Error) => {
+      cleanup();
+      reject(e);
+    };
+    const onExit = (code: number) => {
+      cleanup();
+      reject(new Error(`exit code ${code}`));
+    };
+    const cleanup = () => {
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+    };
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+  });
+}
+
+function fmtSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * The worker side: answers each `{id, task, payload}` with the handler's result (posted back, buffers in
+ * `transfer` moved) or its error's name and message.
+ */
+export function serveWorkerTasks(port: { on(ev: 'message', fn: (m: { id: number; task: string; payload: unknown }) => void): void; postMessage(m: unknown, transfer?: ArrayBuffer[]): void }, handlers: Record<string, (payload: never) => Promise<unknown> | unknown>): void {
+  port.on('message', async (m) => {
+    try {
+      const handler = handlers[m.task];
+      if (!handler) throw new Error(`unknown task ${m.task}`);
+      const result = await handler(m.payload as never);
+      port.postMessage({ id: m.id, ok: true, result });
+    } catch (e) {
+      const err = e as Error;
+      port.postMessage({ id: m.id, ok: false, error: { name: err.name ?? 'Error', message: err.message ?? String(e) } });
+    }
+  });
+  port.postMessage({ ready: true });
+}
