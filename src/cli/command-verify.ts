@@ -25,12 +25,20 @@ import { isSearchVerdict, SEARCH_OPTIONS, searchLines } from './search-output.js
 /** The options of every command that verifies claims (verify, eval scifact / fever, tune-verdict, serve). */
 export const VERIFY_OPTIONS: OptionPick = { index: ['index'], models: ['embedder', 'scorer', 'nli', 'device', 'profile', 'judge', 'maxCalls'], retrieval: true, verify: true };
 
+/** Whether a counter-claim rewrite reads as a sentence: no verb glued to a hyphen, no "more" before a negated adjective, no doubled word. */
+export function grammaticalRewrite(text: string): boolean {
+  return !/\w-(?:did|does|do|is|are|was|were) not\b/i.test(text) && !/\b(?:more|less) (?:un|in|im|non|dis)[a-z]{4,}/i.test(text) && !/\b(\w+) \1\b/i.test(text);
+}
+
 export function printVerdict(v: Verdict, opts: { color?: boolean } = {}): void {
   const color = opts.color ?? useColor();
   // The roles follow the verdict's own reading: its relevance gate and (columbia) its thresholds.
   const verdictConfig = (v.provenance.config as { verdict?: VerdictDisplayConfig }).verdict ?? {};
   const terms = claimTerms(v.claim);
   console.log(`${v.label} (confidence ${v.confidence.toFixed(2)}, the calibrated probability of this label): ${v.claim}`);
+  // The label is the most probable class, or the output says why not (issue 36).
+  const top = (Object.entries(v.probs) as [Label, number][]).reduce((a, b) => (b[1] > a[1] ? b : a));
+  if (top[0] !== v.label && !v.overruled) console.log(`  not the most probable class (${top[0]} ${top[1].toFixed(2)}): the verdict rule decides on the deciding document's evidence, its relevance gate and thresholds, not on the highest probability alone`);
   console.log(`  evidence (score: how likely the sentence is evidence for the claim, 0-1):`);
   const roles = verifyEvidenceRoles(v.evidence, verdictConfig);
   v.evidence.forEach((e, i) => {
@@ -54,7 +62,9 @@ export function printVerdict(v: Verdict, opts: { color?: boolean } = {}): void {
   }
   if (v.opposite) {
     const o = v.opposite;
-    console.log(`  read against its opposite: "${o.text}" entailment ${o.entailment.toFixed(2)}, the claim ${o.claimEntailment.toFixed(2)}${o.entailment > o.claimEntailment ? ' (the evidence favours the opposite)' : ''}`);
+    // A rewrite that reads badly ("bleomycin-did not induce", "more unsusceptible") is left to --json.
+    if (!grammaticalRewrite(o.text)) console.log(`  read against its opposite (rewrite not shown: it does not read as a sentence; see --json): entailment ${o.entailment.toFixed(2)}, the claim ${o.claimEntailment.toFixed(2)}${o.entailment > o.claimEntailment ? ' (the evidence favours the opposite)' : ''}`);
+    else console.log(`  read against its opposite: "${o.text}" entailment ${o.entailment.toFixed(2)}, the claim ${o.claimEntailment.toFixed(2)}${o.entailment > o.claimEntailment ? ' (the evidence favours the opposite)' : ''}`);
   }
   // Needs review (src/verify/review.ts) and what the engine cannot do (src/verify/engine-notes.ts).
   if (v.review) console.log(`  NEEDS REVIEW (${v.review.reason}): ${v.review.message.replace(/^needs review: /, '')}`);
