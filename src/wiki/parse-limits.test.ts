@@ -64,3 +64,17 @@ test('parseWikitextAsync stops between slices when its signal is aborted', async
   ac.abort(new Error('job stopped'));
   await assert.rejects(parseWikitextAsync(large, { signal: ac.signal }), /job stopped/);
 });
+
+test('heading-less text: a 1 MB paragraph of cited sentences reads in pieces, every ref a citation; nesting over 100 deep is a clean error', async () => {
+  const { headinglessWikitext, deeplyNestedWikitext } = await import('../server/testing/hostile-inputs.js');
+  const text = headinglessWikitext(1024 * 1024);
+  const refs = text.split('<ref>').length - 1;
+  const article = parseWikitext(text, { title: 'One paragraph' });
+  assert.equal(article.citations.length, refs);
+  assert.equal(article.sections.length, 1, 'one section, however many pieces it was read in');
+  const c = article.citations[1234]!;
+  assert.match(c.claim, /^The river number 1234 flows 2 km through the .+ valley and was named in 1834\.$/);
+  assert.equal(c.context.length, 5, 'context runs across the cuts');
+  assert.equal(article.text.slice(c.charStart, c.charEnd), c.claim);
+  assert.throws(() => parseWikitext(deeplyNestedWikitext(10_000)), { name: 'WikitextLimitError', message: /nested more than 100 deep \(line 1\)/ });
+});
