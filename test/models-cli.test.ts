@@ -84,6 +84,8 @@ describe('veracite models (CLI, loopback hub)', () => {
     assert.match(r.out, new RegExp(`cli-nli: ${REPO}@${REVISION}, 1 file verified \\(the hub's SHA-256\\), ${served.files.length - 1} files recorded \\(first seen\\)`));
     assert.match(r.err, /^estimate: about \d+ model readings/m);
     assert.match(r.err, /^sanity gates: accuracy [\d.]+ ok/m);
+    assert.match(r.out, /sanity gates passed: accuracy [\d.]+ \(>= 0\.45\), entailment ranking [\d.]+ \(>= 0\.65\), contradiction ranking [\d.]+ \(>= 0\.65\), fit [\d.]+ \(min 0\.001\)/);
+    assert.match(r.out, /samples read: \d+ \+ \d+ SciFact claims, 12 WiCE citations, 60 NLI pairs/);
     assert.match(r.out, /cli-nli: calibrated/);
     assert.match(r.out, /snli-sample accuracy: [\d.]+ \(n=\d+\)/);
     assert.ok(hub.requests.some((q) => q.url === `/api/models/${REPO}/revision/main?blobs=true`), 'the revision listing was read');

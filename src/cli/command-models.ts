@@ -304,6 +304,8 @@ async function runCalibrate(name: string, home: string | undefined, command: str
   const profile = await calibrateProfile({ name, ...(home ? { home } : {}), ...(samples ? { samples } : {}), ...(quick ? { quick } : {}), command, ...(quiet ? {} : { log: (l: string) => console.error(l) }) });
   console.log(`${name}: calibrated (${profile.modelInfo.id} ${profile.modelInfo.version})`);
   for (const [k, v] of Object.entries(profile.figures)) console.log(`  ${k}: ${v.value.toFixed(3)} (n=${v.n})`);
+  if (profile.gates) console.log(`  sanity gates passed: ${profile.gates.checks.map((c) => `${c.name} ${c.value.toFixed(3)} (${c.name === 'fit' ? 'min' : '>='} ${c.threshold})`).join(', ')}`);
+  if (profile.samples) console.log(`  samples read: ${profile.samples.train} + ${profile.samples.dev} SciFact claims, ${profile.samples.wice} WiCE citations, ${profile.samples.snli} NLI pairs${profile.samples.quick ? ' (--quick)' : ''}`);
   console.log(`use it: veracite models use ${name}   (or --profile ${name} on one command)`);
 }
 
