@@ -244,6 +244,8 @@ describe('veracite models: loopback hub', () => {
     const vc = await Veracite.open({ index: { dir: 'memory:' }, models: { profile: 'tiny-nli' }, retrieval: { mode: 'bm25' } }, { create: true });
     try {
       assert.equal(vc.models.profile?.name, 'tiny-nli');
+      // The profile's ONNX model runs in a worker thread, off the event loop (models/onnx/threaded.ts).
+      assert.equal((await vc.models.entailment() as { inWorker?: boolean }).inWorker, true);
       await vc.ingest('data/samples/scifact/corpus.jsonl');
       const verdict = await vc.verify('Vitamin D deficiency increases the risk of fractures.');
       const p = verdict.provenance.config.profile as { name: string; hash: string };

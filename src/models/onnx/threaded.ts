@@ -19,6 +19,11 @@ export interface ThreadedInit {
   options: OnnxEntailmentOptions | OnnxPairScorerOptions;
 }
 
+/** What tells a threaded model apart (the app's wiring is checked by it in tests). */
+export interface ThreadedMark {
+  readonly inWorker: true;
+}
+
 class ThreadedModel {
   private next = 1;
   private readonly pending = new Map<number, { resolve: (r: unknown) => void; reject: (e: Error) => void }>();
@@ -88,11 +93,11 @@ class ThreadedModel {
 /** OnnxEntailmentModel.load in a worker thread. */
 export async function loadThreadedEntailment(spec: string, options: OnnxEntailmentOptions = {}): Promise<EntailmentModel> {
   const t = await ThreadedModel.start({ kind: 'nli', spec, options });
-  return { info: t.info, predict: (pairs: EntailmentPair[], signal?: AbortSignal) => t.call<EntailmentProbs[]>(pairs, signal), dispose: () => t.dispose() };
+  return { info: t.info, inWorker: true, predict: (pairs: EntailmentPair[], signal?: AbortSignal) => t.call<EntailmentProbs[]>(pairs, signal), dispose: () => t.dispose() } as EntailmentModel & ThreadedMark;
 }
 
 /** OnnxPairScorer.load in a worker thread. */
 export async function loadThreadedPairScorer(spec: string, options: OnnxPairScorerOptions = {}): Promise<PairScorer> {
   const t = await ThreadedModel.start({ kind: 'scorer', spec, options });
-  return { info: t.info, score: (pairs: ScoredPair[], signal?: AbortSignal) => t.call<number[]>(pairs, signal), dispose: () => t.dispose() };
+  return { info: t.info, inWorker: true, score: (pairs: ScoredPair[], signal?: AbortSignal) => t.call<number[]>(pairs, signal), dispose: () => t.dispose() } as PairScorer & ThreadedMark;
 }
