@@ -22,7 +22,7 @@ import { parseHtmlDocument } from './html.js';
 import { parseMarkdownDocument } from './markdown.js';
 import { parsePlainTextDocument } from './plain-text.js';
 import type { CitedDocument, DocumentParseOptions } from './types.js';
-import type { DocumentReader } from './document-reader.js';
+import type { ArticleContent } from './content-types.js';
 import { INPUT_FORMATS, type InputFormat } from './input-formats.js';
 
 // Defined in input-formats.ts (light: the command line's help lists them).
@@ -41,7 +41,7 @@ export interface DocumentInputOptions {
    */
   maxCitations?: number;
   /** Reads the file's content within the parse budgets (a worker pool); default: on this thread. */
-  reader?: Pick<DocumentReader, 'article'>;
+  reader?: { article(a: ArticleContent): Promise<AuditInput> };
 }
 
 /** Wikipedia's rendered HTML carries MediaWiki's classes. */

@@ -5,26 +5,14 @@
  * user who wants no threads.
  */
 import { fromArticle } from '../audit/article-input.js';
-import type { AuditInput, DocumentKind } from '../audit/types.js';
-import type { PdfReadOptions } from '../corpus/pdf-text.js';
+import type { AuditInput } from '../audit/types.js';
 import type { Document } from '../corpus/types.js';
-import { pageToDocument, pdfToDocument, type PageKind } from '../sources/page-text.js';
+import { pageToDocument, pdfToDocument } from '../sources/page-text.js';
 import { parseWikipediaHtml, parseWikitext } from '../wiki/index.js';
 import { documentToAuditInput, parseDocument } from './load-document.js';
+import type { ArticleContent, PageContent, PdfContent } from './content-types.js';
 
-export interface ArticleContent {
-  kind: Exclude<DocumentKind, 'kilt'>;
-  content: string | Uint8Array;
-  /** Where it came from, for the report ("api:wikitext", a file path, a URL). */
-  origin: string;
-  title?: string;
-  contextSentences?: number;
-  maxCitations?: number;
-  baseUrl?: string;
-  pdf?: PdfLimitOptions;
-}
-
-export type PdfLimitOptions = Pick<PdfReadOptions, 'maxInflatedBytes' | 'maxTextChars'>;
+export type { ArticleContent, PageContent, PdfContent, PdfLimitOptions } from './content-types.js';
 
 /** An article or document of any kind but KILT -> AuditInput. */
 export async function readArticleContent(a: ArticleContent): Promise<AuditInput> {
@@ -41,23 +29,11 @@ export async function readArticleContent(a: ArticleContent): Promise<AuditInput>
   return read;
 }
 
-export interface PageContent {
-  body: string;
-  kind: PageKind;
-  url: string;
-  title?: string;
-}
 
 export function readPageContent(p: PageContent): Document {
   return pageToDocument(p.body, p.kind, p.url, p.title);
 }
 
-export interface PdfContent {
-  bytes: Uint8Array;
-  url: string;
-  title?: string;
-  pdf?: PdfLimitOptions;
-}
 
 export function readPdfContent(p: PdfContent): ReturnType<typeof pdfToDocument> {
   return pdfToDocument(p.bytes, p.url, p.title, p.pdf);

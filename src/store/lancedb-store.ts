@@ -630,7 +630,25 @@ export class LanceStore implements VectorBackfillStore {
     return out;
   }
 
+  /**
+   * Counts for a snapshot, computed once per snapshot: the health route asks on every call, and counting
+   * sentences scans the passage table (tens of ms on the sample index, seconds at millions of passages),
+   * which held the event loop of a server polled every 50 ms (issue 35).
+   */
   async stats(): Promise<StoreStats> {
+    const snapshot = await this.snapshot();
+    if (this.statsMemo?.snapshot !== snapshot) this.statsMemo = { snapshot, stats: this.countStats() };
+    try {
+      return { ...(await this.statsMemo.stats) };
+    } catch (e) {
+      this.statsMemo = undefined;
+      throw e;
+    }
+  }
+
+  private statsMemo: { snapshot: string; stats: Promise<StoreStats> } | undefined;
+
+  private async countStats(): Promise<StoreStats> {
     const documents = this.documents ? await this.documents.countRows() : 0;
     const passages = this.passages ? await this.passages.countRows() : 0;
     let sentences = 0;
