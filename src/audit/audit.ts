@@ -193,7 +193,8 @@ export class CitationAuditor {
       }
       // Likely fails verification = the one decision's "not supported" (verify/decision.ts), on the same
       // threshold every surface quotes; without a probability, the calibrated score threshold as before.
-      if (verification.probability !== undefined) verification.flagged = decisionOf(verification).band === 'not-supported';
+      // A contradiction the model reads without words to point to is flagged too (needs review, no tag).
+      if (verification.probability !== undefined) verification.flagged = decisionOf(verification).band === 'not-supported' || (!!verification.contradicted && !stated);
       else if (th !== undefined && signal !== undefined) verification.flagged = signal <= th || !!existingJudged?.contradicted;
     }
     const out: CitationAudit = {

@@ -211,7 +211,7 @@ function citationHtml(c: CitationAudit, view: View): string {
   const d: string[] = [];
   d.push(`<li>Why this band: ${escapeHtml(band.reason)}.</li>`);
   if (c.status) d.push(`<li>Status: ${escapeHtml(c.status.label)} (${escapeHtml(c.status.reason)}).</li>`);
-  if (v && scale.threshold !== undefined) d.push(`<li>${v.flagged ? 'Flagged' : 'Not flagged'}: the audit flags a citation as likely failing verification at a ${escapeHtml(scale.name)} ≤ ${fmt(scale.threshold)}.</li>`);
+  if (v && scale.threshold !== undefined) d.push(`<li>${v.flagged ? 'Flagged' : 'Not flagged'}: the audit flags a citation as likely failing verification ${scale.kind === 'probability' ? `below a ${escapeHtml(scale.name)} of ${fmt(scale.threshold)} (the not-supported band), or where the source states otherwise` : `at a ${escapeHtml(scale.name)} ≤ ${fmt(scale.threshold)}`}${c.decision?.tag ? '; a {{failed verification}} tag is proposed' : v.flagged ? '; no tag proposed: read the source' : ''}.</li>`);
   if (v) {
     const raw = [scale.kind !== 'engine' ? `verification score ${fmt(v.score)}` : '', v.rankerScore !== undefined && scale.kind !== 'ranker' ? `source-ranker score ${fmt(v.rankerScore)}` : '', v.support !== undefined && scale.kind !== 'support' ? `NLI support ${fmt(v.support)}` : '', v.similarity !== undefined ? `page similarity ${fmt(v.similarity)}` : ''].filter(Boolean);
     d.push(`<li>Scores: ${scale.name} ${fmt(scale.of(c))}${raw.length ? ` · ${raw.join(' · ')}` : ''} (max over ${v.sentencesScored}/${v.sentencesTotal} sentences scored${src.pageTitle ? ` of “${escapeHtml(src.pageTitle)}”` : ''}).</li>`);
@@ -299,7 +299,9 @@ export function renderAuditHtml(report: AuditReport, opts: AuditHtmlOptions = {}
   const flagging = !scored.length
     ? 'no citation was scored: no threshold applied'
     : p.flagging.threshold !== undefined
-      ? `${SIGNAL_WORDS[p.flagging.signal ?? 'engine']} ≤ ${fmt(p.flagging.threshold)}${p.flagging.probabilityThreshold !== undefined ? ` (= probability of support ${fmt(p.flagging.probabilityThreshold)})` : ''} — ${p.flagging.source ?? ''}`
+      ? p.flagging.probabilityThreshold !== undefined
+        ? `probability of support below ${fmt(p.flagging.probabilityThreshold)} (the not-supported band; a {{failed verification}} tag is proposed below ${fmt(p.flagging.tagBelow ?? p.flagging.probabilityThreshold)} or where the source states otherwise) — probability calibrated by ${p.flagging.source ?? ''}`
+        : `${SIGNAL_WORDS[p.flagging.signal ?? 'engine']} ≤ ${fmt(p.flagging.threshold)} — ${p.flagging.source ?? ''}`
       : (p.flagging.disabledReason ?? 'off');
   const provRows: [string, string][] = [
     ['index snapshot', p.snapshot ?? '(no index)'],

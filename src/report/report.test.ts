@@ -2,6 +2,7 @@
  * The report module on the results this repository ships (eval-results/, models/calibration/) and on a
  * real audit of the shipped audit sample (lexical scorer, its --sources folder, no index).
  */
+import { BAND_THRESHOLDS } from '../verify/decision.js';
 import { strict as assert } from 'node:assert';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -164,26 +165,28 @@ describe('audit score distribution', () => {
     const resolver = new SourceResolver({ snapshots: await SnapshotFolder.open(at('data', 'samples', 'audit', 'sources')) });
     const flag = { threshold: d.threshold, source: 'wice-dev-lexical.json', probability: { a: cal.probability.a, b: cal.probability.b, threshold: pThreshold } };
     const report = await new CitationAuditor({ scorer: new LexicalPairScorer(), resolver, flag }).auditArticle(input);
-    assert.equal(report.provenance.flagging.probabilityThreshold, pThreshold);
+    // One threshold (issue 36, verify/decision.ts): likely fails verification = the not-supported band, whatever the calibration's own threshold.
+    assert.equal(report.provenance.flagging.probabilityThreshold, BAND_THRESHOLDS.notSupportedBelow);
+    assert.ok(pThreshold > 0);
     const scored = report.citations.filter((c) => c.verification);
     for (const c of scored) {
       const v = c.verification!;
       assert.ok(v.probability! >= 0 && v.probability! <= 1, `citation ${c.index}: probability ${v.probability}`);
-      assert.equal(v.flagged, v.probability! <= pThreshold + 1e-12, `citation ${c.index}: flagged on the raw score iff at or below the threshold on the probability scale`);
+      assert.equal(v.flagged, v.probability! < BAND_THRESHOLDS.notSupportedBelow, `citation ${c.index}: flagged iff in the not-supported band`);
     }
     assert.ok(scored.some((c) => c.verification!.flagged) && scored.some((c) => !c.verification!.flagged), 'the sample has flagged and unflagged citations');
     const scale = reportScale(report);
     assert.equal(scale.kind, 'probability');
-    assert.equal(scale.threshold, pThreshold);
+    assert.equal(scale.threshold, BAND_THRESHOLDS.notSupportedBelow);
     const spec = auditScoreSpec(report) as unknown as { data: { values: { score: number }[] }; layer: unknown[] };
     assert.deepEqual(spec.data.values.map((v) => v.score).sort(), scored.map((c) => c.verification!.probability!).sort());
     assert.match(JSON.stringify(spec), /probability that the cited source supports the claim/);
-    assert.match(JSON.stringify(spec.layer), new RegExp(`flag threshold ${pThreshold.toFixed(3).replace('.', '\\.')}`));
+    assert.match(JSON.stringify(spec.layer), new RegExp(`flag threshold ${BAND_THRESHOLDS.notSupportedBelow.toFixed(3).replace('.', '\\.')}`));
     const page = await renderAuditHtmlWithChart(report);
     // One number per card (the probability of support), the threshold on the same scale in its details.
     assert.match(page, /<p class="verdict">Probability of support <span class="score">[0-9.]+<\/span><span class="bar">/);
-    assert.match(page, new RegExp(`likely failing verification at a probability of support ≤ ${pThreshold.toFixed(3).replace('.', '\\.')}`));
-    assert.match(page, /= probability of support 0\.\d{3}\)/, 'the provenance gives the threshold on both scales');
+    assert.match(page, new RegExp(`likely failing verification below a probability of support of ${BAND_THRESHOLDS.notSupportedBelow.toFixed(3).replace('.', '\\.')} \\(the not-supported band\\)`));
+    assert.match(page, /probability of support below 0\.\d{3} \(the not-supported band; a \{\{failed verification\}\} tag is proposed below/, 'the provenance quotes the one threshold');
   });
 });
 

@@ -24,11 +24,12 @@ describe('decidePair', () => {
     }
   });
 
-  it('a model contradiction without words is a conflicting signal: supported becomes needs review, no tag', () => {
+  it('a model contradiction without words is a conflicting signal: needs review, no tag, unless the probability is below the band', () => {
     const d = decidePair({ probability: 0.9, modelContradiction: true });
     assert.equal(d.band, 'needs-review');
     assert.equal(d.tag, undefined);
-    assert.equal(decidePair({ probability: 0.3, modelContradiction: true }).band, 'partly-supported');
+    assert.equal(decidePair({ probability: 0.3, modelContradiction: true }).band, 'needs-review');
+    assert.equal(decidePair({ probability: 0.01, modelContradiction: true }).band, 'not-supported');
   });
 
   it('a low score above the tag threshold is not supported without a tag (a tag threshold below the band)', () => {

@@ -11,8 +11,8 @@
  *   2. Otherwise the probability of support is banded on one set of thresholds (BAND_THRESHOLDS, fitted on
  *      WiCE dev by scripts/learn/citation-bands.ts): supported from `supportedFrom`, partly supported from
  *      `partlyFrom`, needs review down to `notSupportedBelow`, not supported below it. A contradiction the
- *      entailment model reads without a finding to point to is a conflicting signal: a supported band becomes
- *      needs review, nothing more.
+ *      entailment model reads without a finding to point to is a conflicting signal: needs review (likely
+ *      fails verification, listed in the worklist) without a tag, unless the probability is below the band.
  *   3. A tag only where tags are right often enough: a decisive finding, or a probability below `tagBelow`;
  *      both measured out of fold on WiCE dev and the shipped sample (scripts/learn/tag-precision.ts,
  *      eval-results/tag-precision.json, docs/RESULTS.md). Any other low score is "needs review" or "not
@@ -98,8 +98,8 @@ export function decidePair(x: DecisionInput, t: DecisionThresholds = BAND_THRESH
   }
   if (p === undefined) return out('needs-review', 'scored, but without a probability of support to band on (an explicit --threshold or an old calibration)');
   const band = bandOfProbability(p, t);
-  if (x.modelContradiction && band === 'supported') {
-    return out('needs-review', `conflicting signals: probability of support ${f2(p)} (supported from ${f2(t.supportedFrom)}), but the entailment model reads a contradiction it cannot point to in words: read the source`);
+  if (x.modelContradiction && band !== 'not-supported') {
+    return out('needs-review', `conflicting signals: probability of support ${f2(p)}, but the entailment model reads a contradiction it cannot point to in words (no tag proposed): read the source`);
   }
   const reasons: Record<DecisionBand, string> = {
     supported: `probability of support ${f2(p)} (supported from ${f2(t.supportedFrom)})`,
