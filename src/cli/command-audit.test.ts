@@ -1,3 +1,4 @@
+import { BAND_THRESHOLDS } from '../verify/decision.js';
 import { strict as assert } from 'node:assert';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -86,7 +87,8 @@ describe('veracite audit / calibrate (CLI, end to end)', () => {
     const report = JSON.parse(await readFile(json, 'utf8')) as AuditReport;
     const threshold = (await loadCalibration(cal)).definitions['not_supported']!.threshold;
     assert.equal(report.provenance.flagging.threshold, threshold);
-    for (const c of report.citations) if (c.verification) assert.equal(c.verification.flagged, c.verification.score <= threshold);
+    // With the calibration's probability curve the flag is the one decision's not-supported band (verify/decision.ts, issue 36); without one, the raw threshold.
+    for (const c of report.citations) if (c.verification) assert.equal(c.verification.flagged, c.verification.probability !== undefined ? c.verification.probability < BAND_THRESHOLDS.notSupportedBelow : c.verification.score <= threshold);
     assert.equal(report.citations[0]!.recommendations, undefined);
 
     const json3 = join(dir, 'report3.json');
