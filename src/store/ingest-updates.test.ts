@@ -111,7 +111,9 @@ describe('updating an index from Wikimedia dumps', () => {
       const total = counted.writes();
       assert.ok(total >= 5, `an update writes several times (${total})`);
       let resumed = 0;
-      for (let k = 1; k <= total; k++) {
+      // The full update shares its reading and batch writes with the changes one: only its own end (the
+      // removal of pages gone from the dump, the index build, the checkpoint) is killed write by write.
+      for (let k = kind === 'full' ? total - 4 : 1; k <= total; k++) {
         const idx = await fresh(`${kind}-kill-${k}`);
         const first = await LanceStore.open(idx);
         await assert.rejects(ingestSource(dyingAt(first, k).store, file, { ...opts, ...extra }), /killed at write/);
@@ -123,7 +125,7 @@ describe('updating an index from Wikimedia dumps', () => {
         await again.close();
         await assertUpdated(idx, `${kind}, killed at write ${k} of ${total}`);
       }
-      assert.ok(resumed > 0, 'kills after a checkpoint resume there (the reader skips the pages already committed)');
+      assert.ok(resumed > 0, 'kills after a checkpoint resume there (the reader skips the pages already committed, and reports them again)');
     });
   }
 });
