@@ -8,6 +8,7 @@
  * cited many times, candidates shared by neighbouring claims). A few citations run at once so index
  * queries overlap scoring.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ModelInfo, PairScorer } from '../models/types.js';
 import { configHash } from '../provenance/config-hash.js';
 import { VERACITE_VERSION } from '../provenance/version.js';
@@ -149,7 +150,15 @@ export class CitationAuditor {
     const ranked = await this.rankerScores(c, existing?.score !== undefined ? { doc: resolved.document!, score: existing.score } : undefined, candidates, candidateScores);
     signal?.throwIfAborted();
     // One entailment call for the cited source and every candidate: P(supports) on the verdict's scale.
-    const coverage = this.deps.support ? jobs.map((j) => coverageDetailOfDocument(query, j.doc)) : [];
+    // one document at a time, with a turn of the event loop between: a server keeps answering (issue 35)
+    const coverage: ReturnType<typeof coverageDetailOfDocument>[] = [];
+    if (this.deps.support) {
+      for (const j of jobs) {
+        coverage.push(coverageDetailOfDocument(query, j.doc));
+        await nextTurn();
+        signal?.throwIfAborted();
+      }
+    }
     const judged = this.deps.support ? await judgeSupport(this.deps.support, scores.map((s, i) => ({ claim: query, evidence: s.evidence, coverage: coverage[i]!.share, ...(i === 0 && resolved.document ? { sentences: resolved.document.sentences } : {}) }))) : [];
     const existingJudged = resolved.document ? judged[0] : undefined;
     const candidateJudged = judged.slice(resolved.document ? 1 : 0);

@@ -60,7 +60,8 @@ export type ResolvedServerOptions = Required<Omit<ServerOptions, 'token'>> & { t
 export function resolveServerOptions(o: ServerOptions, indexDir: string | null | undefined): ResolvedServerOptions {
   const concurrency = o.concurrency ?? 2;
   return {
-    dataDir: o.dataDir ?? join(indexDir ?? '.veracite', 'server'),
+    // beside a local index; a memory: or opensearch:// index has no folder of its own
+    dataDir: o.dataDir ?? join(indexDir && !/^[a-z][a-z0-9+.-]*:/i.test(indexDir) ? indexDir : '.veracite', 'server'),
     host: o.host ?? '127.0.0.1',
     port: o.port ?? 8080,
     concurrency,

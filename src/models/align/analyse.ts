@@ -105,7 +105,28 @@ export function presplit(text: string): string {
     .trim();
 }
 
+/**
+ * Analyses of recent texts, least recently used out: a source's sentences are read against every claim
+ * that cites it, and candidate documents recur across an article's citations. wink's analysis is most of an
+ * audit's CPU on the calling thread (issue 35). Analyses are never modified by their readers.
+ */
+const MEMO_SIZE = 4096;
+const memo = new Map<string, AlignAnalysis>();
+
 export function analyseForAlignment(text: string): AlignAnalysis {
+  const hit = memo.get(text);
+  if (hit) {
+    memo.delete(text);
+    memo.set(text, hit);
+    return hit;
+  }
+  const a = analyseUncached(text);
+  memo.set(text, a);
+  if (memo.size > MEMO_SIZE) memo.delete(memo.keys().next().value!);
+  return a;
+}
+
+function analyseUncached(text: string): AlignAnalysis {
   const doc = wink().readDoc(presplit(text));
   const its = wink().its;
   // wink's typings do not accept every `its` helper on a token collection; the values are as documented.
