@@ -91,7 +91,7 @@ export function todoWikitext(items: readonly TodoItem[], opts: { title: string; 
   const head = `<!-- veracite audit of "${opts.title.replace(/--/g, '- -')}", ${opts.date.toISOString().slice(0, 10)}: ${items.length} citation${items.length === 1 ? '' : 's'} likely failing verification, ${tagged} with a proposed tag (the others: needs review, no tag; tags are proposed only where they were right at least 80% of the time). Read each source before tagging; the audit can be wrong. -->`;
   const lines = items.map((i) => {
     const reason = templateValue(`veracite: ${i.reason}`);
-    return i.tag ? `* #${i.number} (${nowiki(i.section)}): ${nowiki(i.claim)}{{failed verification|date=${month}|reason=${reason}}}` : `* #${i.number} (${nowiki(i.section)}): ${nowiki(i.claim)} (needs review: ${nowiki(i.reason)}; no tag proposed)`;
+    return i.tag ? `* #${i.number} (${nowiki(i.section)}): ${nowiki(i.claim)}{{failed verification|date=${month}|reason=${reason}}}` : `* #${i.number} (${nowiki(i.section)}): ${nowiki(i.claim)} (needs review: ${nowiki(i.reason)}${/no tag proposed/.test(i.reason) ? '' : '; no tag proposed'})`;
   });
   return [head, ...lines].join('\n') + '\n';
 }

@@ -91,7 +91,13 @@ describe('audit outputs carry no path of this machine', () => {
     const wikitext = (await readFile(files.wikitext, 'utf8')).trimEnd().split('\n');
     assert.match(wikitext[0]!, /^<!-- veracite audit of "Breast cancer risk factors"/);
     assert.equal(wikitext.length, flagged.length + 1);
-    for (const [i, n] of flagged.entries()) assert.match(wikitext[i + 1]!, new RegExp(`^\\* #${n} \\(.+\\): .+\\{\\{failed verification\\|date=[A-Z][a-z]+ \\d{4}\\|reason=veracite: [^|{}]+\\}\\}$`));
+    // A tag only where the one decision proposes one (issue 36); the others are listed as needs review, untagged.
+    for (const [i, n] of flagged.entries()) {
+      const tagged = !!report.citations[n - 1]!.decision?.tag;
+      if (tagged) assert.match(wikitext[i + 1]!, new RegExp(`^\\* #${n} \\(.+\\): .+\\{\\{failed verification\\|date=[A-Z][a-z]+ \\d{4}\\|reason=veracite: [^|{}]+\\}\\}$`));
+      else assert.match(wikitext[i + 1]!, new RegExp(`^\\* #${n} \\(.+\\): [^{}]+ \\(needs review: .*no tag proposed.*\\)$`));
+    }
+    assert.ok(flagged.some((n) => report.citations[n - 1]!.decision?.tag), 'some flagged citations carry a tag');
   });
 
   it('with nothing scored, no threshold is printed anywhere', async () => {
@@ -167,7 +173,7 @@ describe('the HTML report at a glance (Chromium)', { skip: skip ?? false }, () =
     const text = await first.innerText();
     assert.match(text, /Why this band:/);
     assert.match(text, /Scores: probability of support [0-9.]+/);
-    assert.match(text, /likely failing verification at a probability of support ≤ 0\.\d{3}/);
+    assert.match(text, /likely failing verification below a probability of support of 0\.\d{3} \(the not-supported band\)/);
     assert.match(text, /Source: read from a saved copy \(--sources\)/);
     assert.match(text, /Evidence from the cited source/);
     await first.scrollIntoViewIfNeeded();
