@@ -104,6 +104,8 @@ export function printCheck({ audit, status, view, provenance }: SourceCheck): vo
   const disagreement = readingsDisagree(status.status, v?.supportLabel);
   console.log(`${status.label}${disagreement ? ` (over an NLI reading of ${v!.supportLabel})` : ''}: ${audit.claim}`);
   console.log(`  why: ${status.reason}`);
+  // The one decision (verify/decision.ts): the same band, number and tag as the audit, the web page and the gadget.
+  if (audit.decision) console.log(`  band: ${audit.decision.label} (${audit.decision.reason})${audit.decision.tag ? '; a {{failed verification}} tag is proposed' : ''}`);
   if (disagreement) console.log(`  which reading wins: ${disagreement(provenance.flagging.signal, v!)}`);
   if (v?.probability !== undefined) {
     console.log(`  probability that the source supports the claim: ${v.probability.toFixed(3)} (0-1, calibrated on labelled Wikipedia citations)`);
@@ -137,7 +139,7 @@ export function printCheck({ audit, status, view, provenance }: SourceCheck): vo
     console.log(`  better sources: ${!provenance.snapshot ? 'none looked for (no index)' : provenance.config.recommend.enabled ? 'none in the index scores above the cited source' : 'none looked for (--no-recommend)'}`);
   }
   const flagging = provenance.flagging;
-  if (flagging.probabilityThreshold !== undefined) console.log(`  flagged as likely failing verification at a probability of support <= ${flagging.probabilityThreshold.toFixed(3)}${flagging.source ? ` (${flagging.source})` : ''}`);
+  if (flagging.probabilityThreshold !== undefined) console.log(`  flagged as likely failing verification below a probability of support of ${flagging.probabilityThreshold.toFixed(2)} (the not-supported band), where the source states otherwise, or where the model reads a contradiction (needs review)${flagging.source ? `; probability calibrated by ${flagging.source}` : ''}`);
   else if (flagging.disabledReason) console.log(`  no flag threshold: ${flagging.disabledReason}`);
   const t = audit.timingsMs;
   console.log(`  provenance: ${provenance.snapshot ? snapshotText(provenance.snapshot) : 'no index'}, config ${provenance.configHash}, models ${provenance.models.map((m) => m.id).join(', ')}; ${Math.round(t.source + t.retrieve + t.score + t.rank)} ms`);
