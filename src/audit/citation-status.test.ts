@@ -26,7 +26,7 @@ describe('citationStatus', () => {
     // Flagged above the threshold because its evidence contradicts the claim: the reason says so.
     const contradicted = citationStatus(audit({ status: 'found' }, { score: 0.944, rankerScore: 14.123, support: 0.27, flagged: true, contradicted: true, conflict: 'direction' }));
     assert.equal(contradicted.status, 'fails-verification');
-    assert.match(contradicted.reason, /source-ranker score 14\.123 \(linear, higher = better supported\): its best evidence contradicts the claim \(it changes the same thing in the opposite direction\) \(probability of support 0\.27\)/);
+    assert.match(contradicted.reason, /source-ranker score 14\.123 \(linear, higher = better supported\): its best evidence contradicts the claim \(it changes the same thing in the opposite direction\) \(NLI P\(supports\) 0\.27\)/);
     assert.doesNotMatch(contradicted.reason, /at or below/);
     // Scored without a threshold: no verdict on support.
     const noThreshold = citationStatus(audit({ status: 'found' }, { score: 0.9 }));

@@ -45,7 +45,8 @@ export function citationStatus(c: Pick<CitationAudit, 'source' | 'verification' 
   if (v) {
     const score = scoreWords(v);
     if (v.flagged === true && v.contradicted) {
-      const p = v.support !== undefined ? ` (probability of support ${v.support.toFixed(2)})` : '';
+      // The NLI head's own P(supports), named as such: the probability of support is the one number above.
+      const p = v.support !== undefined ? ` (NLI P(supports) ${v.support.toFixed(2)})` : '';
       // The finding in words when there is one ("the source says 28 percent, the claim says 58 percent").
       const stated = v.findings?.find((f) => f.decisive);
       const why = stated ? ` (${stated.message})` : v.conflict ? ` (${CONFLICT_WORDS[v.conflict]})` : '';
