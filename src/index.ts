@@ -49,6 +49,11 @@ export type { AuditInput, AuditCitation, AuditReport, CitationAudit, AuditConfig
 export { citationView, CitationViewSchema, type CitationView } from './audit/citation-view.js';
 export { parseWikitext, parseWikipediaHtml } from './wiki/index.js';
 export type { Article, Citation } from './wiki/types.js';
+export { WikitextLimitError, MAX_NESTING } from './wiki/mark-wikitext.js';
+// Reading untrusted documents within budgets (Veracite.documentReader() gives the configured one).
+export { workerDocumentReader, inThreadDocumentReader, DEFAULT_PARSE_BUDGET, type DocumentReader, type ParseBudget } from './documents/document-reader.js';
+export { BudgetError } from './util/worker-pool.js';
+export { PdfLimitError } from './corpus/pdf-limits.js';
 
 // Evaluation and training.
 export { evaluateRun, type Qrels } from './eval/retrieval-metrics.js';
