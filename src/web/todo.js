@@ -28,6 +28,8 @@ export function todoItems(views) {
         sourceTitle: s.title || '',
         sourceUrl: s.url || s.archiveUrl || '',
         suggestion: best ? best.url || best.title || best.docId || '' : '',
+        // The one decision's proposed tag (src/verify/decision.ts, issue 36): without it, needs review, no template.
+        tag: !!(r.decision && r.decision.tag),
       };
       if (r.scoreSignal === 'probability' && typeof r.verifiability === 'number') item.score = r.verifiability;
       return item;
@@ -58,8 +60,13 @@ function nowiki(s) {
 
 export function todoWikitext(items, opts) {
   const month = `${MONTHS[opts.date.getUTCMonth()]} ${opts.date.getUTCFullYear()}`;
-  const head = `<!-- veracite audit of "${opts.title.replace(/--/g, '- -')}", ${opts.date.toISOString().slice(0, 10)}: ${items.length} citation${items.length === 1 ? '' : 's'} likely failing verification. Read each source before tagging; the audit can be wrong. -->`;
-  const lines = items.map((i) => `* #${i.number} (${nowiki(i.section)}): ${nowiki(i.claim)}{{failed verification|date=${month}|reason=${templateValue(`veracite: ${i.reason}`)}}}`);
+  const tagged = items.filter((i) => i.tag).length;
+  const head = `<!-- veracite audit of "${opts.title.replace(/--/g, '- -')}", ${opts.date.toISOString().slice(0, 10)}: ${items.length} citation${items.length === 1 ? '' : 's'} likely failing verification, ${tagged} with a proposed tag (the others: needs review, no tag; tags are proposed only where they were right at least 80% of the time). Read each source before tagging; the audit can be wrong. -->`;
+  const lines = items.map((i) =>
+    i.tag
+      ? `* #${i.number} (${nowiki(i.section)}): ${nowiki(i.claim)}{{failed verification|date=${month}|reason=${templateValue(`veracite: ${i.reason}`)}}}`
+      : `* #${i.number} (${nowiki(i.section)}): ${nowiki(i.claim)} (needs review: ${nowiki(i.reason)}${/no tag proposed/.test(i.reason) ? '' : '; no tag proposed'})`,
+  );
   return [head, ...lines].join('\n') + '\n';
 }
 
