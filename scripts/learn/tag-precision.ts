@@ -11,7 +11,7 @@
  * article (WiCE's page title; the sample is one article), each fold's tags decided by the threshold chosen on
  * the other four.
  *
- *   node --import tsx scripts/learn/tag-precision.ts --rows eval-results/citation-band-rows-dev.json
+ *   node --import tsx scripts/learn/citation-band-rows.ts --out eval-results/tag-precision-rows-dev.json && node --import tsx scripts/learn/tag-precision.ts
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -20,7 +20,7 @@ import { defaultCalibrationPath, loadCalibration, probabilityOf } from '../../sr
 import { supportSignal } from '../../src/audit/support-signal.js';
 import { BAND_THRESHOLDS, TAG_PRECISION_MIN } from '../../src/verify/decision.js';
 
-const { values } = parseArgs({ options: { rows: { type: 'string', default: 'eval-results/citation-band-rows-dev.json' }, sets: { type: 'string', default: 'eval-results/citation-sets.json' }, run: { type: 'string', default: 'after-fix' }, out: { type: 'string', default: 'eval-results/tag-precision.json' } } });
+const { values } = parseArgs({ options: { rows: { type: 'string', default: 'eval-results/tag-precision-rows-dev.json' }, sets: { type: 'string', default: 'eval-results/citation-sets.json' }, run: { type: 'string', default: 'after-fix' }, out: { type: 'string', default: 'eval-results/tag-precision.json' } } });
 
 interface Item {
   group: string;

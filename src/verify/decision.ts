@@ -37,7 +37,7 @@ export interface DecisionThresholds {
  * scripts/learn/citation-bands.ts (out-of-fold figures in docs/RESULTS.md "Plain bands"). tagBelow: the
  * highest probability, within the not-supported band, whose tags stayed at precision >= 0.8 out of fold on
  * WiCE dev and the sample (scripts/learn/tag-precision.ts: every fold chose the band's own threshold, 0.147;
- * held-out precision 0.93 counting partially supported citations as rightly tagged, 0.46 counting only
+ * held-out precision 0.906 counting partially supported citations as rightly tagged, 0.469 counting only
  * not_supported; eval-results/tag-precision.json). A needs-review or partly-supported band never gets a tag.
  */
 export const BAND_THRESHOLDS: DecisionThresholds = { supportedFrom: 0.434, partlyFrom: 0.186, notSupportedBelow: 0.147, tagBelow: 0.147 };
