@@ -13,9 +13,9 @@ import { readWeights, TrainedModelError, type HeadKind, type HeadWeights } from 
  * Pairs per feature matrix, with a turn of the event loop between two: bounds memory (~8 KB of features per
  * pair) and the time the calling thread is held. Building a pair's features (alignment, WordNet, word
  * vectors) costs about a millisecond; at 512 pairs a call held a server's event loop for seconds during
- * an audit (issue 35: health p99 1.4 s); at 16, a few tens of ms. The probabilities do not depend on it.
+ * an audit (issue 35: health p99 1.4 s); at 8, a few tens of ms. The probabilities do not depend on it.
  */
-const CHUNK = 16;
+const CHUNK = 8;
 
 export interface LoadHeadOptions {
   /** Accept an embedder whose id differs from the one the head was trained on (dimension must still match). */
