@@ -21,6 +21,7 @@ import { DEFAULT_RETRIEVER_CONFIG } from '../retrieve/retriever.js';
 import { DEFAULT_DOCUMENT_RETRIEVAL } from '../verify/document-retrieval-config.js';
 import { VERDICT_RULES } from '../verify/aggregate.js';
 import { SettingsError } from '../util/settings-error.js';
+import { DEFAULT_PARSE_BUDGET } from '../documents/parse-budget.js';
 
 export const DEFAULT_INDEX_DIR = '.veracite/index';
 /** audit.maxCitations' default. */
@@ -171,16 +172,17 @@ export const SourceSettings = z
  * worker thread under these limits (documents/document-reader.ts); one over them is refused, naming the
  * limit and the flag that raises it (--parse-timeout, --parse-memory, --pdf-inflate-limit, --pdf-text-limit).
  */
+const MB = 1024 * 1024;
 export const ParseSettings = z
   .object({
     /** Wall-clock time to read one document, ms. */
-    timeoutMs: z.number().int().positive().default(60_000),
+    timeoutMs: z.number().int().positive().default(DEFAULT_PARSE_BUDGET.timeMs),
     /** Heap of one parse worker, MB. */
-    heapMb: z.number().int().min(64).default(1024),
+    heapMb: z.number().int().min(64).default(DEFAULT_PARSE_BUDGET.heapMb),
     /** A PDF's non-image streams may inflate to this many MB, at most (decompression bombs). */
-    pdfInflateMb: z.number().int().positive().default(128),
+    pdfInflateMb: z.number().int().positive().default(DEFAULT_PARSE_BUDGET.pdf.maxInflatedBytes / MB),
     /** Characters of text read from one PDF, at most. */
-    pdfTextChars: z.number().int().positive().default(20_000_000),
+    pdfTextChars: z.number().int().positive().default(DEFAULT_PARSE_BUDGET.pdf.maxTextChars),
     /** Parse workers (documents read at once). */
     workers: z.number().int().positive().max(16).default(2),
     /** Read documents on the calling thread instead (no time or heap budget): for library use without threads. */

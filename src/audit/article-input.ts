@@ -10,6 +10,7 @@ import { SettingsError } from '../util/settings-error.js';
 import { assertText } from '../util/not-text.js';
 import { parseWikipediaHtml, parseWikitext, readKiltWafer, type Article } from '../wiki/index.js';
 import type { AuditCitation, AuditInput } from './types.js';
+import type { ArticleContent } from '../documents/content-types.js';
 
 export interface ArticleInputOptions {
   title?: string;
@@ -19,6 +20,8 @@ export interface ArticleInputOptions {
   contextSentences?: number;
   /** Read at most this many citations (wikitext stops parsing there; ParseOptions.maxCitations). */
   maxCitations?: number;
+  /** Reads a fetched article within the parse budgets (documents/document-reader.ts); default: on this thread. */
+  reader?: { article(a: ArticleContent): Promise<AuditInput> };
 }
 
 export function isUrl(s: string): boolean {
@@ -41,6 +44,7 @@ export async function loadArticleInput(input: string, opts: ArticleInputOptions 
     const res = await fetchPage(input, opts.fetchPolicy);
     if (!res.ok) throw new Error(`cannot read ${input}: ${res.status} (${res.reason})`);
     const title = opts.title ?? wikiTitleFromUrl(res.finalUrl) ?? '';
+    if (opts.reader) return opts.reader.article({ kind: res.kind === 'html' ? 'wikipedia-html' : 'wikipedia-wikitext', content: res.body, origin: input, title, ...parseOpts });
     const article = res.kind === 'html' ? parseWikipediaHtml(res.body, { title, ...parseOpts }) : parseWikitext(res.body, { title, ...parseOpts });
     return fromArticle(article, input, res.kind === 'html' ? 'html' : 'wikitext');
   }

@@ -15,6 +15,8 @@ export interface PdfLimits {
 }
 
 export const DEFAULT_PDF_MAX_INFLATED_BYTES = 128 * 1024 * 1024;
+/** Extracted text of one PDF, at most (pdf-text.ts, PdfReadOptions.maxTextChars). */
+export const DEFAULT_PDF_MAX_TEXT_CHARS = 20_000_000;
 
 /** A PDF over a limit: the message names the figure and the flag that raises it. */
 export class PdfLimitError extends Error {

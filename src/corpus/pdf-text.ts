@@ -15,7 +15,7 @@
  * "Page 3 of 9") are dropped. Lines are left for `splitParagraphs`, which joins wrapped prose.
  */
 import { createRequire } from 'node:module';
-import { checkPdfLimits, DEFAULT_PDF_MAX_INFLATED_BYTES, PdfLimitError } from './pdf-limits.js';
+import { checkPdfLimits, DEFAULT_PDF_MAX_INFLATED_BYTES, DEFAULT_PDF_MAX_TEXT_CHARS, PdfLimitError } from './pdf-limits.js';
 import { dirname, join } from 'node:path';
 
 export interface PdfText {
@@ -40,8 +40,6 @@ export interface PdfReadOptions {
   maxTextChars?: number;
 }
 
-/** Extracted text of one PDF, at most (PdfReadOptions.maxTextChars). */
-export const DEFAULT_PDF_MAX_TEXT_CHARS = 20_000_000;
 
 /**
  * A page counts as text when it has this many letters (a short paragraph); fewer is a scan (perhaps with a

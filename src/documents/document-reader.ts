@@ -11,36 +11,22 @@
 import type { AuditInput } from '../audit/types.js';
 import type { Document } from '../corpus/types.js';
 import { startModuleWorker } from '../util/module-worker.js';
-import { WorkerPool, type BudgetFlags, type WorkerBudget } from '../util/worker-pool.js';
+import { WorkerPool } from '../util/worker-pool.js';
+import { DEFAULT_PARSE_BUDGET, PARSE_BUDGET_FLAGS, type ParseBudget } from './parse-budget.js';
 import { readArticleContent, readPageContent, readPdfContent, type ArticleContent, type PageContent, type PdfContent, type PdfLimitOptions } from './read-content.js';
 
 export type { ArticleContent, PageContent, PdfContent, PdfLimitOptions };
+export { DEFAULT_PARSE_BUDGET, PARSE_BUDGET_FLAGS, type ParseBudget };
 
 export interface DocumentReader {
-  /** What runs the reading (for provenance and messages): 'worker' or 'in-thread'. */
-  readonly mode: 'worker' | 'in-thread';
   article(a: ArticleContent, signal?: AbortSignal): Promise<AuditInput>;
   page(p: PageContent, signal?: AbortSignal): Promise<Document>;
   pdf(p: PdfContent, signal?: AbortSignal): Promise<{ ok: true; document: Document } | { ok: false; reason: string; limit?: boolean }>;
   close(): Promise<void>;
 }
 
-export interface ParseBudget extends WorkerBudget {
-  pdf: Required<PdfLimitOptions>;
-}
-
-/** Defaults: a 2 MB heading-less article reads in ~5 s on one core, a 10 MB one in ~20 s (docs/RESULTS.md). */
-export const DEFAULT_PARSE_BUDGET: ParseBudget = {
-  timeMs: 60_000,
-  heapMb: 1024,
-  pdf: { maxInflatedBytes: 128 * 1024 * 1024, maxTextChars: 20_000_000 },
-};
-
-export const PARSE_BUDGET_FLAGS: BudgetFlags = { time: '--parse-timeout SECONDS', memory: '--parse-memory MB' };
-
 export function inThreadDocumentReader(pdf: PdfLimitOptions = DEFAULT_PARSE_BUDGET.pdf): DocumentReader {
   return {
-    mode: 'in-thread',
     article: (a) => readArticleContent({ ...a, pdf: a.pdf ?? pdf }),
     page: async (p) => readPageContent(p),
     pdf: (p) => readPdfContent({ ...p, pdf: p.pdf ?? pdf }),
@@ -58,7 +44,6 @@ export function workerDocumentReader(budget: ParseBudget = DEFAULT_PARSE_BUDGET,
   });
   const signalOf = (signal?: AbortSignal) => (signal ? { signal } : {});
   return {
-    mode: 'worker',
     article: (a, signal) => pool.run<AuditInput>('article', { ...a, pdf: a.pdf ?? budget.pdf }, signalOf(signal)),
     page: (p, signal) => pool.run<Document>('page', p, signalOf(signal)),
     pdf: (p, signal) => pool.run('pdf', { ...p, pdf: p.pdf ?? budget.pdf }, signalOf(signal)),

@@ -61,7 +61,6 @@ interface Slot {
 interface Pending {
   task: string;
   payload: unknown;
-  transfer: ArrayBuffer[];
   resolve: (v: unknown) => void;
   reject: (e: Error) => void;
   signal: AbortSignal | undefined;
@@ -76,15 +75,11 @@ export class WorkerPool {
 
   constructor(private readonly opts: WorkerPoolOptions) {}
 
-  get budget(): WorkerBudget {
-    return this.opts.budget;
-  }
-
   /** Runs `task` with `payload` in a worker; rejects with BudgetError over budget, WorkerTaskError when the task throws. */
-  run<T>(task: string, payload: unknown, opts: { transfer?: ArrayBuffer[]; signal?: AbortSignal } = {}): Promise<T> {
+  run<T>(task: string, payload: unknown, opts: { signal?: AbortSignal } = {}): Promise<T> {
     if (this.closed) return Promise.reject(new Error(`${this.opts.what}: the worker pool is closed`));
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ task, payload, transfer: opts.transfer ?? [], resolve: resolve as (v: unknown) => void, reject, signal: opts.signal });
+      this.queue.push({ task, payload, resolve: resolve as (v: unknown) => void, reject, signal: opts.signal });
       this.pump();
     });
   }
@@ -178,7 +173,7 @@ export class WorkerPool {
     worker.on('error', onError);
     worker.on('exit', onExit);
     job.signal?.addEventListener('abort', onAbort, { once: true });
-    worker.postMessage({ id, task: job.task, payload: job.payload }, job.transfer);
+    worker.postMessage({ id, task: job.task, payload: job.payload });
   }
 
   /** Terminates every worker; tasks still queued or running are rejected. */
@@ -221,10 +216,10 @@ function fmtSeconds(ms: number): string {
 }
 
 /**
- * The worker side: answers each `{id, task, payload}` with the handler's result (posted back, buffers in
- * `transfer` moved) or its error's name and message.
+ * The worker side: answers each `{id, task, payload}` with the handler's result or its error's name and
+ * message.
  */
-export function serveWorkerTasks(port: { on(ev: 'message', fn: (m: { id: number; task: string; payload: unknown }) => void): void; postMessage(m: unknown, transfer?: ArrayBuffer[]): void }, handlers: Record<string, (payload: never) => Promise<unknown> | unknown>): void {
+export function serveWorkerTasks(port: { on(ev: 'message', fn: (m: { id: number; task: string; payload: unknown }) => void): void; postMessage(m: unknown): void }, handlers: Record<string, (payload: never) => Promise<unknown> | unknown>): void {
   port.on('message', async (m) => {
     try {
       const handler = handlers[m.task];

@@ -8,14 +8,12 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadArticleInput, wikiTitleFromUrl } from '../../audit/article-input.js';
+import { loadArticleInput } from '../../audit/article-input.js';
 import type { DocumentReader } from '../../documents/document-reader.js';
-import { fetchPage, type FetchPolicy } from '../../sources/http-fetch.js';
+import type { FetchPolicy } from '../../sources/http-fetch.js';
 import type { AuditInput } from '../../audit/types.js';
 import { checkCitationCap } from '../../audit/citation-cap.js';
 import { DEFAULT_MAX_CITATIONS } from '../../app/settings.js';
-import { parseWikipediaHtml } from '../../wiki/index.js';
-import { parseWikitextAsync } from '../../wiki/parse-wikitext.js';
 import type { CitationView } from '../../audit/citation-view.js';
 import type { AuditService } from '../audit-service.js';
 import { OverloadedError, ShuttingDownError } from '../errors.js';
@@ -41,9 +39,9 @@ export interface JobRunnerOptions {
   pruneEveryMs?: number;
   /** audit.maxCitations: a job whose article has more citations fails, naming the setting (default 2,000). */
   maxCitations?: number;
-  /** Reads articles (a URL's page, a resumed job's input) in parse workers within budgets; default: the calling thread. */
-  reader?: DocumentReader;
-  /** The fetch policy for URL articles read with `reader`. */
+  /** Reads every article (a body, a URL's page, a resumed job's input) within the parse budgets. */
+  reader: DocumentReader;
+  /** The fetch policy for URL articles. */
   fetchPolicy?: FetchPolicy;
 }
 
@@ -173,40 +171,28 @@ export class JobRunner {
   }
 
   /**
-   * The job's article as the audit reads it; a URL is fetched through the sources' SSRF-guarded fetch.
-   * Wikitext is parsed in slices that yield to the event loop (the server keeps answering while it reads
-   * a long article), and only up to one citation past audit.maxCitations: an article over the cap fails
-   * the job with a message naming the setting, without ever holding all its citations.
+   * An article as the audit reads it, in a parse worker within the budgets (documents/document-reader.ts),
+   * and only up to one citation past audit.maxCitations (the parse stops there). A URL is fetched through
+   * the sources' SSRF-guarded fetch first. POST /v1/audits reads a body with this before it answers, so a
+   * document over budget is refused at once; a URL (and a resumed job's input) is read when its job runs.
    */
-  private async parse(job: AuditJob, signal: AbortSignal): Promise<AuditInput> {
-    const cap = this.opts.maxCitations ?? DEFAULT_MAX_CITATIONS;
-    let read = this.parsed.get(job.id);
-    this.parsed.delete(job.id);
-    if (!read) {
-      const input = await this.store.readInput(job.id);
-      const opts = { ...(input.title !== undefined ? { title: input.title } : {}), maxCitations: cap + 1 };
-      const reader = this.opts.reader;
-      if (input.kind === 'url') {
-        read = reader ? await this.readUrl(input.url!, opts, reader, signal) : await loadArticleInput(input.url!, { ...opts, fetch: true });
-      } else if (reader) {
-        read = await reader.article({ kind: input.kind === 'html' ? 'wikipedia-html' : 'wikipedia-wikitext', content: input.text!, origin: `api:${input.kind}`, ...opts }, signal);
-      } else {
-        const a = input.kind === 'wikitext' ? await parseWikitextAsync(input.text!, { ...opts, signal }) : parseWikipediaHtml(input.text!, opts);
-        read = { title: a.title, origin: `api:${input.kind}`, format: input.kind, citations: a.citations, skippedRefs: a.skipped.length, uncitedClaims: a.uncitedClaims.length };
-      }
-    }
-    checkCitationCap(read, cap);
-    return read;
+  read(input: AuditJobInput, signal?: AbortSignal): Promise<AuditInput> {
+    const opts = { ...(input.title !== undefined ? { title: input.title } : {}), maxCitations: this.cap + 1 };
+    const reader = this.opts.reader;
+    if (input.kind === 'url') return loadArticleInput(input.url!, { ...opts, fetch: true, reader, ...(this.opts.fetchPolicy ? { fetchPolicy: this.opts.fetchPolicy } : {}) });
+    return reader.article({ kind: input.kind === 'html' ? 'wikipedia-html' : 'wikipedia-wikitext', content: input.text!, origin: `api:${input.kind}`, ...opts }, signal);
   }
 
-  /** A URL article: fetched here (SSRF-guarded), read in a parse worker. */
-  private async readUrl(url: string, opts: { title?: string; maxCitations: number }, reader: DocumentReader, signal: AbortSignal): Promise<AuditInput> {
-    const res = await fetchPage(url, this.opts.fetchPolicy);
-    if (!res.ok) throw new Error(`cannot read ${url}: ${res.status} (${res.reason})`);
-    if (res.kind === 'pdf') throw new Error(`cannot read ${url}: a PDF is not a Wikipedia article`);
-    const title = opts.title ?? wikiTitleFromUrl(res.finalUrl) ?? '';
-    const kind = res.kind === 'html' ? 'wikipedia-html' : 'wikipedia-wikitext';
-    return reader.article({ kind, content: res.body, origin: url, title, maxCitations: opts.maxCitations }, signal);
+  private get cap(): number {
+    return this.opts.maxCitations ?? DEFAULT_MAX_CITATIONS;
+  }
+
+  /** The job's article: the one read at submission, else its stored input read now; over the cap it fails the job, naming the setting. */
+  private async parse(job: AuditJob, signal: AbortSignal): Promise<AuditInput> {
+    const read = this.parsed.get(job.id) ?? (await this.read(await this.store.readInput(job.id), signal));
+    this.parsed.delete(job.id);
+    checkCitationCap(read, this.cap);
+    return read;
   }
 
   private touch(job: AuditJob): void {

@@ -2,7 +2,6 @@
  * POST /v1/audits: queue an audit of an article (wikitext, HTML, or a URL fetched by the server when
  * it runs with --fetch). Answers 202 with the job id at once; progress comes from the events stream.
  */
-import { DEFAULT_MAX_CITATIONS } from '../../app/settings.js';
 import { documentLimitError, HttpError } from '../errors.js';
 import type { AuditJobInput } from '../jobs/job-types.js';
 import { defineRoute, errorResponses } from '../route.js';
@@ -31,15 +30,8 @@ export const auditsCreateRoute = defineRoute(
     // refused with 413/422 here, and the event loop never parses it (a URL is read by its job).
     let parsed;
     if (input.kind !== 'url') {
-      const cap = ctx.app.settings.audit.maxCitations ?? DEFAULT_MAX_CITATIONS;
       try {
-        parsed = await ctx.app.documentReader().article({
-          kind: input.kind === 'html' ? 'wikipedia-html' : 'wikipedia-wikitext',
-          content: input.text!,
-          origin: `api:${input.kind}`,
-          ...(input.title !== undefined ? { title: input.title } : {}),
-          maxCitations: cap + 1,
-        });
+        parsed = await ctx.jobs.read(input);
       } catch (e) {
         throw documentLimitError(e) ?? e;
       }
