@@ -22,7 +22,7 @@ export async function wikitextProse(): Promise<(wikitext: string, title: string)
 
 /** Whether an ingest of this path and format may read MediaWiki XML (and so needs the parser). */
 export function mayReadMediawiki(path: string, format: string | undefined): boolean {
-  return format === 'mediawiki' || ((format === undefined || format === 'auto') && /\.xml(\.bz2|\.gz)?$/i.test(path));
+  return format === 'mediawiki' || ((format === undefined || format === 'auto') && /\.xml(-p\d+p\d+)?(\.bz2|\.gz)?$/i.test(path));
 }
 
 /** Worker threads running the parser; `convert` returns each page's prose, `close` ends the threads. */

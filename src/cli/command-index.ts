@@ -9,7 +9,7 @@ import type { Veracite } from '../app/veracite.js';
 import type { CorpusFormat } from '../corpus/types.js';
 import { countRecords } from './count-records.js';
 import { openApp } from './open-app.js';
-import { addOptions, oneOf, positiveInt, type OptionPick } from './options.js';
+import { addOptions, nonNegativeInt, oneOf, positiveInt, type OptionPick } from './options.js';
 import { count, snapshotText, vectorIndexText } from './format.js';
 import { createProgress } from './progress.js';
 
@@ -32,6 +32,8 @@ interface IndexFlags extends Record<string, unknown> {
   lang?: string;
   update?: 'changes' | 'full';
   deletions?: string;
+  indexFile?: string;
+  readWorkers?: number;
 }
 
 function printSummary(s: IngestSummary): void {
@@ -61,6 +63,8 @@ export function registerIndexCommand(program: Command): void {
     .option('--lang <code>', 'language of the text (en, de, fr...): the full-text analyzer follows it; Wikimedia dumps name their own')
     .option('--update <kind>', 'apply a Wikimedia dump to the index: changes (adds-changes file: pages replaced, pages now redirects removed) or full (a complete later dump: also removes the pages it no longer holds)', oneOf('--update', ['changes', 'full'] as const))
     .option('--deletions <file>', 'page titles to remove, one a line (with an adds-changes update)')
+    .option('--index-file <file>', 'the index of a multistream .xml.bz2 dump (offset:page id:title lines), to read its streams in parallel; default: the "...-multistream-index.txt.bz2" beside the dump')
+    .option('--read-workers <n>', 'threads decompressing and parsing a multistream dump\'s streams (default: cores - 1, at least 1; 0: read it on one thread)', nonNegativeInt('--read-workers'))
     .option('--quiet', 'no progress output')
     .option('--json', 'print the summary as JSON on stdout'), INDEX_OPTIONS)
     .action(async (paths: string[], flags: IndexFlags) => {
@@ -106,6 +110,8 @@ export function registerIndexCommand(program: Command): void {
               ...(flags.lang ? { lang: flags.lang } : {}),
               ...(flags.update ? { update: flags.update } : {}),
               ...(flags.deletions ? { deletions: flags.deletions } : {}),
+              ...(flags.indexFile ? { indexFile: flags.indexFile } : {}),
+              ...(flags.readWorkers !== undefined ? { readWorkers: flags.readWorkers } : {}),
               ...(isDump ? { onBytes: (read: number, all: number) => (bytes = { read, total: all }) } : {}),
               onProgress: (p) => bar.update(p.records, { passages: p.passages }, estimate(p.records)),
             });

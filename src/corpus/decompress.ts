@@ -5,7 +5,9 @@
  * bzip2: the `lbzip2` or `bzip2` program when one is installed (C, in its own process, so decompression runs
  * beside the parsing instead of on the same thread; lbzip2 also uses every core), else unbzip2-stream (pure
  * JS, ~5 MB/s of output a core). Both read concatenated bzip2 streams, so Wikimedia's multistream dumps read
- * as one file. `VERACITE_BZIP2=js` forces the JS decoder.
+ * as one file. `VERACITE_BZIP2=js` forces the JS decoder. A byte range reads part of a file (bzip2
+ * streams of a multistream dump start at byte boundaries, so a range from one stream's start to another's
+ * decompresses on its own).
  */
 import { spawn } from 'node:child_process';
 import { createReadStream, existsSync } from 'node:fs';
@@ -37,9 +39,15 @@ export function bzip2ProgramOnPath(): string | null {
   return bzip2Program;
 }
 
-export async function openDecompressed(file: string, onBytes?: (read: number, total: number) => void): Promise<DecompressedFile> {
-  const { size } = await stat(file);
-  const raw = createReadStream(file, { highWaterMark: 1 << 20 });
+/** Bytes [start, end) of a file: one share of a multistream dump's bzip2 streams (read-multistream.ts). */
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+export async function openDecompressed(file: string, onBytes?: (read: number, total: number) => void, range?: ByteRange): Promise<DecompressedFile> {
+  const size = range ? range.end - range.start : (await stat(file)).size;
+  const raw = createReadStream(file, { highWaterMark: 1 << 20, ...(range ? { start: range.start, end: range.end - 1 } : {}) });
   let read = 0;
   if (onBytes) {
     raw.on('data', (chunk: Buffer | string) => {

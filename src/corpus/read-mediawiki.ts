@@ -1,7 +1,9 @@
 /**
  * MediaWiki XML export (`pages-articles*.xml.bz2`, the multistream form, plain `.xml`, `.xml.gz`; schema
  * export-0.10/0.11): one page at a time through a SAX parser (saxes) over a decompressing stream, so memory
- * holds one page, whatever the dump's size.
+ * holds one page, whatever the dump's size. A multistream dump given with its index (`--index-file`, or the
+ * `...-multistream-index.txt.bz2` beside it) is read in parallel by stream (read-multistream.ts), in the
+ * same page order.
  *
  * Main-namespace pages only. A redirect (`<redirect title=...>`) or a page transcluding a disambiguation
  * template is reported through `onPage` and not yielded; every other page is an article, its wikitext
@@ -12,23 +14,14 @@
  * reported to `onPage`, which is what makes resuming cheap next to reading.
  */
 import { stat } from 'node:fs/promises';
-import { SaxesParser } from 'saxes';
 import { openDecompressed } from './decompress.js';
+import { newSiteInfo, pageParser, type PageParts, type SiteInfo } from './mediawiki-sax.js';
+import { multistreamIndexOf, multistreamPages } from './read-multistream.js';
 import { RecordError, type RawDocument, type ReadOptions, type ReadResult, type WikiPageEvent } from './types.js';
-import { dumpFiles, langOfDbName, MEDIAWIKI_FILE, pageUrl, wikiBaseOf, wikipediaBase, wikiPageId, wikitextIsDisambiguation, wikitextLinks } from './wiki-pages.js';
+import { dumpFiles, MEDIAWIKI_FILE, pageUrl, wikiPageId, wikitextIsDisambiguation, wikitextLinks } from './wiki-pages.js';
 
 /** Pages converted at once by an asynchronous (worker-thread) converter, at most. */
 const WINDOW = 64;
-
-interface PageParts {
-  line: number;
-  title?: string;
-  ns?: string;
-  pageId?: string;
-  redirect?: string;
-  revisionId: number;
-  text?: string;
-}
 
 /** Export XML files of a path: the file, or the `.xml[.bz2|.gz]` files of a folder in name order. */
 export function mediawikiFiles(path: string): Promise<string[]> {
@@ -40,79 +33,23 @@ export async function* readMediawiki(path: string, opts: ReadOptions = {}): Asyn
   if (!convert) throw new Error(`${path}: reading MediaWiki XML needs a wikitext parser (ReadOptions.wikitextToText); index it through veracite (Veracite.ingest), which passes the wiki layer's`);
   let toSkip = opts.skip ?? 0;
   const files = await mediawikiFiles(path);
+  if (opts.indexFile && files.length !== 1) throw new Error(`${path}: --index-file names the index of one multistream dump; give that dump file, not a folder of ${files.length} files (each dump's own index is found beside it by name)`);
   // Compressed bytes over all files, for one ETA.
   const sizes: number[] = [];
   for (const file of files) sizes.push((await stat(file)).size);
   const total = sizes.reduce((a, b) => a + b, 0);
   let before = 0;
   for (const [fileIndex, file] of files.entries()) {
-    const pages: PageParts[] = [];
-    const site: { base: string | undefined; namespaces: Set<string> } = { base: opts.lang ? wikipediaBase(opts.lang) : undefined, namespaces: new Set() };
-    const parser = new SaxesParser({ position: true });
-    const stack: string[] = [];
-    let page: PageParts | undefined;
-    let revision: { id: number; text?: string } | undefined;
-    let buf: string[] | undefined;
-    let nsName = false;
-    parser.on('opentag', (tag) => {
-      const name = tag.name;
-      stack.push(name);
-      if (name === 'page') page = { line: parser.line, revisionId: -1 };
-      else if (page && name === 'redirect') page.redirect = String(tag.attributes['title'] ?? '');
-      else if (page && name === 'revision') revision = { id: -1 };
-      if (isCollected(stack)) buf = [];
-      nsName = name === 'namespace' && stack[stack.length - 2] === 'namespaces';
-      if (nsName) buf = [];
-      if (name === 'mediawiki' && !opts.lang) {
-        const lang = tag.attributes['xml:lang'];
-        if (typeof lang === 'string' && lang) site.base ??= wikipediaBase(lang);
-      }
-    });
-    parser.on('text', (t: string) => {
-      if (buf) buf.push(t);
-    });
-    parser.on('closetag', (tag) => {
-      const name = tag.name;
-      const value = buf ? buf.join('') : undefined;
-      const parent = stack[stack.length - 2];
-      if (value !== undefined) {
-        if (nsName && value.trim()) site.namespaces.add(value.trim().toLowerCase());
-        else if (page && parent === 'page') {
-          if (name === 'title') page.title = value;
-          else if (name === 'ns') page.ns = value.trim();
-          else if (name === 'id') page.pageId = value.trim();
-        } else if (revision && parent === 'revision') {
-          if (name === 'id') revision.id = Number(value);
-          else if (name === 'text') revision.text = value;
-        } else if (parent === 'siteinfo') {
-          if (name === 'base' && !opts.lang) site.base = wikiBaseOf(value.trim());
-          else if (name === 'dbname' && !site.base) {
-            const lang = langOfDbName(value.trim());
-            if (lang) site.base = wikipediaBase(lang);
-          }
-        }
-      }
-      buf = undefined;
-      nsName = false;
-      stack.pop();
-      if (name === 'revision' && page && revision) {
-        // Revisions come oldest first; the highest id is the page as it is now.
-        if (revision.id >= page.revisionId) {
-          page.revisionId = revision.id;
-          page.text = revision.text ?? '';
-        }
-        revision = undefined;
-      } else if (name === 'page' && page) {
-        pages.push(page);
-        page = undefined;
-      }
-    });
-    const { stream } = await openDecompressed(file, opts.onBytes ? (read) => opts.onBytes!(before + read, total) : undefined);
-    const decoder = new TextDecoder('utf-8');
+    const site = newSiteInfo(opts.lang);
+    const onBytes = opts.onBytes ? (read: number) => opts.onBytes!(before + read, total) : undefined;
+    // A multistream dump with its index: its bzip2 streams are decompressed and parsed on worker threads,
+    // and come back in file order, so pages (and the resume count) are exactly the sequential read's.
+    const index = await multistreamIndexOf(file, opts);
+    const batches = index ? multistreamPages(file, index.file, site, { workers: index.workers, lang: opts.lang, onBytes }) : sequentialPages(file, site, opts.lang, onBytes);
     // Pages in reading order; a converter on worker threads works on up to WINDOW of them at once.
     const inOrder: (ReadResult | Promise<ReadResult>)[] = [];
-    const queue = () => {
-      for (const p of pages.splice(0)) {
+    for await (const pages of batches) {
+      for (const p of pages) {
         const r = pageRecord(file, p, site.base, site.namespaces, opts.onPage, toSkip > 0 ? undefined : convert);
         if (!r) continue;
         if (toSkip > 0) {
@@ -120,45 +57,43 @@ export async function* readMediawiki(path: string, opts: ReadOptions = {}): Asyn
           continue;
         }
         inOrder.push(r);
-      }
-    };
-    let broken: Error | undefined;
-    try {
-      for await (const chunk of stream as AsyncIterable<Buffer>) {
-        try {
-          parser.write(decoder.decode(chunk, { stream: true }));
-        } catch (e) {
-          broken = e as Error;
-          break;
-        }
-        queue();
         while (inOrder.length > WINDOW) yield await inOrder.shift()!;
       }
-      if (!broken) {
-        parser.write(decoder.decode());
-        parser.close();
-      }
-    } catch (e) {
-      broken ??= e as Error;
     }
-    if (broken) {
-      stream.destroy();
-      throw new Error(`${file}:${parser.line}:${parser.column}: not a readable MediaWiki XML export (${broken.message.split('\n')[0]})`, { cause: broken });
-    }
-    queue();
     while (inOrder.length) yield await inOrder.shift()!;
     before += sizes[fileIndex]!;
   }
 }
 
-/** Text of these elements is kept: page title/ns/id, revision id/text, siteinfo base/dbname. */
-function isCollected(stack: string[]): boolean {
-  const name = stack[stack.length - 1]!;
-  const parent = stack[stack.length - 2];
-  if (parent === 'page') return name === 'title' || name === 'ns' || name === 'id';
-  if (parent === 'revision') return name === 'id' || name === 'text';
-  if (parent === 'siteinfo') return name === 'base' || name === 'dbname';
-  return false;
+/** The whole file through one parser on this thread: pages as each decompressed chunk completes them. */
+async function* sequentialPages(file: string, site: SiteInfo, lang: string | undefined, onBytes: ((read: number) => void) | undefined): AsyncGenerator<PageParts[]> {
+  const pages: PageParts[] = [];
+  const parser = pageParser(site, lang, (p) => pages.push(p));
+  const { stream } = await openDecompressed(file, onBytes);
+  const decoder = new TextDecoder('utf-8');
+  let broken: Error | undefined;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      try {
+        parser.write(decoder.decode(chunk, { stream: true }));
+      } catch (e) {
+        broken = e as Error;
+        break;
+      }
+      yield pages.splice(0);
+    }
+    if (!broken) {
+      parser.write(decoder.decode());
+      parser.close();
+    }
+  } catch (e) {
+    broken ??= e as Error;
+  }
+  if (broken) {
+    stream.destroy();
+    throw new Error(`${file}:${parser.line}:${parser.column}: not a readable MediaWiki XML export (${broken.message.split('\n')[0]})`, { cause: broken });
+  }
+  yield pages.splice(0);
 }
 
 const REDIRECT_TEXT = /^\s*#\s*redirect\s*:?\s*\[\[([^\]|#]+)/i;

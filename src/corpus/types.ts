@@ -104,4 +104,11 @@ export interface ReadOptions {
   onBytes?: (read: number, total: number) => void;
   /** Dumps: language code of the edition (`en`, `de`) when the dump does not name it. */
   lang?: string;
+  /**
+   * MediaWiki multistream `.xml.bz2`: its index (`...-multistream-index.txt.bz2`, lines `offset:page
+   * id:title`), so the dump is read in parallel by stream. Default: the index beside the dump, by name.
+   */
+  indexFile?: string;
+  /** Worker threads reading a multistream dump's streams (default: cores - 1, at least 1); 0 reads it on one thread. */
+  readWorkers?: number;
 }

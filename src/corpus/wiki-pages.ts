@@ -87,5 +87,6 @@ export async function dumpFiles(path: string, pattern: RegExp, what: string): Pr
   return names.map((n) => join(path, n));
 }
 
-export const MEDIAWIKI_FILE = /\.xml(\.bz2|\.gz)?$/i;
+/** `.xml`, `.xml.bz2`, `.xml.gz`, and the split dumps' `.xml-p1p41242.bz2`. */
+export const MEDIAWIKI_FILE = /\.xml(-p\d+p\d+)?(\.bz2|\.gz)?$/i;
 export const CIRRUS_FILE = /\.(json|jsonl|ndjson)(\.gz)?$/i;

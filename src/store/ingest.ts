@@ -53,6 +53,9 @@ export interface IngestOptions {
   deletions?: string;
   /** Dumps: compressed bytes read and total (for an ETA when the page count is unknown). */
   onBytes?: (read: number, total: number) => void;
+  /** MediaWiki multistream dumps: the index file and the read workers (see ReadOptions). */
+  indexFile?: string;
+  readWorkers?: number;
 }
 
 export interface IngestProgress {
@@ -152,6 +155,7 @@ export async function ingestSource(store: Store, path: string, opts: IngestOptio
   const writer = updatable(store);
   if ((opts.update || opts.deletions) && !writer) throw new Error(`${abs}: this index engine (${store.engine}) cannot remove documents; apply updates to a LanceDB index`);
   if (opts.update && !dump) throw new Error(`${abs}: --update applies a Wikimedia dump (--format mediawiki or cirrus), not ${format}`);
+  if (opts.indexFile && format !== 'mediawiki') throw new Error(`${abs}: --index-file is the index of a multistream MediaWiki dump (--format mediawiki), not of ${format}`);
   if (opts.lang && !writer) throw new Error(`${abs}: --lang needs a LanceDB index (this engine, ${store.engine}, has its own analyzer settings)`);
 
   let resumedFrom = 0;
@@ -244,6 +248,8 @@ export async function ingestSource(store: Store, path: string, opts: IngestOptio
     if (opts.wikitextToText) readOpts.wikitextToText = opts.wikitextToText;
     if (opts.lang) readOpts.lang = opts.lang;
     if (opts.onBytes) readOpts.onBytes = opts.onBytes;
+    if (opts.indexFile) readOpts.indexFile = opts.indexFile;
+    if (opts.readWorkers !== undefined) readOpts.readWorkers = opts.readWorkers;
     for await (const r of readCorpus(abs, format, readOpts)) {
       summary.records++;
       if (!r.ok) {
