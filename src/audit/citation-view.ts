@@ -7,7 +7,8 @@
 import { z } from 'zod';
 import type { Document } from '../corpus/types.js';
 import type { ResolvedSource } from '../sources/types.js';
-import type { AuditCitation, CitationAudit } from './types.js';
+import type { AuditCitation, CitationAudit, Suggestion } from './types.js';
+import { PROVIDER_LABELS } from '../search/types.js';
 import { coverageInWords } from '../verify/coverage.js';
 import { CITATION_BANDS, citationBand, decisionOf } from './bands.js';
 
@@ -29,6 +30,24 @@ export const SourceViewSchema = z.object({
   url: z.string().optional(),
   names: z.string().optional().describe("What this source names of the claim's subject words, in words (\"Names 1 of the claim's 4 subject words (not: aspirin, heart, attack).\"); absent without the NLI head."),
   sentences: z.array(SourceSentenceSchema),
+});
+
+/** Who found a suggestion by search, and with which query (the query is a search request, not an index's). */
+const FoundBySchema = z.object({
+  provider: z.string().describe('wikipedia, openalex, europepmc, crossref, searxng or brave.'),
+  label: z.string().describe('The provider as people read it: "OpenAlex search".'),
+  query: z.string(),
+  rank: z.number().int().describe("1-based rank in that provider's answer."),
+});
+
+export const SuggestionViewSchema = SourceViewSchema.extend({
+  score: z.number(),
+  template: z
+    .string()
+    .optional()
+    .describe("A ready citation for the source, as `veracite audit --suggest-from search` prints it: {{cite journal |doi=...}} for a paper (authors, journal, date, identifiers), {{cite web |url=...}} for a page, with |access-date=. Given for sources found by search; the gadget and the web page offer it with a copy button."),
+  accessDate: z.string().optional().describe("The day the source's text was read (YYYY-MM-DD): the template's access-date."),
+  foundBy: FoundBySchema.optional().describe('For a source found by search: the provider and query that found it.'),
 });
 
 export const CitationViewSchema = z
@@ -73,15 +92,19 @@ export const CitationViewSchema = z
     existing: SourceViewSchema.optional(),
     coverage: CoverageSchema.optional()
       .describe("How much of what the claim is about the cited source names: the share of the claim's subject words its best passage contains, those it does not, and the same in words. Absent without the NLI head."),
-    suggestions: z.array(SourceViewSchema.extend({ score: z.number() })).describe('Indexed documents the audit scores above the cited source, best first.'),
-    noBetterSource: z.string().optional().describe('Said instead of suggestions when no indexed document is both better and relevant: "no better source found in this index".'),
+    suggestions: z.array(SuggestionViewSchema).describe('Documents the audit scores above the cited source, best first: from the index, or found by search (`--suggest-from search`: these carry `template`, `accessDate` and `foundBy`).'),
+    noBetterSource: z.string().optional().describe('Said instead of suggestions when no document is both better and relevant: "no better source found in this index" (or "... by search").'),
+    searchFailures: z
+      .array(z.string())
+      .optional()
+      .describe('Better sources from search: every provider that failed for this citation, in words ("Crossref search: could not reach ..."), so that "no better source" is never read as "none exists" when a provider was down.'),
     ms: z.number().optional(),
   })
   .meta({ id: 'CitationAudit' });
 
 export type SourceSentence = z.infer<typeof SourceSentenceSchema>;
 export type SourceView = z.infer<typeof SourceViewSchema>;
-export type SuggestionView = SourceView & { score: number };
+export type SuggestionView = z.infer<typeof SuggestionViewSchema>;
 export type CitationView = z.infer<typeof CitationViewSchema>;
 
 const SHOW_ALL_BELOW = 12;
@@ -132,7 +155,7 @@ export function citationView(
   const raw = (s: { score: number; rerankScore?: number; support?: number }) => (byRanker ? s.rerankScore! : bySupport ? (s.support ?? s.score) : s.score);
   const suggestions: SuggestionView[] = (r.recommendations?.suggestions ?? [])
     .filter((s) => documents.has(s.docId))
-    .map((s) => ({ ...sourceView(documents.get(s.docId)!, s.evidence), ...(s.coverage ? { names: namesText(s.coverage) } : {}), score: probability ? (s.probability ?? 0) : raw(s) }));
+    .map((s) => ({ ...sourceView(documents.get(s.docId)!, s.evidence), ...(s.coverage ? { names: namesText(s.coverage) } : {}), score: probability ? (s.probability ?? 0) : raw(s), ...searchFields(s) }));
   const out: CitationView = {
     citationId: r.id,
     index: r.index,
@@ -152,6 +175,7 @@ export function citationView(
   if (r.source.reason && r.source.status !== 'found') out.sourceReason = r.source.reason;
   if (r.resolvedClaim) out.resolvedClaim = r.resolvedClaim;
   if (!suggestions.length && r.recommendations) out.noBetterSource = r.recommendations.noBetterSource ?? 'no better source found in this index';
+  if (r.recommendations?.search?.failures.length) out.searchFailures = [...r.recommendations.search.failures];
   const band = r.band ?? citationBand(r);
   out.band = band.band;
   out.bandReason = band.reason;
@@ -160,6 +184,18 @@ export function citationView(
   const cov = r.verification?.coverage;
   if (resolved.document && r.verification) out.existing = { ...sourceView(resolved.document, r.verification.evidence), ...(cov ? { names: namesText(cov) } : {}) };
   if (cov) out.coverage = { ...cov, text: `The source ${coverageInWords(cov)}.` };
+  return out;
+}
+
+/** What a suggestion found by search carries beyond its text: the ready citation, its access date, who found it. */
+function searchFields(s: Suggestion): Pick<SuggestionView, 'template' | 'accessDate' | 'foundBy'> {
+  const out: Pick<SuggestionView, 'template' | 'accessDate' | 'foundBy'> = {};
+  if (s.template) out.template = s.template;
+  if (s.accessDate) out.accessDate = s.accessDate;
+  if (s.foundBy) {
+    const label = (PROVIDER_LABELS as Record<string, string | undefined>)[s.foundBy.provider] ?? s.foundBy.provider;
+    out.foundBy = { provider: s.foundBy.provider, label, query: s.foundBy.query, rank: s.foundBy.rank };
+  }
   return out;
 }
 

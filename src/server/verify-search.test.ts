@@ -66,11 +66,17 @@ describe('POST /v1/verify with search', () => {
       source: { text: 'Sourdough bread rises slowly overnight in a cool kitchen. Rye flour gives a denser loaf.', title: 'Bread' },
     });
     assert.equal(res.status, 200);
-    const view = (await res.json()) as { failedVerification: boolean; suggestions: { url?: string; title: string; sentences: { text: string; evidence: boolean }[] }[] };
+    const view = (await res.json()) as { failedVerification: boolean; suggestions: { url?: string; title: string; sentences: { text: string; evidence: boolean }[]; template?: string; accessDate?: string; foundBy?: { provider: string; label: string; query: string } }[] };
     assert.equal(view.failedVerification, true);
     const best = view.suggestions[0]!;
     assert.equal(best.url, 'https://doi.org/10.5555/seal.pups.2022');
     assert.ok(best.sentences.some((s) => s.evidence && /rose by a fifth/.test(s.text)), JSON.stringify(best));
+    // The ready citation the gadget and the web page offer with a copy button, as `audit --suggest-from search` prints it.
+    assert.match(best.template ?? '', /^\{\{cite journal \|author1=Ann Trewin \|author2=Peter Hosking \|title=Grey seal pup production in Cornwall, 2016-2021 \|journal=Journal of Coastal Ecology \|date=2022-01-15 \|doi=10\.5555\/seal\.pups\.2022 \|pmid=35000001 \|access-date=\d{4}-\d{2}-\d{2}\}\}$/);
+    assert.equal(best.accessDate, best.template!.match(/access-date=([\d-]+)/)![1]);
+    assert.equal(best.foundBy?.provider, 'openalex');
+    assert.equal(best.foundBy?.label, 'OpenAlex search');
+    assert.match(best.foundBy?.query ?? '', /seal/i);
   });
 
   it('refuses a provider it does not know, naming the field', async () => {

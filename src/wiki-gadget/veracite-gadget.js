@@ -7,7 +7,9 @@
  * follows the job's progress (GET /v1/audits/{id}/events, read with fetch so it can send the token), and
  * after each footnote marker adds a small button: supported / partly / not supported / needs review /
  * could not check. The button opens a popover with the claim, the evidence sentence, a better source with
- * a ready {{cite ...}} template, and a ready {{failed verification|date=...}} tag, each with a copy button.
+ * a ready {{cite ...}} template (the server's, when it found the source by search: `veracite serve
+ * --suggest-from search`; it then says which provider and query found it), and a ready
+ * {{failed verification|date=...}} tag, each with a copy button.
  *
  * It never edits the wiki: it reads the page and copies text to your clipboard; you decide what to write.
  * Everything from the server is put in the page as text (textContent), never as HTML. It decides nothing
@@ -173,6 +175,24 @@
     return web.join(' |') + '}}';
   }
 
+  /**
+   * The citation to offer for a better source: the server's own when it gives one (a source found by
+   * search: authors, journal, date, identifiers and the day its text was read, as `veracite audit
+   * --suggest-from search` prints it), else one made here from its title and URL (an index's document).
+   */
+  function betterTemplate(source, today) {
+    if (source && typeof source.template === 'string' && /^\{\{cite /i.test(source.template)) return source.template;
+    return citeTemplate(source, today);
+  }
+
+  /** "Found by OpenAlex search for “grey seal pups”" for a source found by search; undefined otherwise. */
+  function foundByText(source) {
+    var f = source && source.foundBy;
+    if (!f || typeof f !== 'object') return undefined;
+    var who = typeof f.label === 'string' && f.label ? f.label : typeof f.provider === 'string' ? f.provider : 'search';
+    return 'Found by ' + who + (typeof f.query === 'string' && f.query ? ' for \u201C' + f.query + '\u201D' : '');
+  }
+
   /** {{failed verification|date=November 2025}}: maintenance tags are dated by month and year. */
   function failedVerificationTag(today) {
     var d = today || new Date();
@@ -270,6 +290,8 @@
     evidenceOf: evidenceOf,
     workIdsOf: workIdsOf,
     citeTemplate: citeTemplate,
+    betterTemplate: betterTemplate,
+    foundByText: foundByText,
     failedVerificationTag: failedVerificationTag,
     noteIdOf: noteIdOf,
     assignMarkers: assignMarkers,
@@ -620,9 +642,14 @@
             { class: 'veracite-better' },
             el('h4', { text: 'A better source' + (better.score !== undefined ? ' (' + (v.scoreSignal === 'probability' ? 'P(supports) ' : 'score ') + Number(better.score).toFixed(2) + ')' : '') }),
             el('p', {}, better.url && /^https?:\/\//i.test(better.url) ? el('a', { href: better.url, target: '_blank', rel: 'noopener noreferrer', text: better.title || better.url }) : el('span', { text: better.title || 'Untitled' })),
+            foundByText(better) ? el('p', { class: 'veracite-note veracite-found-by', text: foundByText(better) }) : null,
             betterEv ? el('p', {}, el('span', { class: 'veracite-evidence', text: betterEv.text })) : null,
-            snippet(citeTemplate(better, now), 'Copy citation', 'veracite-cite'),
+            snippet(betterTemplate(better, now), 'Copy citation', 'veracite-cite'),
           )
+        : null,
+      // Search for a better source: a provider that failed is named, so that "nothing better" is not read as "none exists".
+      v.searchFailures && v.searchFailures.length && band !== 'supported'
+        ? el('p', { class: 'veracite-note veracite-search-failed', text: 'Searching for a better source: ' + v.searchFailures.join('; ') + (/[.!?]$/.test(v.searchFailures[v.searchFailures.length - 1]) ? '' : '.') })
         : null,
       tag ? el('div', { class: 'veracite-tag' }, el('h4', { text: 'Maintenance tag (after the footnote)' }), snippet(tag, 'Copy tag', 'veracite-fv')) : null,
       el('p', { class: 'veracite-note', text: 'veracite writes nothing to the wiki: copy what you need into the editor, after reading the source yourself.' }),

@@ -10,11 +10,16 @@
  * says which flag would let the server read them; the token is asked for in an editor's words) and once
  * against a scripted audit giving every band, where the popover must fit the viewport at 1280x900 and
  * 420x800 wherever its marker is, and no marker may wrap away from its footnote at any column width.
+ * Once more against the real audit with better sources from search (`serve --suggest-from search`) on a
+ * small article rendered as a wiki page, its cited pages in a --sources folder and a loopback OpenAlex
+ * answering in its documented shape (test/fixtures/search): the popover of the citation whose page is about
+ * something else shows the paper search found, who found it, and the server's {{cite journal}} with its
+ * access date (copied in one click); a failing provider is named; the supported citation gets no suggestion.
  * Saves a screenshot in test-artifacts/ (the README's picture is made from real output by
  * scripts/gadget-screenshot.ts).
  */
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -28,6 +33,9 @@ import type { RunningServer } from '../../src/server/start.js';
 import { fakeModels } from '../../src/server/testing/fake-models.js';
 import { makeTestIndex, startTestServer, type TestIndex } from '../../src/server/testing/harness.js';
 import { chromiumMissing, launchBrowser } from './browser.js';
+import { startSearchApiServer, type SearchApiServer } from '../fixtures/search/serve-search-apis.js';
+import { renderWikiPage } from '../../scripts/sample-wiki-page.js';
+import { parseWikitext } from '../../src/wiki/index.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const ARTICLE = join(ROOT, 'test', 'fixtures', 'wiki', 'bodmin-rendered.html');
@@ -81,10 +89,34 @@ class ScriptedAudit implements AuditService {
   }
 }
 
+/**
+ * A small article for better sources from search: the first claim cites a bakery's page (about bread), the
+ * second a page that states it word for word. Its cited pages go in a --sources folder (SEARCH_SOURCES).
+ */
+const SEAL_CLAIM = 'Grey seal pup production in Cornwall rose by a fifth between 2016 and 2021.';
+const GODREVY_CLAIM = 'Godrevy Lighthouse was built in 1859 by the engineer James Walker.';
+const SEAL_ARTICLE = [
+  "'''Grey seals''' breed on the coasts of Cornwall.",
+  '',
+  '== Population ==',
+  `${SEAL_CLAIM}<ref>{{cite web |url=https://bakery.example/bread |title=Bread}}</ref>`,
+  `${GODREVY_CLAIM}<ref>{{cite web |url=https://lights.example/godrevy |title=Godrevy light}}</ref>`,
+  '',
+].join('\n');
+const SEARCH_SOURCES: Record<string, { url: string; html: string }> = {
+  'bread.html': { url: 'https://bakery.example/bread', html: '<html><head><title>Bread</title></head><body><article><p>Sourdough bread rises slowly overnight in a cool kitchen.</p><p>Rye flour gives a denser loaf than wheat flour.</p></article></body></html>' },
+  'godrevy.html': { url: 'https://lights.example/godrevy', html: `<html><head><title>Godrevy light</title></head><body><article><p>${GODREVY_CLAIM}</p><p>The tower stands on Godrevy Island.</p></article></body></html>` },
+};
+
+/** The text of an element the open popover must already hold (fails at once, not after a wait, when it is missing). */
+async function shown(p: Page, selector: string): Promise<string> {
+  return p.$eval(selector, (e) => e.textContent ?? '').catch(() => assert.fail(`nothing in the page matches ${selector}`));
+}
+
 /** The saved article, served as a wiki would serve it (another origin than the veracite server). */
-async function servePage(html: string): Promise<{ url: string; close(): Promise<void> }> {
+async function servePage(html: string, path = '/wiki/Bodmin'): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
-    if (req.url === '/wiki/Bodmin') {
+    if (req.url === path) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(html);
     } else {
@@ -100,6 +132,8 @@ interface GadgetLogic {
   proposedTag(v: unknown, today: Date): string | undefined;
   nothingCheckedNote(views: unknown[]): string | undefined;
   citeTemplate(s: unknown, today: Date): string;
+  betterTemplate(s: unknown, today: Date): string;
+  foundByText(s: unknown): string | undefined;
   failedVerificationTag(today: Date): string;
   noteIdOf(v: unknown): string | undefined;
   assignMarkers(views: unknown[], markers: { noteId: string; text: string }[]): Record<string, number>;
@@ -155,6 +189,19 @@ describe('wiki gadget logic (Node)', () => {
     assert.equal(logic.failedVerificationTag(day), '{{failed verification|date=November 2025}}');
   });
 
+  it('a source found by search: the server\'s citation (authors, journal, access date) and who found it; an index\'s document: one made here', () => {
+    const day = new Date('2025-11-03T12:00:00Z');
+    const server = '{{cite journal |author1=Ann Trewin |title=Grey seal pups |journal=J. Coastal Ecol. |doi=10.5555/seal.pups.2022 |access-date=2025-10-30}}';
+    const found = { title: 'Grey seal pups', url: 'https://doi.org/10.5555/seal.pups.2022', template: server, foundBy: { provider: 'openalex', label: 'OpenAlex search', query: 'grey seal pup Cornwall', rank: 1 } };
+    assert.equal(logic.betterTemplate(found, day), server);
+    assert.equal(logic.foundByText(found), 'Found by OpenAlex search for \u201Cgrey seal pup Cornwall\u201D');
+    assert.equal(logic.foundByText({ ...found, foundBy: { provider: 'crossref', query: 'q' } }), 'Found by crossref for \u201Cq\u201D', 'a server without labels: the provider\'s name');
+    // No template from the server, or something that is not a citation template: made here from title and URL.
+    assert.equal(logic.betterTemplate({ title: 'Grey seal pups', url: 'https://doi.org/10.5555/seal.pups.2022' }, day), '{{cite journal |title=Grey seal pups |doi=10.5555/seal.pups.2022}}');
+    assert.equal(logic.betterTemplate({ ...found, template: '<script>x</script>' }, day), '{{cite journal |title=Grey seal pups |doi=10.5555/seal.pups.2022}}');
+    assert.equal(logic.foundByText({ title: 'Indexed', url: 'https://example.org/a' }), undefined);
+  });
+
   it('a citation finds its footnote marker by note id, then by its claim', () => {
     const view = (index: number, note: string, claim: string) => ({ citationId: `A#${index}`, index, claim, source: { raw: `<li id="${note}"><span>x</span></li>` } });
     const markers = [
@@ -186,24 +233,48 @@ describe('wiki gadget on a saved Wikipedia page (Chromium)', { skip: chromiumMis
   let scriptedServer: RunningServer;
   let page: { url: string; close(): Promise<void> };
   let other: { url: string; close(): Promise<void> };
+  let sealPage: { url: string; close(): Promise<void> };
+  let apis: SearchApiServer;
+  let searchServer: RunningServer;
   let browser: Awaited<ReturnType<typeof launchBrowser>>;
   let gadget: string;
 
   before(async () => {
     const html = await readFile(ARTICLE, 'utf8');
     gadget = await readFile(GADGET, 'utf8');
-    [ix, page, other, browser] = await Promise.all([makeTestIndex('veracite-gadget-'), servePage(html), servePage(html), launchBrowser()]);
+    const sealHtml = renderWikiPage(parseWikitext(SEAL_ARTICLE, { title: 'Grey seal' }), { banner: 'veracite test article' });
+    [ix, page, other, sealPage, apis, browser] = await Promise.all([makeTestIndex('veracite-gadget-'), servePage(html), servePage(html), servePage(sealHtml, '/wiki/Grey_seal'), startSearchApiServer(), launchBrowser()]);
     await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: page.url });
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: sealPage.url });
     real = await startTestServer(ix.index, fakeModels(), { dataDir: join(ix.root, 'real'), token: TOKEN, allowOrigins: [page.url] });
     scriptedServer = await startTestServer(ix.index, fakeModels(), { dataDir: join(ix.root, 'scripted'), token: TOKEN, allowOrigins: [page.url] }, () => new ScriptedAudit());
+    // As `veracite serve --sources DIR --suggest-from search --search openalex,crossref --api-base openalex=...,crossref=...`:
+    // OpenAlex answers on loopback, Crossref cannot be reached (port 9), abstracts only (no page fetched).
+    const sources = join(ix.root, 'search-sources');
+    await mkdir(sources);
+    for (const [name, s] of Object.entries(SEARCH_SOURCES)) await writeFile(join(sources, name), s.html);
+    await writeFile(join(sources, 'manifest.jsonl'), Object.entries(SEARCH_SOURCES).map(([name, s]) => `${JSON.stringify({ url: s.url, path: name })}\n`).join(''));
+    searchServer = await startTestServer(ix.index, fakeModels(), {
+      dataDir: join(ix.root, 'search'),
+      token: TOKEN,
+      allowOrigins: [sealPage.url],
+      settings: {
+        sources: { folder: sources, apis: { openalex: apis.bases.openalex, crossref: 'http://127.0.0.1:9' }, apiIntervalMs: 0, cache: join(ix.root, 'search-cache'), timeoutMs: 2000 },
+        // No --threshold: the lexical scorer's calibration gives a probability of support, hence real bands.
+        search: { suggestFrom: 'search', providers: ['openalex', 'crossref'], maxFetches: 0 },
+      },
+    });
   });
 
   after(async () => {
     await browser?.close();
     await real?.close();
     await scriptedServer?.close();
+    await searchServer?.close();
     await page?.close();
     await other?.close();
+    await sealPage?.close();
+    await apis?.close();
     await ix?.cleanup();
   });
 
@@ -212,7 +283,7 @@ describe('wiki gadget on a saved Wikipedia page (Chromium)', { skip: chromiumMis
    * `askToken`, the token is not in the settings: the gadget asks for it and the editor pastes it
    * (`prompts` holds what was asked).
    */
-  async function openWithGadget(base: string, server: string, o: { askToken?: boolean; viewport?: { width: number; height: number } } = {}): Promise<{ p: Page; requests: { method: string; url: string }[]; prompts: string[] }> {
+  async function openWithGadget(base: string, server: string, o: { askToken?: boolean; viewport?: { width: number; height: number }; path?: string } = {}): Promise<{ p: Page; requests: { method: string; url: string }[]; prompts: string[] }> {
     const p = await browser.context.newPage();
     if (o.viewport) await p.setViewportSize(o.viewport);
     p.on('pageerror', (e) => assert.fail(`error in the page: ${e.message}`));
@@ -223,7 +294,7 @@ describe('wiki gadget on a saved Wikipedia page (Chromium)', { skip: chromiumMis
       prompts.push(d.message());
       void d.accept(TOKEN);
     });
-    await p.goto(`${base}/wiki/Bodmin`);
+    await p.goto(`${base}${o.path ?? '/wiki/Bodmin'}`);
     await p.evaluate(([s, t]) => {
       (globalThis as unknown as { veraciteGadgetConfig: unknown }).veraciteGadgetConfig = { server: s, ...(t ? { token: t } : {}), autorun: false };
     }, [server, o.askToken ? '' : TOKEN]);
@@ -374,6 +445,55 @@ describe('wiki gadget on a saved Wikipedia page (Chromium)', { skip: chromiumMis
     assert.ok((await sweep(true)).length > 0, 'without white-space:nowrap a marker wraps away at some width');
     await p.close();
   });
+
+  for (const viewport of [{ width: 1280, height: 900 }, { width: 420, height: 800 }]) {
+    it(`better sources from search (serve --suggest-from search), ${viewport.width}x${viewport.height}: the failed citation's popover shows the paper a loopback OpenAlex found, who found it and the server's {{cite journal}} with its access date; the supported one gets none`, async () => {
+      const { p, requests } = await openWithGadget(sealPage.url, searchServer.url, { path: '/wiki/Grey_seal', viewport });
+      await p.waitForSelector('#veracite-panel[data-status="done"]', { timeout: 60_000 });
+      const marks = await p.$$eval('.veracite-mark[data-citation]', (els) => els.map((e) => ({ id: e.getAttribute('data-citation'), band: e.getAttribute('data-band') })));
+      assert.equal(marks.length, 2, JSON.stringify(marks));
+      const [wrong, right] = marks;
+      assert.equal(wrong!.band, 'not-supported', 'the bakery page does not support the seal claim');
+      assert.equal(right!.band, 'supported', 'the lighthouse page states its claim');
+
+      await p.click(`.veracite-mark[data-citation="${wrong!.id}"]`);
+      await p.waitForSelector('#veracite-popover');
+      assert.match((await p.textContent('#veracite-popover .veracite-claim')) ?? '', /Grey seal pup production in Cornwall rose by a fifth/);
+      // The better source: the paper the loopback OpenAlex answered with (a DOI link), and who found it with which query.
+      const link = await p.$eval('#veracite-popover .veracite-better a', (a) => ({ href: a.getAttribute('href'), text: a.textContent }));
+      assert.deepEqual(link, { href: 'https://doi.org/10.5555/seal.pups.2022', text: 'Grey seal pup production in Cornwall, 2016-2021' });
+      assert.match(await shown(p, '#veracite-popover .veracite-better .veracite-found-by'), /^Found by OpenAlex search for “[^”]*seal[^”]*”$/);
+      assert.match(await shown(p, '#veracite-popover .veracite-better .veracite-evidence'), /rose by a fifth/);
+      // The server's citation (authors, journal, date, identifiers from the OpenAlex answer, the day the text was read), not one made in the page.
+      const cite = await p.inputValue('#veracite-popover .veracite-better textarea.veracite-cite');
+      assert.match(cite, /^\{\{cite journal \|author1=Ann Trewin \|author2=Peter Hosking \|title=Grey seal pup production in Cornwall, 2016-2021 \|journal=Journal of Coastal Ecology \|date=2022-01-15 \|doi=10\.5555\/seal\.pups\.2022 \|pmid=35000001 \|access-date=\d{4}-\d{2}-\d{2}\}\}$/);
+      await p.click('#veracite-popover .veracite-better .veracite-copy');
+      await p.waitForSelector('#veracite-popover .veracite-better .veracite-copy[data-copied="true"]');
+      assert.equal(await p.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText()), cite);
+      // The provider that could not be reached is named, not dropped.
+      assert.match(await shown(p, '#veracite-popover .veracite-search-failed'), /Crossref search: could not reach 127\.0\.0\.1:9/);
+      // Inside the viewport, beside its marker's line.
+      const fit = await p.evaluate((citation) => {
+        type Rect = { left: number; right: number; top: number; bottom: number };
+        const d = (globalThis as unknown as { document: { querySelector(s: string): { getBoundingClientRect(): Rect }; documentElement: { clientWidth: number; clientHeight: number } } }).document;
+        const [pr, mr] = [d.querySelector('#veracite-popover').getBoundingClientRect(), d.querySelector(`.veracite-mark[data-citation="${citation}"]`).getBoundingClientRect()];
+        return { pop: { left: pr.left, right: pr.right, top: pr.top, bottom: pr.bottom }, mark: { top: mr.top, bottom: mr.bottom }, vw: d.documentElement.clientWidth, vh: d.documentElement.clientHeight };
+      }, wrong!.id!);
+      assert.ok(fit.pop.left >= 0 && fit.pop.top >= 0 && fit.pop.right <= fit.vw + 0.5 && fit.pop.bottom <= fit.vh + 0.5, `popover inside the viewport: ${JSON.stringify(fit)}`);
+      assert.ok(fit.pop.bottom <= fit.mark.top || fit.pop.top >= fit.mark.bottom, `popover beside the marker's line: ${JSON.stringify(fit)}`);
+      if (viewport.width === 1280) await p.screenshot({ path: join(process.cwd(), 'test-artifacts', 'wiki-gadget-search.png') });
+
+      // The supported citation: no better source, no failure note, no tag.
+      await p.keyboard.press('Escape');
+      await p.click(`.veracite-mark[data-citation="${right!.id}"]`);
+      assert.equal(await p.getAttribute('#veracite-popover', 'data-band'), 'supported');
+      assert.equal(await p.$$eval('#veracite-popover .veracite-better, #veracite-popover .veracite-search-failed, #veracite-popover .veracite-tag', (e) => e.length), 0);
+      // Search went through the server, never from the page: the browser asked nothing of the providers.
+      assert.ok(!requests.some((r) => r.url.startsWith(apis.origin)));
+      assert.ok(apis.hits.some((h) => h.startsWith('/openalex/works?')), JSON.stringify(apis.hits));
+      await p.close();
+    });
+  }
 
   it('a page from an origin the server does not allow gets nothing, and says how to allow it', async () => {
     const { p } = await openWithGadget(other.url, scriptedServer.url);
