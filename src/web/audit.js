@@ -172,16 +172,19 @@ function renderDetail(r) {
     r.coverage ? r.coverage.text : null,
     typeof r.ms === 'number' ? `Audited in ${r.ms} ms.` : null,
   ].filter(Boolean);
+  const sides = h('div', { class: 'side-by-side' }, left, right);
   const parts = [
     h('h3', {}, `#${citationNumber(r)}`, r.sectionPath.length ? h('span', { class: 'meta' }, ` · ${r.sectionPath.join(' › ')}`) : null),
     r.resolvedClaim ? h('p', { class: 'hint' }, `Read as: “${r.resolvedClaim}”`) : null,
     h('blockquote', { class: 'claim' }, r.claim),
     h('p', { class: 'verdict-line', 'data-band': r.band || '' }, bandBadge(r), number, h('span', { class: 'plain' }, plainLine(r))),
     h('details', { class: 'diag' }, h('summary', {}, 'details'), h('ul', {}, diag.map((d) => h('li', {}, d))), r.context.length ? h('p', { class: 'hint' }, `Context: ${r.context.join(' ')}`) : null),
-    h('div', { class: 'side-by-side' }, left, right),
+    sides,
+    // Better sources from search: a provider that failed is named (nothing better found is not "none exists").
+    r.searchFailures && r.searchFailures.length ? h('p', { class: 'hint search-failed' }, `Searching for a better source: ${r.searchFailures.join('; ')}`) : null,
   ];
   const legend = roleLegend(roles);
-  if (legend) parts.splice(parts.length - 1, 0, legend);
+  if (legend) parts.splice(parts.indexOf(sides), 0, legend);
   clear(box).append(...parts.filter(Boolean));
   box.hidden = false;
   box.scrollIntoView({ behavior: 'smooth', block: 'start' });

@@ -77,13 +77,15 @@ function render(v) {
     : h('article', { class: 'source' }, h('h4', {}, 'The source'), h('p', { class: 'hint' }, `Could not be read (${v.sourceStatus}). ${v.sourceReason || ''}`));
   const better = v.suggestions.length
     ? h('div', { class: 'suggestions' }, v.suggestions.map((s, i) => sourceCard(`Better source ${i + 1}`, s, `${signal} ${fmtScore(s.score)}`, v.claim, roles)))
-    : h('article', { class: 'source' }, h('h4', {}, 'Better sources'), h('p', { class: 'hint' }, 'None in the index scores above this source.'));
+    : h('article', { class: 'source' }, h('h4', {}, 'Better sources'), h('p', { class: 'hint' }, v.noBetterSource === 'no better source found by search' ? 'None found by search scores above this source.' : 'None in the index scores above this source.'));
   const parts = [
     h('p', { class: 'check-status', id: 'source-status', 'data-status': status.key }, h('span', { class: `label ${status.key}` }, status.label), h('span', { class: 'hint' }, status.why)),
     h('blockquote', { class: 'claim' }, v.claim),
     v.coverage && v.coverage.text ? h('p', { class: 'hint coverage' }, v.coverage.text) : null,
     roleLegend(roles),
     h('div', { class: 'side-by-side' }, cited, better),
+    // Better sources from search: a provider that failed is named (nothing better found is not "none exists").
+    v.searchFailures && v.searchFailures.length ? h('p', { class: 'hint search-failed' }, `Searching for a better source: ${v.searchFailures.join('; ')}`) : null,
   ];
   clear(el('source-result')).append(...parts.filter(Boolean));
 }

@@ -58,15 +58,49 @@ export function sentencesView(sentences, claim, roles) {
   return p;
 }
 
+/** "Found by OpenAlex search for “query”": a source found by search (`--suggest-from search`); null for an index's. */
+export function foundByLine(view) {
+  const f = view && view.foundBy;
+  if (!f || typeof f !== 'object') return null;
+  return `Found by ${f.label || f.provider || 'search'}${f.query ? ` for \u201C${f.query}\u201D` : ''}`;
+}
+
+/**
+ * The server's ready citation for a suggested source ({{cite journal |doi=...}} / {{cite web |url=...}} with its
+ * access date, as `veracite audit --suggest-from search` prints it) and a button that copies it.
+ */
+export function citationBox(template) {
+  const box = h('textarea', { readonly: true, rows: 2, class: 'cite', 'aria-label': 'Ready citation for this source' });
+  box.value = template;
+  const copy = h('button', { type: 'button', class: 'secondary copy' }, 'Copy citation');
+  copy.addEventListener('click', () => {
+    const done = () => {
+      copy.textContent = 'Copied';
+      copy.dataset.copied = 'true';
+    };
+    const select = () => {
+      box.focus();
+      box.select();
+      copy.textContent = document.execCommand && document.execCommand('copy') ? 'Copied' : 'Selected: copy it with Ctrl+C';
+    };
+    if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(template).then(done, select);
+    else select();
+  });
+  return h('div', { class: 'cite-box' }, box, copy);
+}
+
 /** heading: e.g. "Cited source" or "Suggestion 1"; `scoreText` shown when given. */
 export function sourceCard(heading, view, scoreText, claim, roles) {
+  const found = foundByLine(view);
   return h(
     'article',
     { class: 'source' },
     h('h4', {}, heading, scoreText ? h('span', { class: 'score' }, ` ${scoreText}`) : null),
     h('p', { class: 'source-title' }, view.url ? safeLink(view.url, view.title || view.url) : view.title),
+    found ? h('p', { class: 'hint found-by' }, found) : null,
     // What the source names of the claim (absent without the NLI head): often why its score is low.
     view.names ? h('p', { class: 'hint coverage' }, view.names) : null,
     sentencesView(view.sentences, claim, roles),
+    typeof view.template === 'string' && view.template ? citationBox(view.template) : null,
   );
 }

@@ -4,6 +4,9 @@
  * (status and why, the source's evidence coloured by role, better sources); files of another type or over
  * 1 MiB are refused in the page before anything is sent, and the server's refusal of a file that is not
  * what it says is shown in words. Fake verification models, the real citation check (lexical scorer).
+ * With better sources from search (`serve --suggest-from search`, a loopback OpenAlex answering in its
+ * documented shape, an unreachable Crossref): the better source's card says who found it and offers the
+ * server's ready {{cite journal}} with a copy button; the provider that failed is named.
  */
 import assert from 'node:assert/strict';
 import { mkdir, readFile } from 'node:fs/promises';
@@ -15,6 +18,7 @@ import { fakeModels } from '../../src/server/testing/fake-models.js';
 import { makeTestIndex, startTestServer, type TestIndex } from '../../src/server/testing/harness.js';
 import { sampleUrl, supportedClaims } from '../../src/server/testing/sample-index.js';
 import { chromiumMissing, launchBrowser } from './browser.js';
+import { startSearchApiServer, type SearchApiServer } from '../fixtures/search/serve-search-apis.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const PDF = join(ROOT, 'data', 'samples', 'documents', 'sources', 'pdf', 'seal-survey-2021.pdf');
@@ -107,5 +111,63 @@ describe('web page: check a claim against one source (Chromium)', { skip: chromi
     assert.equal(await page.textContent('#source-error'), '');
     assert.ok(['supported', 'fails'].includes((await page.getAttribute('#source-status', 'data-status')) ?? ''));
     assert.ok((await page.locator('#source-result .source .ev').count()) > 0);
+  });
+});
+
+describe('web page: a better source found by search, with its ready citation (Chromium)', { skip: chromiumMissing() ?? false }, () => {
+  let ix: TestIndex;
+  let apis: SearchApiServer;
+  let server: RunningServer;
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+
+  before(async () => {
+    [ix, apis, browser] = await Promise.all([makeTestIndex('veracite-web-search-'), startSearchApiServer(), launchBrowser()]);
+    // As `veracite serve --suggest-from search --search openalex,crossref --api-base openalex=...,crossref=...` (abstracts only).
+    server = await startTestServer(ix.index, fakeModels(), {
+      dataDir: join(ix.root, 'data'),
+      settings: {
+        sources: { apis: { openalex: apis.bases.openalex, crossref: 'http://127.0.0.1:9' }, apiIntervalMs: 0, cache: join(ix.root, 'cache'), timeoutMs: 2000 },
+        search: { suggestFrom: 'search', providers: ['openalex', 'crossref'], maxFetches: 0 },
+      },
+    });
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+    await apis?.close();
+    await ix?.cleanup();
+  });
+
+  it("a claim its pasted source does not support: the paper search found, who found it, and the server's {{cite journal}} copied in one click", async () => {
+    const page = await browser.context.newPage();
+    page.on('pageerror', (e) => assert.fail(`error in the page: ${e.message}`));
+    await page.goto(`${server.url}/#/source`);
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.fill('#source-claim', 'Grey seal pup production in Cornwall rose by a fifth between 2016 and 2021.');
+    await page.check('input[name="source-kind"][value="text"]');
+    await page.fill('#source-text', 'Sourdough bread rises slowly overnight in a cool kitchen. Rye flour gives a denser loaf than wheat flour.');
+    await page.click('#source-submit');
+    await page.waitForFunction(() => {
+      const s = (globalThis as unknown as { document: { getElementById(id: string): { dataset: { state?: string } } | null } }).document.getElementById('source-result')?.dataset.state;
+      return s === 'done' || s === 'error';
+    });
+    assert.equal(await page.textContent('#source-error'), '');
+    assert.equal(await page.getAttribute('#source-status', 'data-status'), 'fails');
+    const card = page.locator('#source-result .suggestions .source').first();
+    assert.equal(await card.locator('.source-title a').getAttribute('href'), 'https://doi.org/10.5555/seal.pups.2022');
+    assert.match((await card.locator('.found-by').textContent()) ?? '', /^Found by OpenAlex search for \u201C[^\u201D]*seal[^\u201D]*\u201D$/);
+    const cite = await card.locator('textarea.cite').inputValue();
+    assert.match(cite, /^\{\{cite journal \|author1=Ann Trewin \|author2=Peter Hosking \|title=Grey seal pup production in Cornwall, 2016-2021 \|journal=Journal of Coastal Ecology \|date=2022-01-15 \|doi=10\.5555\/seal\.pups\.2022 \|pmid=35000001 \|access-date=\d{4}-\d{2}-\d{2}\}\}$/);
+    await card.locator('button.copy').click();
+    await page.waitForSelector('#source-result .suggestions button.copy[data-copied="true"]');
+    assert.equal(await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText()), cite);
+    // The cited text (pasted) has no citation to copy; the provider that failed is named.
+    assert.equal(await page.locator('#source-result .side-by-side > .source textarea.cite').count(), 0);
+    assert.match((await page.textContent('#source-result .search-failed')) ?? '', /Crossref search: could not reach 127\.0\.0\.1:9/);
+    await mkdir(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, 'web-check-source-search.png'), fullPage: true });
+    await page.close();
   });
 });
