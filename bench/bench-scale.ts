@@ -14,6 +14,14 @@
  *   node --import tsx bench/bench-scale.ts --shape article --sizes 50000,400000 --vectors 1000000
  *        --vector-index ivf-pq --results bench/results/scale-wikipedia.json --dir tmp/scale-wiki
  *
+ * At tens of millions of passages the generated corpus is itself tens of GB: `--gzip` writes it as
+ * .jsonl.gz (the FEVER reader decompresses as it reads), and `--drop-corpus` deletes the corpus files once
+ * the passages are written, before the BM25 build, where disk peaks (the queries stay in the .meta.json
+ * beside the folder; not with a dense phase, which reads the corpus again):
+ *
+ *   node --import tsx bench/bench-scale.ts --shape article --sizes 10200000 --vectors 0 --gzip --drop-corpus
+ *        --results bench/results/scale-wikipedia-big.json --dir tmp/scale-big
+ *
  * Each size runs in its own child processes (generate, ingest, search) so peak RSS is per phase. Results
  * are printed per size with the growth against the previous size and saved to bench/results/scale.json
  * after every phase (a long run that is stopped keeps what it measured). Machine load (uptime) is recorded
@@ -28,7 +36,7 @@ import { Retriever } from '../src/retrieve/retriever.js';
 import { ingestSource } from '../src/store/ingest.js';
 import { indexCacheBytesFor, indexFilesBytes } from '../src/store/lance-index-cache.js';
 import { LanceStore } from '../src/store/lancedb-store.js';
-import { writeFeverLikeCorpus, type FeverLikeCorpus } from './synthetic-fever.js';
+import { finishFeverLikeParts, writeFeverLikeCorpus, writeFeverLikePart, type FeverLikeCorpus, type FeverLikeOptions, type FeverLikePart } from './synthetic-fever.js';
 import { ClusteredEmbedder } from './synthetic-vectors.js';
 import { dirSize, machine, peakRssMb, percentile } from './util.js';
 import * as lancedb from '@lancedb/lancedb';
@@ -46,6 +54,11 @@ const { values } = parseArgs({
     batch: { type: 'string', default: '10000' },
     seed: { type: 'string', default: '42' },
     keep: { type: 'boolean', default: false },
+    gzip: { type: 'boolean', default: false },
+    // Generate with this many processes, each file from its own seed (another corpus than one process's).
+    parts: { type: 'string', default: '1' },
+    part: { type: 'string' },
+    'drop-corpus': { type: 'boolean', default: false },
     // Child-phase arguments.
     corpus: { type: 'string' },
     index: { type: 'string' },
@@ -95,17 +108,38 @@ function emit(result: unknown): void {
 
 // ---------------------------------------------------------------------------------------------- phases
 
+function corpusOptions(documents: number): FeverLikeOptions {
+  return { seed: SEED, documents, queries: Number(values.queries), shape: SHAPE, gzip: values.gzip };
+}
+
 async function phaseGenerate(): Promise<void> {
   const documents = Number(values.documents);
   const t = performance.now();
+  const parts = Number(values.parts);
+  if (parts > 1) {
+    // Parallel: one child a part, then the meta from what they sampled.
+    rmSync(values.corpus!, { recursive: true, force: true });
+    const written = await Promise.all(Array.from({ length: parts }, (_, part) => runChild('generate-part', { corpus: values.corpus!, documents, part, parts })));
+    const corpus = finishFeverLikeParts(values.corpus!, corpusOptions(documents), written as unknown as FeverLikePart[]);
+    emit({ seconds: +((performance.now() - t) / 1000).toFixed(1), documents: corpus.documents, sentences: corpus.sentences, files: corpus.files, parts, bytes: dirSize(values.corpus!) });
+    return;
+  }
   const corpus = await writeFeverLikeCorpus(values.corpus!, {
     seed: SEED,
     documents,
     queries: Number(values.queries),
     shape: SHAPE,
+    gzip: values.gzip,
     onProgress: (d) => log(`  generated ${d.toLocaleString()} / ${documents.toLocaleString()} pages`),
   });
   emit({ seconds: +((performance.now() - t) / 1000).toFixed(1), documents: corpus.documents, sentences: corpus.sentences, files: corpus.files, bytes: dirSize(values.corpus!) });
+}
+
+async function phaseGeneratePart(): Promise<void> {
+  const documents = Number(values.documents);
+  const part = Number(values.part);
+  const written = await writeFeverLikePart(values.corpus!, { ...corpusOptions(documents), onProgress: (d) => log(`  part ${part}: generated ${d.toLocaleString()} / ${documents.toLocaleString()} pages`) }, part, Number(values.parts));
+  emit(written);
 }
 
 async function phaseIngest(withVectors: boolean): Promise<void> {
@@ -137,6 +171,13 @@ async function phaseIngest(withVectors: boolean): Promise<void> {
     },
   });
   const writeSeconds = (performance.now() - started) / 1000;
+  let corpusDroppedBytes: number | undefined;
+  if (values['drop-corpus']) {
+    // The corpus is read: free its disk before the BM25 build, where the index's disk use peaks.
+    corpusDroppedBytes = dirSize(values.corpus!);
+    rmSync(values.corpus!, { recursive: true, force: true });
+    log(`  corpus files deleted (${(corpusDroppedBytes / 2 ** 30).toFixed(1)} GB; --drop-corpus)`);
+  }
   log(`  written in ${writeSeconds.toFixed(0)} s; building the BM25 index`);
   let t = performance.now();
   await store.buildTextIndex();
@@ -184,6 +225,7 @@ async function phaseIngest(withVectors: boolean): Promise<void> {
     tables: Object.fromEntries(readdirSync(indexDir).filter((n) => n.endsWith('.lance')).map((n) => [n, dirSize(join(indexDir, n))])),
     peakRssMb: rss.peakMb(),
     textIndexed: stats.textIndexed,
+    corpusDroppedBytes,
   });
 }
 
@@ -421,7 +463,7 @@ async function denseSearchIvf(store: LanceStore, embedder: ClusteredEmbedder, te
 // ---------------------------------------------------------------------------------------------- parent
 
 function runChild(phase: string, args: Record<string, string | number>): Promise<Record<string, unknown>> {
-  const argv = ['--import', 'tsx', 'bench/bench-scale.ts', '--phase', phase, '--seed', String(SEED), '--batch', values.batch!, ...(values['cache-gb'] ? ['--cache-gb', values['cache-gb']] : []), '--queries', values.queries!, '--vector-queries', values['vector-queries']!, '--recall-queries', values['recall-queries']!, '--shape', SHAPE, '--vector-index', values['vector-index']!, '--ivf-search', values['ivf-search']!, '--results', RESULTS];
+  const argv = ['--import', 'tsx', 'bench/bench-scale.ts', '--phase', phase, '--seed', String(SEED), '--batch', values.batch!, ...(values['cache-gb'] ? ['--cache-gb', values['cache-gb']] : []), '--queries', values.queries!, '--vector-queries', values['vector-queries']!, '--recall-queries', values['recall-queries']!, '--shape', SHAPE, '--vector-index', values['vector-index']!, '--ivf-search', values['ivf-search']!, '--results', RESULTS, ...(values.gzip ? ['--gzip'] : []), ...(values['drop-corpus'] ? ['--drop-corpus'] : []), '--parts', values.parts!];
   for (const [k, v] of Object.entries(args)) argv.push(`--${k}`, String(v));
   const loadBefore = load();
   const started = performance.now();
@@ -477,6 +519,8 @@ async function main(): Promise<void> {
   switch (values.phase) {
     case 'generate':
       return phaseGenerate();
+    case 'generate-part':
+      return phaseGeneratePart();
     case 'ingest':
       return phaseIngest(false);
     case 'ingest-dense':
@@ -507,9 +551,10 @@ async function main(): Promise<void> {
   mkdirSync(DIR, { recursive: true });
   const sizes = values.sizes!.split(',').filter(Boolean).map(Number);
   const out: { sizes: SizeResult[]; dense?: Record<string, unknown>; load: Record<string, string> } = { sizes: [], load: { start: load() } };
+  if (values['drop-corpus'] && Number(values.vectors) > 0) throw new Error('--drop-corpus deletes the corpus the dense phase reads: pass --vectors 0 with it, or leave it out');
   log(`scale benchmark (${SHAPE} pages${IVF_PQ ? ', IVF-PQ vectors' : ''}): sizes ${sizes.join(', ')}, vectors ${values.vectors}; load ${load()}`);
   for (const documents of sizes) {
-    const corpus = join(DIR, `${SHAPE}-${SEED}-${documents}`);
+    const corpus = join(DIR, `${SHAPE}-${SEED}-${documents}${values.gzip ? '-gz' : ''}`);
     const index = join(DIR, `index-${SHAPE}-${SEED}-${documents}`);
     const r: SizeResult = { documents };
     out.sizes.push(r);
@@ -528,7 +573,7 @@ async function main(): Promise<void> {
   if (Number(values.vectors) > 0) {
     const largest = sizes[sizes.length - 1]!;
     const last = out.sizes[out.sizes.length - 1]!;
-    out.dense = await runDense(join(DIR, `${SHAPE}-${SEED}-${largest}`), largest, (last.ingest as { passages: number }).passages / largest, (d) => {
+    out.dense = await runDense(join(DIR, `${SHAPE}-${SEED}-${largest}${values.gzip ? '-gz' : ''}`), largest, (last.ingest as { passages: number }).passages / largest, (d) => {
       out.dense = d;
       save(out);
     });
@@ -547,7 +592,7 @@ async function main(): Promise<void> {
 async function runDense(src: string, largest: number, perDoc: number, saveNow: (dense: Record<string, unknown>) => void): Promise<Record<string, unknown>> {
   const wantPassages = Number(values.vectors);
   {
-    const files = readdirSync(src).filter((n) => n.endsWith('.jsonl')).sort();
+    const files = readdirSync(src).filter((n) => /\.jsonl(\.gz)?$/.test(n)).sort();
     const perFile = 50_000;
     const nFiles = Math.min(files.length, Math.ceil(wantPassages / perDoc / perFile));
     const subset = join(DIR, `dense-subset-${nFiles}`);
