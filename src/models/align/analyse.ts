@@ -10,7 +10,7 @@
 import { createRequire } from 'node:module';
 import type winkNLP from 'wink-nlp';
 import type model from 'wink-eng-lite-web-model';
-import { changeOf, EXTRA_NEGATION_CUES, IDENTIFIER_PREFIXES, NEGATION_CUES, quantifierOf, unitOf, type Axis, type QuantifierKind } from './lexicon.js';
+import { changeOf, phrasalChangeOf, EXTRA_NEGATION_CUES, IDENTIFIER_PREFIXES, NEGATION_CUES, quantifierOf, unitOf, type Axis, type QuantifierKind } from './lexicon.js';
 
 type Wink = ReturnType<typeof winkNLP>;
 let nlp: Wink | undefined;
@@ -158,9 +158,12 @@ function analyseUncached(text: string): AlignAnalysis {
 
   const changes: Change[] = [];
   tokens.forEach((t, i) => {
-    const dirs = changeOf(t.lemma) ?? changeOf(t.form);
+    // A phrasal verb ("speeds up the drift") changes what follows its particle; passive ("was sped up by"), what comes before.
+    const phrasal = phrasalChangeOf(t.lemma, tokens[i + 1]?.form);
+    const dirs = phrasal ?? changeOf(t.lemma) ?? changeOf(t.form);
     if (!dirs) return;
-    const heads = headsAround(tokens, i);
+    const passive = [tokens[i - 1], tokens[i - 2]].some((p) => p && BE.has(p.lemma) && p.pos === 'AUX');
+    const heads = phrasal && !passive ? headsAround(tokens, i + 1) : headsAround(tokens, i);
     const cause = causeDirection(tokens, i);
     for (const d of dirs) changes.push({ axis: d.axis, dir: d.dir, at: i, negated: t.negated, heads, cause });
   });

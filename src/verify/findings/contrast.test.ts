@@ -83,7 +83,8 @@ describe('negation through the object', () => {
 
 describe('figures in words, brackets and dashes (issue 36)', () => {
   it('fractions in words are percentages: "a third", "half of", "three quarters", "two-thirds"', () => {
-    assert.deepEqual(statedQuantities('Only a third of the patients completed treatment, and three quarters within twelve months.').map((q) => Math.round(q.value)), [33, 75]);
+    // (the "twelve months" there is a count: numbers in words, forms.test.ts)
+    assert.deepEqual(statedQuantities('Only a third of the patients completed treatment, and three quarters within twelve months.').filter((q) => q.kind === 'percent').map((q) => Math.round(q.value)), [33, 75]);
     assert.deepEqual(statedQuantities('only half of the patients; over two-thirds required a change').map((q) => Math.round(q.value)), [50, 67]);
     assert.deepEqual(statedQuantities('a third dose was given'), []);
     assert.equal(decisive('Only a third of the patients completed treatment within nine months.', 'Only half of the patients completed treatment within 9 months.')[0]?.kind, 'quantity');

@@ -35,9 +35,13 @@ export interface StatedQuantity {
 }
 
 const NUMBER_WORDS: Record<string, number> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, fifteen: 15,
-  twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90, hundred: 100,
+  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, thirteen: 13,
+  fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20, thirty: 30, forty: 40, fifty: 50,
+  sixty: 60, seventy: 70, eighty: 80, ninety: 90, hundred: 100, dozen: 12,
 };
+const TENS = new Set(['twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety']);
+/** Thin, no-break and narrow no-break spaces: digit groups ("10 000") and a space before a unit ("5 %"). */
+const GROUP_SPACE = /[\u00a0\u2009\u202f]/g;
 const FOLD_WORDS: Record<string, number> = {
   double: 2, doubled: 2, doubles: 2, doubling: 2, twice: 2, twofold: 2, triple: 3, tripled: 3, triples: 3, tripling: 3, threefold: 3, thrice: 3,
   quadrupled: 4, quadruple: 4, fourfold: 4, fivefold: 5, tenfold: 10, halved: 0.5, halves: 0.5, halving: 0.5, halve: 0.5,
@@ -62,7 +66,8 @@ interface Tok {
   end: number;
 }
 
-const TOKEN = /\d+(?:[.,]\d+)*|[\p{L}][\p{L}\p{N}'’-]*|%|~|[^\s\p{L}\p{N}]/gu;
+// Digit groups split by a thin or no-break space are one number ("10 000"); "5 %" stays a number and a sign.
+const TOKEN = /\d{1,3}(?:[\u00a0\u2009\u202f]\d{3})+(?![\d.,])|\d+(?:[.,]\d+)*|[\p{L}][\p{L}\p{N}'’-]*|%|~|[^\s\p{L}\p{N}]/gu;
 
 function tokens(text: string): Tok[] {
   return [...text.matchAll(TOKEN)].map((m) => ({ t: m[0].toLowerCase(), start: m.index, end: m.index + m[0].length }));
@@ -81,12 +86,23 @@ export function stemWord(w: string): string {
 }
 
 function numberOf(t: string): number | undefined {
+  t = t.replace(GROUP_SPACE, '');
   if (/^\d+(?:[.,]\d+)*$/.test(t)) {
     // "1,000" is a thousand; a comma not followed by three digits is read as a decimal comma.
     const v = /^\d{1,3}(,\d{3})+(\.\d+)?$/.test(t) ? Number(t.replace(/,/g, '')) : Number(t.replace(',', '.'));
     return Number.isFinite(v) ? v : undefined;
   }
+  // "twenty-two"
+  const compound = /^([a-z]+)-([a-z]+)$/.exec(t);
+  if (compound && TENS.has(compound[1]!) && (NUMBER_WORDS[compound[2]!] ?? 10) < 10) return NUMBER_WORDS[compound[1]!]! + NUMBER_WORDS[compound[2]!]!;
   return NUMBER_WORDS[t];
+}
+
+/** A minus sign glued to the number after it and standing alone before it ("−5 °C", "(-0.4"), not a range's dash ("2.7−5.5"). */
+function negativeSign(toks: Tok[], i: number, text: string): boolean {
+  const sign = toks[i - 1];
+  if (!sign || (sign.t !== '−' && sign.t !== '-') || sign.end !== toks[i]!.start) return false;
+  return sign.start === 0 || /[\s(\[=:,;]/.test(text[sign.start - 1]!);
 }
 
 function phraseBefore(toks: Tok[], i: number, phrases: readonly string[]): boolean {
@@ -271,9 +287,10 @@ export function statedQuantities(text: string): StatedQuantity[] {
       push({ kind: 'fold', value: down ? 1 / fw : fw, unit: '', ...(boundAt(i) ? { bound: boundAt(i) } : {}) }, i, i + 1);
       continue;
     }
-    const v = numberOf(w);
-    if (v === undefined) continue;
+    const unsigned = numberOf(w);
+    if (unsigned === undefined) continue;
     const isWord = !/^\d/.test(w);
+    const v = !isWord && negativeSign(toks, i, text) ? -unsigned : unsigned;
     if (!isWord && identifier(toks, i, text)) continue;
     const next = toks[i + 1]?.t;
     const next2 = toks[i + 2]?.t;
@@ -289,7 +306,14 @@ export function statedQuantities(text: string): StatedQuantity[] {
       }
     }
     if (isWord && next !== '%' && next !== 'percent' && !(next === 'per' && next2 === 'cent') && next !== 'times' && next !== '-' && next !== 'fold') {
-      // A number word counts only with a percent, a fold or a ratio: "one of the", "two groups" are left alone.
+      // A number word from two up counts what it stands before ("nine trials", "a dozen patients", "twenty-two
+      // countries"); "one of the", "one patient" (a pronoun or an article as often as a count) are left alone.
+      const counted = toks[i + 1];
+      if (v >= 2 && counted && /^\p{L}{3,}$/u.test(counted.t) && !STOP.has(counted.t) && numberOf(counted.t) === undefined && (w !== 'dozen' || toks[i - 1]?.t === 'a')) {
+        const start = w === 'dozen' ? i - 1 : i;
+        const unit = unitOf(counted.t) ?? unitOf(stemWord(counted.t)) ?? UNIT_SYNONYMS[stemWord(counted.t)] ?? stemWord(counted.t);
+        push({ kind: 'count', value: v, unit, unitText: counted.t, ...(boundAt(start) ? { bound: boundAt(start) } : {}) }, start, i + 2);
+      }
       continue;
     }
     // Ranges: "20-30%", "20 to 30 percent", "between 20 and 30%".
@@ -298,6 +322,10 @@ export function statedQuantities(text: string): StatedQuantity[] {
     if ((next === '-' || next === '–' || next === '−' || next === '—' || next === 'to') && numberOf(next2 ?? '') !== undefined && /^\d/.test(next2!)) {
       upper = numberOf(next2!)!;
       end = i + 3;
+    } else if (next === 'to' && /^\d/.test(toks[i + 3]?.t ?? '') && negativeSign(toks, i + 3, text)) {
+      // "−0.6 to −0.2": a range of negative values.
+      upper = -numberOf(toks[i + 3]!.t)!;
+      end = i + 4;
     } else if (toks[i - 1]?.t === 'between' && next === 'and' && numberOf(next2 ?? '') !== undefined) {
       upper = numberOf(next2!)!;
       end = i + 3;
