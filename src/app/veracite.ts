@@ -223,6 +223,29 @@ export class Veracite {
   }
 
   /**
+   * Each evidence document of an index verdict decided as `check` decides the same (claim, source) pair
+   * (verify-decisions.ts): the same band, probability and reason; a relevant document whose decision rests on
+   * a decisive finding refutes the claim. A verdict by search is returned as it is (its texts are in no index).
+   */
+  async decideDocuments(v: Verdict, opts: { signal?: AbortSignal } = {}): Promise<Verdict> {
+    if (v.provenance.engine === 'search' || !this.store) return v;
+    const [verifier, pipeline, { checkSource }, { withDocumentDecisions }] = await Promise.all([this.verifier(), this.auditPipeline(), import('./check-source.js'), import('./verify-decisions.js')]);
+    return withDocumentDecisions(
+      v,
+      {
+        documents: (ids) => verifier.store.getDocuments(ids),
+        decide: async (claim, doc, signal) => {
+          const r = await checkSource(pipeline, { claim, source: { document: doc }, suggestions: 0 }, signal);
+          const finding = r.audit.verification?.findings?.find((f) => f.decisive);
+          return r.audit.decision ? { decision: r.audit.decision, ...(finding ? { finding } : {}) } : undefined;
+        },
+        gate: verifier.config.verdict,
+      },
+      opts.signal,
+    );
+  }
+
+  /**
    * A claim verified with evidence from search (no index needed): `providers` replaces the settings' for this
    * call. Every evidence sentence carries its URL; `search` says which provider and query found each source
    * and names every provider that failed.

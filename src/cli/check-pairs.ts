@@ -75,6 +75,8 @@ export function checkRecord(id: string, r: SourceCheck): Record<string, unknown>
     statusLabel: r.status.label,
     reason: r.status.reason,
     probability: v?.probability ?? null,
+    // The one decision (verify/decision.ts): the band, number, reason and tag every surface shows for this pair.
+    decision: r.audit.decision ?? null,
     flagged: v?.flagged ?? false,
     supportLabel: v?.supportLabel ?? null,
     support: v?.support ?? null,

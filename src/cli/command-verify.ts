@@ -12,6 +12,7 @@ import { ClaimsTally, goldLabelOf, summaryLines } from './claims-summary.js';
 import { claimTerms, verifyEvidenceRoles, verifyRelevanceThreshold, type VerdictDisplayConfig } from '../highlight/evidence-role.js';
 import { evidenceSentenceText, roleLegendText, useColor } from '../highlight/render.js';
 import { findingLines } from '../verify/findings/findings.js';
+import { labelAgainstBand } from '../verify/verdict-band.js';
 import { countRecords } from './count-records.js';
 import { readJsonlObjects } from './jsonl-objects.js';
 import { snapshotText } from './format.js';
@@ -52,13 +53,26 @@ export function printVerdict(v: Verdict, opts: { color?: boolean } = {}): void {
     const legend = roleLegendText(roles, { color, relevance: verifyRelevanceThreshold(verdictConfig) });
     if (legend) console.log(legend.split('\n').map((l) => `   ${l}`).join('\n'));
   }
+  // The one decision for each evidence document (verify/decision.ts), as `check` gives it for the same pair.
+  if (v.documentDecisions) {
+    const decided = new Set(v.documentDecisions.map((d) => d.docId));
+    const others = new Set(v.evidence.map((e) => e.docId).filter((id) => !decided.has(id))).size;
+    if (v.documentDecisions.length) console.log('  each document, decided as `veracite check` decides the same pair (band, probability of support, why):');
+    for (const d of v.documentDecisions) {
+      console.log(`   ${d.decision.label}${d.decision.probability !== undefined ? ` ${d.decision.probability.toFixed(2)}` : ''}: ${d.title} (${d.url ?? d.docId})`);
+      console.log(`         ${d.decision.reason}`);
+    }
+    const why = labelAgainstBand(v);
+    if (why) console.log(`  ${why}`);
+    if (others) console.log(`   (${others} other evidence document${others > 1 ? 's' : ''} not decided: below the relevance gate, where the verdict takes no side, or past the first three; \`veracite check\` decides any pair)`);
+  }
   if (v.decidedBy) {
     console.log(`  decided on: ${v.decidedBy.title} (${v.decidedBy.url ?? v.decidedBy.docId}); each document's evidence is judged alone, and the most relevant document that takes a side decides`);
     if (v.decidedBy.coverage) console.log(`  that document ${v.decidedBy.coverage.text}${v.decidedBy.coverage.missing.length ? ': read the verdict with care' : ''}`);
   }
   if (v.overruled) {
     const o = v.overruled;
-    console.log(`  decided by a finding: ${o.finding.message} (${o.finding.docId} s${o.finding.sentenceIndex}); the model alone read ${o.label} (${o.probs[o.label].toFixed(2)}), but a source that states this, unambiguously, refutes the claim`);
+    console.log(`  decided by a finding: ${o.finding.message} (${o.finding.docId}${o.finding.sentenceIndex >= 0 ? ` s${o.finding.sentenceIndex}` : ''}); the model alone read ${o.label} (${o.probs[o.label].toFixed(2)}), but a source that states this, unambiguously, refutes the claim`);
   }
   if (v.opposite) {
     const o = v.opposite;
@@ -153,7 +167,9 @@ export function registerVerifyCommand(program: Command): void {
     const searching = flags.search !== undefined;
     const base = searching && flags.index === undefined ? { index: { dir: null } } : {};
     await withApp(flags, { ...VERIFY_OPTIONS, ...SEARCH_OPTIONS }, async (vc) => {
-      const verifier = searching ? { verify: (c: string) => vc.verifyBySearch(c) } : await vc.verifier();
+      const index = searching ? undefined : await vc.verifier();
+      // Each evidence document decided as `check` decides the same pair (issue 36: one decision everywhere).
+      const verifier = index ? { verify: async (c: string) => vc.decideDocuments(await index.verify(c)) } : { verify: (c: string) => vc.verifyBySearch(c) };
       if (text) {
         const v = await verifier.verify(text);
         if (flags.json) console.log(JSON.stringify(v, null, 2));

@@ -3,6 +3,7 @@ import type { Document } from '../corpus/types.js';
 import type { EntailmentProbs } from '../models/types.js';
 import type { Provenance } from '../provenance/types.js';
 import type { Finding } from './findings/findings.js';
+import type { PairDecision } from './decision.js';
 
 export type { Finding };
 
@@ -114,10 +115,28 @@ export interface Verdict {
   review?: Review;
   /** The entailment engine and, for the offline one, its known weak spots that apply here (engine-notes.ts). */
   engine?: EngineNote;
+  /**
+   * The one decision (decision.ts) for the claim and each document its evidence comes from, computed as
+   * `check` computes it for the same pair (app/verify-decisions.ts): the same band, probability and reason
+   * as `check`, the audit, the web page and the gadget. Set by `veracite verify` (Veracite.decideDocuments).
+   */
+  documentDecisions?: DocumentDecision[];
   evidence: EvidenceSentence[];
   documents: CandidateDocument[];
   provenance: Provenance;
   timings: Record<string, number>;
+}
+
+/** One evidence document's decision, as `check` gives it for (claim, this document). */
+export interface DocumentDecision {
+  docId: string;
+  title: string;
+  url?: string;
+  /** The best evidence score of this document's sentences in the verdict (verify's relevance). */
+  relevance: number;
+  /** Whether that relevance passes the verdict's relevance gate (the verdict takes a side only on such documents). */
+  relevant: boolean;
+  decision: PairDecision;
 }
 
 export interface Opposite {

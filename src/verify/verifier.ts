@@ -395,10 +395,18 @@ export function decisiveFinding<T extends { label: Label; probs: LabelProbs }>(g
   const at = group.find((e) => e.findings?.some((f) => f.decisive));
   if (!at) return decision;
   const finding = at.findings!.find((f) => f.decisive)!;
+  return refutedBy(decision, { ...finding, docId: at.docId, sentenceIndex: at.sentenceIndex });
+}
+
+/**
+ * A decision overruled by a decisive finding: REFUTES, with the model's support mass given to REFUTES (and
+ * REFUTES the larger of that and the neutral mass); the model's own reading is kept (`overruled`).
+ */
+export function refutedBy<T extends { label: Label; probs: LabelProbs }>(decision: T, finding: VerdictFinding): T & { overruled: NonNullable<Decision['overruled']> } {
   const p = decision.probs;
   const against = p.REFUTES + p.SUPPORTS;
   const probs: LabelProbs = { SUPPORTS: 0, REFUTES: Math.max(against, p['NOT ENOUGH INFO']), 'NOT ENOUGH INFO': Math.min(against, p['NOT ENOUGH INFO']) };
-  return { ...decision, label: 'REFUTES', probs, overruled: { label: decision.label, probs: decision.probs, finding: { ...finding, docId: at.docId, sentenceIndex: at.sentenceIndex } } };
+  return { ...decision, label: 'REFUTES', probs, overruled: { label: decision.label, probs: decision.probs, finding } };
 }
 
 /**
