@@ -10,7 +10,8 @@
  * - enwiki-sample-cirrussearch-content.json.gz: the CirrusSearch bulk form of the same articles, prose
  *   from the project's own wikitext parser (Cirrus ships rendered text);
  * - enwiki-sample-adds-changes.xml.gz + enwiki-sample-deletions.txt: a later day's changes (one page
- *   edited, with two revisions, one new page, one page turned into a redirect) and a page deleted;
+ *   edited, with two revisions, one new page, one page turned into a redirect, one redirect retargeted to
+ *   the new page) and a page deleted;
  * - enwiki-sample-later-pages-articles.xml.bz2: a complete later dump (two pages gone).
  * Needs the `bzip2` program (Debian: bzip2); node:zlib writes the gzip files.
  */
@@ -49,6 +50,9 @@ const base: Page[] = [
   { id: 1005, title: 'Toronto, Ontario', redirect: 'Toronto', revisions: [rev(9005, '2024-01-01', read('redirect.txt'))] },
   { id: 1006, title: 'Atlas', revisions: [rev(9006, '2024-01-01', DISAMBIGUATION)] },
   { id: 1007, title: 'Talk:Goryeo ware', ns: 1, revisions: [rev(9007, '2024-01-01', 'Is the glaze section sourced? ~~~~')] },
+  // Redirects the index records as title aliases: one to an article of the dump, one to a page it lacks.
+  { id: 1009, title: 'Goryeo celadon', redirect: 'Goryeo ware', revisions: [rev(9013, '2024-01-01', '#REDIRECT [[Goryeo ware]]\n\n{{R from alternative name}}')] },
+  { id: 1010, title: 'Etaples canton', redirect: 'Étaples', revisions: [rev(9014, '2024-01-01', '#REDIRECT [[Étaples]]')] },
 ];
 const etaples: Page = { id: 1008, title: 'Canton of Étaples', revisions: [rev(9010, '2024-01-02', read('Canton-of-Etaples.txt'))] };
 const changes: Page[] = [
@@ -56,8 +60,10 @@ const changes: Page[] = [
   { id: 1001, title: 'Charlie Milstead', revisions: [rev(9008, '2024-01-02', MILSTEAD.replace('former', 'retired')), rev(9009, '2024-01-02', MILSTEAD_EDIT)] },
   etaples,
   { id: 1003, title: 'Alexander Y Type', redirect: 'Alexander Y-type', revisions: [rev(9011, '2024-01-02', '#REDIRECT [[Alexander Y-type]]')] },
+  // Retargeted to the new article.
+  { id: 1010, title: 'Etaples canton', redirect: 'Canton of Étaples', revisions: [rev(9012, '2024-01-02', '#REDIRECT [[Canton of Étaples]]')] },
 ];
-const later: Page[] = [changes[0]!, base[1]!, etaples, base[4]!, base[5]!, base[6]!].map((p) => ({ ...p, revisions: [p.revisions[p.revisions.length - 1]!] }));
+const later: Page[] = [changes[0]!, base[1]!, etaples, base[4]!, base[5]!, base[6]!, base[7]!, changes[3]!].map((p) => ({ ...p, revisions: [p.revisions[p.revisions.length - 1]!] }));
 
 function siteinfo(): string {
   const ns = [[-2, 'Media'], [-1, 'Special'], [0, ''], [1, 'Talk'], [2, 'User'], [4, 'Wikipedia'], [6, 'File'], [10, 'Template'], [14, 'Category']] as const;
@@ -129,7 +135,6 @@ function cirrus(pages: Page[]): string {
     const templates = [...new Set([...text.matchAll(/\{\{\s*([^|{}\n]+?)\s*(?:\||\}\})/g)].map((m) => `Template:${m[1]!.charAt(0).toUpperCase()}${m[1]!.slice(1)}`))];
     const links = [...new Set([...text.matchAll(/\[\[([^\]|#:]+)(?:\|[^\]]*)?\]\]/g)].map((m) => m[1]!.trim().replace(/ /g, '_')))];
     const redirects = base.filter((r) => r.redirect === p.title).map((r) => ({ namespace: 0, title: r.title }));
-    if (p.title === 'Goryeo ware') redirects.push({ namespace: 0, title: 'Goryeo celadon' });
     lines.push(JSON.stringify({ index: { _type: '_doc', _id: String(p.id) } }));
     lines.push(JSON.stringify({
       version: p.revisions[p.revisions.length - 1]!.id, wiki: 'enwiki', namespace: 0, namespace_text: '', title: p.title, timestamp: p.revisions[p.revisions.length - 1]!.timestamp,

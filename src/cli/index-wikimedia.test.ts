@@ -38,7 +38,7 @@ describe('veracite index of Wikimedia dumps', () => {
     const s = out.sources[0]!;
     assert.equal(s.format, 'mediawiki');
     assert.equal(s.documents, 4, 'the four main-namespace articles; the talk page is not read');
-    assert.equal(s.redirects, 1, '"Toronto, Ontario" is a redirect');
+    assert.equal(s.redirects, 3, '"Toronto, Ontario", "Goryeo celadon" and "Etaples canton" are redirects');
     assert.equal(s.disambiguations, 1, '"Atlas" transcludes {{disambiguation}}');
     assert.equal(s.skipped, 0);
     assert.equal(out.stats.documents, 4);

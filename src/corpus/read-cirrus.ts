@@ -74,7 +74,7 @@ function cirrusRecord(file: string, line: number, obj: JsonObject, opts: ReadOpt
     const id = wikiPageId(title);
     const lang = opts.lang ?? (typeof obj['wiki'] === 'string' ? langOfDbName(obj['wiki']) : undefined) ?? (typeof obj['language'] === 'string' ? obj['language'] : undefined);
     const base = lang ? wikipediaBase(lang) : undefined;
-    const event = { id, title, loc, ...(base ? { wikiBase: base } : {}) };
+    const event = { id, title, loc, ...(base ? { wikiBase: base } : {}), ...(build ? {} : { resumed: true }) };
     for (const r of redirectsOf(obj)) opts.onPage?.({ ...event, id: wikiPageId(r), title: r, kind: 'redirect', target: title });
     const templates = optionalStringArray(obj, 'template') ?? [];
     if (templates.some(isDisambiguationTemplate)) {

@@ -110,7 +110,7 @@ function pageRecord(file: string, p: PageParts, base: string | undefined, namesp
   if (p.ns !== '0') return undefined;
   const id = wikiPageId(p.title);
   const text = p.text ?? '';
-  const event: WikiPageEvent = { id, title: p.title, kind: 'article', loc, ...(base ? { wikiBase: base } : {}) };
+  const event: WikiPageEvent = { id, title: p.title, kind: 'article', loc, ...(base ? { wikiBase: base } : {}), ...(convert ? {} : { resumed: true }) };
   const redirect = p.redirect ?? REDIRECT_TEXT.exec(text)?.[1]?.trim();
   if (redirect !== undefined) {
     onPage?.({ ...event, kind: 'redirect', target: redirect });

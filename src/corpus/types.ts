@@ -88,6 +88,11 @@ export interface WikiPageEvent {
   /** The wiki's article URL prefix (`https://en.wikipedia.org/wiki/`), when known. */
   wikiBase?: string;
   loc: RecordLocation;
+  /**
+   * Reported while skipping the records an earlier run committed (a resume): what the ingest recorded for
+   * this page then is in the index already.
+   */
+  resumed?: boolean;
 }
 
 export interface ReadOptions {

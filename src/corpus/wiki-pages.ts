@@ -11,6 +11,15 @@ export function wikiPageId(title: string): string {
   return title.trim().replace(/ /g, '_');
 }
 
+/**
+ * A redirect's target as a document id: without its `#section`, first letter upper case (titles are
+ * first-letter case-insensitive on Wikipedia; wikitext may write `#REDIRECT [[united Kingdom]]`).
+ */
+export function redirectTargetId(target: string): string {
+  const t = target.split('#')[0]!.trim();
+  return wikiPageId(t.charAt(0).toUpperCase() + t.slice(1));
+}
+
 /** `https://en.wikipedia.org/wiki/Main_Page` (siteinfo's base) -> `https://en.wikipedia.org/wiki/`. */
 export function wikiBaseOf(mainPageUrl: string): string {
   const i = mainPageUrl.lastIndexOf('/');

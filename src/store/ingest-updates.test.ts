@@ -19,7 +19,7 @@ const CHANGES = `${SAMPLES}/enwiki-sample-adds-changes.xml.gz`;
 const DELETIONS = `${SAMPLES}/enwiki-sample-deletions.txt`;
 const LATER = `${SAMPLES}/enwiki-sample-later-pages-articles.xml.bz2`;
 const AFTER = ['Canton_of_Étaples', 'Charlie_Milstead', 'Goryeo_ware'];
-const WRITES = new Set(['upsert', 'deleteDocuments', 'setCheckpoint', 'clearCheckpoint', 'buildTextIndex', 'setSetting']);
+const WRITES = new Set(['upsert', 'deleteDocuments', 'setCheckpoint', 'clearCheckpoint', 'buildTextIndex', 'setSetting', 'putTitleAliases', 'deleteTitleAliases']);
 
 /** The store, except that its `killAt`-th write throws (and nothing after it runs), as a kill would. */
 function dyingAt(store: LanceStore, killAt: number): { store: LanceStore; writes: () => number } {
@@ -72,6 +72,12 @@ describe('updating an index from Wikimedia dumps', () => {
       assert.equal((await store.searchText('two district titles East Texas', 1))[0]?.passage.docId, 'Charlie_Milstead');
       assert.equal((await store.getPassages('Alexander_Y_Type')).length, 0, `${what}: no passage of a removed page is left`);
       assert.ok((await store.searchText('single-decker bus Leyland Leopard', 5)).every((h) => h.passage.docId !== 'Alexander_Y_Type'));
+      // Redirects: the retargeted one resolves to the new page, the page turned into a redirect is recorded.
+      assert.deepEqual((await store.findTitles(['etaples canton'])).map((t) => t.id), ['Canton_of_Étaples'], `${what}: the retargeted redirect`);
+      assert.deepEqual((await store.findTitles(['goryeo celadon'])).map((t) => t.id), ['Goryeo_ware']);
+      const aliases: string[] = [];
+      for await (const batch of store.titleAliases()) aliases.push(...batch.map((a) => `${a.id}${a.target ? ` -> ${a.target}` : ''}`));
+      assert.ok(aliases.includes('Etaples_canton -> Canton_of_Étaples') && !aliases.includes('Etaples_canton -> Étaples'), `${what}: ${aliases.join(', ')}`);
       const stats = await store.stats();
       assert.equal(stats.documents, AFTER.length);
       assert.ok(stats.textIndexed);
@@ -87,7 +93,7 @@ describe('updating an index from Wikimedia dumps', () => {
     await store.close();
     assert.equal(s.replaced, 1);
     assert.equal(s.documents, 1);
-    assert.equal(s.redirects, 1);
+    assert.equal(s.redirects, 2, 'Alexander Y Type, now a redirect, and Etaples canton, retargeted');
     assert.equal(s.deleted, 2);
     await assertUpdated(idx, 'changes');
   });

@@ -13,12 +13,12 @@ import { readCorpus, detectFormat } from '../corpus/read-corpus.js';
 import { sourceFingerprint } from '../corpus/source-files.js';
 import { RecordError, type CorpusFormat, type ReadOptions, type WikiPageEvent } from '../corpus/types.js';
 import { readLines } from '../corpus/read-lines.js';
-import { wikiPageId } from '../corpus/wiki-pages.js';
+import { redirectTargetId, wikiPageId } from '../corpus/wiki-pages.js';
 import { IdHashSet } from './id-hash-set.js';
 import type { Embedder } from '../models/types.js';
 import { searchTextOf } from './arrow-batch.js';
 import type { EmbeddingCache } from './embedding-cache.js';
-import type { DocumentWithPassages, Store } from './types.js';
+import type { DocumentWithPassages, Store, TitleAlias, TitleAliasStore } from './types.js';
 
 export interface IngestOptions {
   format?: CorpusFormat | 'auto';
@@ -112,6 +112,12 @@ function updatable(store: Store): UpdatableStore | undefined {
   return typeof s.deleteDocuments === 'function' && typeof s.documentKeys === 'function' && typeof s.setTextLanguage === 'function' ? (store as UpdatableStore) : undefined;
 }
 
+/** A store that records redirects and disambiguation pages (LanceDB); others only count them. */
+function aliasStoreOf(store: Store): TitleAliasStore | undefined {
+  const s = store as Partial<TitleAliasStore>;
+  return typeof s.putTitleAliases === 'function' && typeof s.deleteTitleAliases === 'function' && typeof s.titleAliases === 'function' ? (store as unknown as TitleAliasStore) : undefined;
+}
+
 /** `https://de.wikipedia.org/wiki/` -> `de`. */
 function langOfBase(base: string | undefined): string | undefined {
   return base ? /^https?:\/\/([a-z-]+)\.wikipedia\.org\//.exec(base)?.[1] : undefined;
@@ -168,26 +174,46 @@ export async function ingestSource(store: Store, path: string, opts: IngestOptio
     ...(dump ? { redirects: 0, disambiguations: 0 } : {}),
     ...(opts.update || opts.deletions ? { deleted: 0 } : {}),
   };
-  // Dumps: what the reader saw of every page. Redirects and disambiguation pages are counted; in an update
-  // they are removed if the index holds them (the page changed into one), and a complete dump's articles
-  // are remembered (8 bytes an id) to find the pages it no longer holds.
+  // Dumps: what the reader saw of every page. Redirects and disambiguation pages are recorded as title
+  // aliases (a store that can), not indexed; in an update a page that became one is removed from the
+  // documents, and a page that is an article again loses its alias. A complete dump's pages are
+  // remembered (8 bytes an id) to find the pages it no longer holds.
   let wikiBase: string | undefined;
   let pendingDeletes: string[] = [];
+  const aliasStore = dump ? aliasStoreOf(store) : undefined;
+  // Alias writes in page order, the last per page winning: an alias, or null to remove one.
+  let pendingAliases = new Map<string, TitleAlias | null>();
   const seen = opts.update === 'full' ? new IdHashSet(1 << 20) : undefined;
   const onPage = (p: WikiPageEvent) => {
     wikiBase ??= p.wikiBase;
-    if (p.kind === 'article') seen?.add(p.id);
-    else {
-      if (p.kind === 'redirect') summary.redirects!++;
-      else summary.disambiguations!++;
-      if (opts.update) pendingDeletes.push(p.id);
+    seen?.add(p.id);
+    if (p.kind === 'article') {
+      if (opts.update && aliasStore && !p.resumed) pendingAliases.set(p.id, null);
+      return;
+    }
+    if (p.kind === 'redirect') summary.redirects!++;
+    else summary.disambiguations!++;
+    if (opts.update) pendingDeletes.push(p.id);
+    // A resumed run's skipped pages: their aliases were committed with the checkpoint it resumes from.
+    if (aliasStore && !p.resumed) {
+      const alias: TitleAlias = { id: p.id, title: p.title, kind: p.kind, ...(p.kind === 'redirect' && p.target ? { target: redirectTargetId(p.target) } : {}), ...(p.wikiBase ? { wiki: p.wikiBase } : {}) };
+      pendingAliases.delete(p.id);
+      pendingAliases.set(p.id, alias);
     }
   };
   const applyDeletes = async () => {
-    if (!writer || pendingDeletes.length === 0) return;
-    const ids = pendingDeletes;
-    pendingDeletes = [];
-    summary.deleted! += await writer.deleteDocuments(ids);
+    if (writer && pendingDeletes.length) {
+      const ids = pendingDeletes;
+      pendingDeletes = [];
+      summary.deleted! += await writer.deleteDocuments(ids);
+    }
+    if (aliasStore && pendingAliases.size) {
+      const ops = pendingAliases;
+      pendingAliases = new Map();
+      const gone = [...ops].filter(([, a]) => a === null).map(([id]) => id);
+      await aliasStore.deleteTitleAliases(gone);
+      await aliasStore.putTitleAliases([...ops.values()].filter((a): a is TitleAlias => a !== null));
+    }
   };
   // The analyzer is set before the first write: one index, one language.
   let languageSet = false;
@@ -200,7 +226,10 @@ export async function ingestSource(store: Store, path: string, opts: IngestOptio
   // A deletions file is applied before any page of the update is written, so a page deleted and then
   // created again in the same period survives; a resumed run has applied it already.
   if (opts.deletions && writer && resumedFrom === 0) {
-    summary.deleted! += await writer.deleteDocuments(await readDeletions(opts.deletions));
+    const ids = await readDeletions(opts.deletions);
+    summary.deleted! += await writer.deleteDocuments(ids);
+    // A deleted redirect or disambiguation page is no alias any more.
+    await aliasStore?.deleteTitleAliases(ids);
   }
   const progress = (phase: IngestProgress['phase']) =>
     opts.onProgress?.({ records: resumedFrom + summary.records, documents: summary.documents, passages: summary.passages, skipped: summary.skipped, phase });
@@ -291,12 +320,18 @@ export async function ingestSource(store: Store, path: string, opts: IngestOptio
     await setLanguage();
     await applyDeletes();
     if (seen && writer) {
-      // A complete dump: documents of the same wiki it no longer holds were deleted (or renamed) since.
+      // A complete dump: documents (and redirects, disambiguation pages) of the same wiki it no longer holds
+      // were deleted (or renamed) since.
       progress('deleting');
       const gone: string[] = [];
       if (wikiBase) for await (const keys of writer.documentKeys()) for (const k of keys) if (k.url?.startsWith(wikiBase) && !seen.has(k.id)) gone.push(k.id);
       pendingDeletes = gone;
       await applyDeletes();
+      if (aliasStore && wikiBase) {
+        const stale: string[] = [];
+        for await (const aliases of aliasStore.titleAliases()) for (const a of aliases) if (a.wiki === wikiBase && !seen.has(a.id)) stale.push(a.id);
+        await aliasStore.deleteTitleAliases(stale);
+      }
     }
     if (opts.buildIndex !== false) {
       progress('indexing');

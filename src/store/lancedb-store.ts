@@ -30,11 +30,12 @@ import { documentsToArrow, passageReader, passageSchema, passagesToArrow } from 
 import { IdHashSet } from './id-hash-set.js';
 import { buildLookupIndices, hnswPartitions } from './lance-lookup-indices.js';
 import { lanceSession } from './lance-index-cache.js';
+import { ALIASES, buildAliasIndices, deleteAliases, listAliases, putAliases, redirectTargets } from './lance-title-aliases.js';
 import { openCommittedTable, removeUncommittedTable } from './lance-tables.js';
 import { lancePassagesWithoutVectors, lanceSetPassageVectors, vectorColumnField } from './lance-vectors.js';
 import { loadManifest, MANIFEST_FILE, newManifest, saveManifest, type Manifest } from './manifest.js';
 import type { VectorBackfillStore } from './dense-backfill.js';
-import type { DocumentWithPassages, IngestCheckpoint, PassageHit, Store, StoreStats, UpsertResult } from './types.js';
+import type { DocumentWithPassages, IngestCheckpoint, PassageHit, Store, StoreStats, TitleAlias, TitleAliasStore, UpsertResult } from './types.js';
 import { normalizeUrl } from './url.js';
 import { lockStatus, WRITER_LOCK_FILE, WriterLock, type AcquireOptions, type LockStatus } from './writer-lock.js';
 import { MissingIndexError } from './missing-index.js';
@@ -214,7 +215,7 @@ function listToArray(v: unknown): string[] {
   return maybe.toArray ? (maybe.toArray() as string[]) : [...(v as Iterable<string>)];
 }
 
-export class LanceStore implements VectorBackfillStore {
+export class LanceStore implements VectorBackfillStore, TitleAliasStore {
   readonly engine = `lancedb@${lanceVersion}`;
   /** Ids written in this session (as 64-bit hashes: flat memory at FEVER size); skips deletes on a first, append-only ingest. */
   private readonly written = new IdHashSet();
@@ -226,6 +227,8 @@ export class LanceStore implements VectorBackfillStore {
   private writer: Promise<WriterLock> | undefined;
   /** Whether this handle created the index directory (removed again at close if nothing was committed). */
   private createdDir = false;
+  /** A wiki's redirects and disambiguation pages (lance-title-aliases.ts); absent until a dump records one. */
+  private aliases: lancedb.Table | undefined;
 
   private constructor(
     readonly dir: string,
@@ -267,6 +270,7 @@ export class LanceStore implements VectorBackfillStore {
     const documents = db ? await openCommittedTable(db, dir, DOCUMENTS, names) : undefined;
     const store = new LanceStore(dir, db, manifest ?? newManifest({ fts: FTS_SETTINGS }), passages, documents, opts);
     store.session = session;
+    store.aliases = db ? await openCommittedTable(db, dir, ALIASES, names) : undefined;
     const nDocs = documents ? await documents.countRows() : 0;
     if (nDocs === 0 && (opts.create === false || opts.readOnly)) {
       const message = emptyIndexMessage(dir, await lockStatus(dir));
@@ -299,7 +303,7 @@ export class LanceStore implements VectorBackfillStore {
       const onDisk = await loadManifest(this.dir);
       if (onDisk) this.manifest = onDisk;
       else await saveManifest(this.dir, this.manifest);
-      for (const name of [PASSAGES, DOCUMENTS]) await removeUncommittedTable(this.dir, name);
+      for (const name of [PASSAGES, DOCUMENTS, ALIASES]) await removeUncommittedTable(this.dir, name);
       this.db ??= await lancedb.connect(this.dir, this.session ? { session: this.session } : {});
       // Fresh handles at the latest committed versions: another writer may have written since open.
       this.passages?.close();
@@ -307,6 +311,8 @@ export class LanceStore implements VectorBackfillStore {
       const names = await this.db.tableNames();
       this.passages = await openCommittedTable(this.db, this.dir, PASSAGES, names);
       this.documents = await openCommittedTable(this.db, this.dir, DOCUMENTS, names);
+      this.aliases?.close();
+      this.aliases = await openCommittedTable(this.db, this.dir, ALIASES, names);
       this.startedNonEmpty = (this.documents ? await this.documents.countRows() : 0) > 0 || (this.passages ? await this.passages.countRows() : 0) > 0;
       this.dimension = undefined;
       this.snapshotId = undefined;
@@ -478,6 +484,7 @@ export class LanceStore implements VectorBackfillStore {
     await this.passages.createIndex(TEXT_COLUMN, { config: lancedb.Index.fts(this.textAnalyzer()), replace: true });
     // Lookups by id / title / URL stay index lookups as the table grows (see lance-lookup-indices.ts).
     await buildLookupIndices(this.passages, this.documents);
+    if (this.aliases) await buildAliasIndices(this.aliases);
     this.snapshotId = undefined;
   }
 
@@ -582,11 +589,45 @@ export class LanceStore implements VectorBackfillStore {
     return ids.map((id) => out.get(id)).filter((d): d is Document => !!d);
   }
 
-  /** Documents whose normalised base title is one of `keys` (see title-key.ts), with their titles. */
+  /**
+   * Documents whose normalised base title is one of `keys` (see title-key.ts), with their titles; and the
+   * documents that redirects with those keys point to, under the redirect's key ("UK" -> United Kingdom).
+   */
   async findTitles(keys: string[]): Promise<{ id: string; title: string; key: string }[]> {
     if (!this.documents || keys.length === 0) return [];
     const rows = await this.documents.query().where(`title_key IN (${inList([...new Set(keys)])})`).select(['id', 'title', 'title_key']).toArray();
-    return rows.map((r: Record<string, string>) => ({ id: r.id!, title: r.title!, key: r.title_key! }));
+    const out = rows.map((r: Record<string, string>) => ({ id: r.id!, title: r.title!, key: r.title_key! }));
+    const redirects = this.aliases ? (await redirectTargets(this.aliases, keys)).filter((r) => !out.some((o: { id: string; key: string }) => o.id === r.target && o.key === r.key)) : [];
+    if (redirects.length === 0) return out;
+    const targets = await this.documents.query().where(`id IN (${inList([...new Set(redirects.map((r) => r.target))])})`).select(['id', 'title']).toArray();
+    const titleOf = new Map<string, string>(targets.map((t: Record<string, string>) => [t.id!, t.title!]));
+    for (const r of redirects) {
+      const title = titleOf.get(r.target);
+      if (title !== undefined) out.push({ id: r.target, title, key: r.key });
+    }
+    return out;
+  }
+
+  /** Records redirects and disambiguation pages (TitleAliasStore), in one commit. */
+  async putTitleAliases(aliases: TitleAlias[]): Promise<void> {
+    this.assertWritable('record redirects');
+    if (aliases.length === 0) return;
+    await this.writeGuard();
+    this.aliases = await putAliases(this.db!, this.aliases, aliases);
+    this.snapshotId = undefined;
+  }
+
+  async deleteTitleAliases(ids: string[]): Promise<number> {
+    this.assertWritable('remove redirects');
+    if (ids.length === 0 || !this.aliases) return 0;
+    await this.writeGuard();
+    const n = await deleteAliases(this.aliases, ids);
+    if (n) this.snapshotId = undefined;
+    return n;
+  }
+
+  async *titleAliases(): AsyncIterable<TitleAlias[]> {
+    if (this.aliases) yield* listAliases(this.aliases);
   }
 
   async findDocumentsByUrl(url: string): Promise<Document[]> {
@@ -683,11 +724,15 @@ export class LanceStore implements VectorBackfillStore {
     if (!this.snapshotId || this.readOnly) {
       const p = this.passages ? await this.passages.version() : 0;
       const d = this.documents ? await this.documents.version() : 0;
-      const id = `${this.manifest.storeId}@p${p}.d${d}`;
+      // Redirects change what title lookups find; an index without them keeps its old snapshot form.
+      const a = this.aliases ? `.a${await this.aliases.version()}` : '';
+      const id = `${this.manifest.storeId}@p${p}.d${d}${a}`;
       // A reader whose writer committed: the settings (e.g. the embedder) and vector column may be new.
       if (this.readOnly && this.snapshotId && id !== this.snapshotId) {
         this.manifest = (await loadManifest(this.dir)) ?? this.manifest;
         this.dimension = undefined;
+        // The writer may have recorded the first redirects since this reader opened.
+        if (!this.aliases && this.db) this.aliases = await openCommittedTable(this.db, this.dir, ALIASES, await this.db.tableNames());
       }
       this.snapshotId = id;
     }
@@ -738,13 +783,14 @@ export class LanceStore implements VectorBackfillStore {
   async close(): Promise<void> {
     this.passages?.close();
     this.documents?.close();
+    this.aliases?.close();
     this.db?.close();
     const lock = await this.writer?.catch(() => undefined);
     this.writer = undefined;
     if (!lock) return;
     // A directory this handle created and never committed a table to (a failed first `index`) is removed,
     // so no empty index is left for later commands to accept.
-    if (this.createdDir && !this.passages && !this.documents) {
+    if (this.createdDir && !this.passages && !this.documents && !this.aliases) {
       const leftovers = (await readdir(this.dir).catch(() => [] as string[])).filter((f) => f !== MANIFEST_FILE && f !== WRITER_LOCK_FILE);
       if (leftovers.length === 0) await rm(join(this.dir, MANIFEST_FILE), { force: true });
       await lock.release();

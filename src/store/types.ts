@@ -32,6 +32,31 @@ export interface StoreStats {
   textIndexed: boolean;
 }
 
+/**
+ * A main-namespace page of a wiki that is not an article (issue 38): a redirect to the document `target`,
+ * or a disambiguation page. Recorded from dumps, not indexed as documents.
+ */
+export interface TitleAlias {
+  /** The page's id: its title with underscores, as a document id. */
+  id: string;
+  title: string;
+  kind: 'redirect' | 'disambiguation';
+  /** A redirect's target, as a document id. */
+  target?: string;
+  /** The wiki's article URL prefix, when known (a complete later dump prunes its own wiki's aliases). */
+  wiki?: string;
+}
+
+/** A store that records redirects and disambiguation pages beside its documents (LanceDB). */
+export interface TitleAliasStore {
+  /** Inserts or replaces aliases by page id, in one commit. */
+  putTitleAliases(aliases: TitleAlias[]): Promise<void>;
+  /** Removes the aliases of these page ids; returns how many there were. */
+  deleteTitleAliases(ids: string[]): Promise<number>;
+  /** Every alias, in batches. */
+  titleAliases(): AsyncIterable<TitleAlias[]>;
+}
+
 export interface IngestCheckpoint {
   /** Source key (absolute path + format). */
   source: string;
@@ -65,7 +90,11 @@ export interface Store {
   /** Dimension of stored vectors, undefined when the store has none. */
   vectorDimension(): Promise<number | undefined>;
   getDocuments(ids: string[]): Promise<Document[]>;
-  /** Documents whose normalised base title (title-key.ts) is one of `keys`. */
+  /**
+   * Documents whose normalised base title (title-key.ts) is one of `keys`; engines that record a wiki's
+   * redirects (TitleAliasStore) also return the document a redirect with such a title points to, under
+   * the redirect's key.
+   */
   findTitles(keys: string[]): Promise<{ id: string; title: string; key: string }[]>;
   /** Documents whose normalised URL equals the normalised `url`. */
   findDocumentsByUrl(url: string): Promise<Document[]>;
