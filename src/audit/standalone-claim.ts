@@ -13,7 +13,7 @@
  * "It" is left alone (a dummy subject as often as not: "It is thought that..."). The report shows the claim
  * as read (`resolvedClaim`) beside the citation's own words.
  */
-import nlp from 'compromise';
+import { nlp } from '../text/tagger.js';
 
 const PRONOUNS: Record<string, 'subject' | 'possessive'> = { he: 'subject', she: 'subject', they: 'subject', his: 'possessive', her: 'possessive', their: 'possessive' };
 const NOUNS = 'company|corporation|firm|band|group|duo|trio|city|town|village|film|movie|album|song|single|book|novel|novella|series|show|programme|program|university|college|school|team|club|game|museum|church|organisation|organization|party|ship|station|airport|magazine|newspaper|journal|species|building|bridge|river|district|region|county|province|state|country|island|hospital|network|channel|label|brand|product|restaurant|hotel';

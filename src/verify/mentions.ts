@@ -6,7 +6,7 @@
  *  - maximal runs of capitalised words ("Soul Food", "National Football League").
  * Mentions are returned longest first, de-duplicated, with a leading "The" also tried without it.
  */
-import nlp from 'compromise';
+import { nlp } from '../text/tagger.js';
 
 export interface Mention {
   text: string;
