@@ -37,12 +37,17 @@ function fromRow(r: Record<string, unknown>): TitleAlias {
   return a;
 }
 
-/** Writes (inserts or replaces) aliases; creates the table on the first write. Returns the table. */
-export async function putAliases(db: lancedb.Connection, table: lancedb.Table | undefined, aliases: TitleAlias[]): Promise<lancedb.Table | undefined> {
+/**
+ * Writes aliases; creates the table on the first write. `merge`: replace rows of the same ids (an update,
+ * a resumed or repeated ingest); without it the rows are appended, which a first ingest can do (the store
+ * knows no row of these ids exists) and which, unlike a merge, does not scan the table.
+ */
+export async function putAliases(db: lancedb.Connection, table: lancedb.Table | undefined, aliases: TitleAlias[], merge: boolean): Promise<lancedb.Table | undefined> {
   const rows = toRows(aliases);
   if (rows.length === 0) return table;
   if (!table) return db.createTable(ALIASES, rows, { mode: 'create', existOk: false });
-  await table.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows);
+  if (merge) await table.mergeInsert('id').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows);
+  else await table.add(rows);
   return table;
 }
 

@@ -229,6 +229,9 @@ export class LanceStore implements VectorBackfillStore, TitleAliasStore {
   private createdDir = false;
   /** A wiki's redirects and disambiguation pages (lance-title-aliases.ts); absent until a dump records one. */
   private aliases: lancedb.Table | undefined;
+  /** As for documents: a first ingest's aliases are appended, not merged (a merge scans the table). */
+  private aliasesStartedNonEmpty = false;
+  private readonly writtenAliases = new IdHashSet();
 
   private constructor(
     readonly dir: string,
@@ -313,6 +316,7 @@ export class LanceStore implements VectorBackfillStore, TitleAliasStore {
       this.documents = await openCommittedTable(this.db, this.dir, DOCUMENTS, names);
       this.aliases?.close();
       this.aliases = await openCommittedTable(this.db, this.dir, ALIASES, names);
+      this.aliasesStartedNonEmpty = (this.aliases ? await this.aliases.countRows() : 0) > 0;
       this.startedNonEmpty = (this.documents ? await this.documents.countRows() : 0) > 0 || (this.passages ? await this.passages.countRows() : 0) > 0;
       this.dimension = undefined;
       this.snapshotId = undefined;
@@ -613,7 +617,10 @@ export class LanceStore implements VectorBackfillStore, TitleAliasStore {
     this.assertWritable('record redirects');
     if (aliases.length === 0) return;
     await this.writeGuard();
-    this.aliases = await putAliases(this.db!, this.aliases, aliases);
+    const ids = aliases.map((a) => a.id);
+    const merge = this.aliasesStartedNonEmpty || ids.some((id) => this.writtenAliases.has(id)) || new Set(ids).size !== ids.length;
+    this.aliases = await putAliases(this.db!, this.aliases, aliases, merge);
+    for (const id of ids) this.writtenAliases.add(id);
     this.snapshotId = undefined;
   }
 
