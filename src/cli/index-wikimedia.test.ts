@@ -4,7 +4,7 @@
  * multistream bzip2 form and a CirrusSearch bulk file; each is indexed, searched and verified against.
  */
 import { strict as assert } from 'node:assert';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -59,6 +59,17 @@ describe('veracite index of Wikimedia dumps', () => {
     assert.ok(['SUPPORTS', 'REFUTES', 'NOT ENOUGH INFO'].includes(verdict.label));
     assert.equal(verdict.evidence[0]?.docId, 'Charlie_Milstead');
     assert.ok(verdict.evidence.some((e) => /Washington Redskins/.test(e.text)));
+  });
+
+  it('--index-file and --read-workers: the multistream read by stream indexes the same documents; a bad index is named by file and line', async () => {
+    const INDEX = `${SAMPLES}/enwiki-sample-pages-articles-multistream-index.txt.bz2`;
+    const out = JSON.parse(await runCli(['index', XML, '--format', 'mediawiki', '--index-file', INDEX, '--read-workers', '2', '--index', join(dir, 'by-stream'), '--quiet', '--json'])) as IndexOut;
+    assert.equal(out.sources[0]!.documents, 4);
+    assert.equal(out.sources[0]!.redirects, 3);
+    const bad = join(dir, 'bad-index.txt');
+    await writeFile(bad, '434:1001:Charlie Milstead\n434:1002\n');
+    await assert.rejects(runCli(['index', XML, '--format', 'mediawiki', '--index-file', bad, '--index', join(dir, 'bad'), '--quiet']), /bad-index\.txt:2: not a multistream index line/);
+    await assert.rejects(runCli(['index', CIRRUS, '--format', 'cirrus', '--index-file', INDEX, '--index', join(dir, 'bad'), '--quiet']), /--index-file is the index of a multistream MediaWiki dump/);
   });
 
   it('--format cirrus reads the CirrusSearch bulk file (action line, document line): the same articles, searchable', async () => {
