@@ -34,8 +34,8 @@ describe('multistream dumps read in parallel by stream', () => {
   let bigIndex: string;
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'vc-multistream-'));
-    // 30 copies of the fixture's pages (articles, a redirect, a disambiguation page, a talk page), retitled,
-    // 7 pages a stream: 210 pages in 30 streams between the header and the closing tag.
+    // 30 copies of the fixture's 9 pages (4 articles, 3 redirects, a disambiguation page, a talk page),
+    // retitled, 7 pages a stream: 270 pages in 39 streams between the header and the closing tag.
     const xml = execFileSync('bzip2', ['-dc', FIXTURE], { encoding: 'utf8' });
     const head = xml.slice(0, xml.indexOf('  <page>'));
     const pages = xml.slice(xml.indexOf('  <page>'), xml.lastIndexOf('</mediawiki>'));
@@ -43,7 +43,7 @@ describe('multistream dumps read in parallel by stream', () => {
     big = join(dir, 'enwiki-test-pages-articles-multistream.xml.bz2');
     bigIndex = join(dir, 'enwiki-test-pages-articles-multistream-index.txt.bz2');
     const made = writeMultistream(big, bigIndex, head + copies.join('') + '</mediawiki>\n', 7);
-    assert.equal(made.pages, 210);
+    assert.equal(made.pages, 270);
   });
   after(async () => {
     await rm(dir, { recursive: true, force: true });
@@ -75,7 +75,7 @@ describe('multistream dumps read in parallel by stream', () => {
       }
       if (file === big) {
         assert.equal(sequential.records.length, 120, '4 articles x 30');
-        assert.equal(sequential.pages.filter((p) => p.kind === 'redirect').length, 30);
+        assert.equal(sequential.pages.filter((p) => p.kind === 'redirect').length, 90);
         assert.equal(sequential.records[119]!.ok && sequential.records[119]!.doc.title, 'The Atlas (newspaper) 29');
         assert.ok(sequential.records.every((r) => r.ok && r.doc.url?.startsWith('https://en.wikipedia.org/wiki/')), 'the siteinfo of the first stream reaches every page');
       }
@@ -88,7 +88,7 @@ describe('multistream dumps read in parallel by stream', () => {
     const parallel = await read(big, { readWorkers: 2, skip: 57, wikitextToText: (w, t) => (converted.push(t), convert(w, t)) });
     assert.equal(parallel.records.length, 120 - 57);
     assert.deepEqual(parallel.records, sequential.records);
-    assert.equal(parallel.pages.length, 210 - 30, 'every main-namespace page still reported (an update needs them)');
+    assert.equal(parallel.pages.length, 270 - 30, 'every main-namespace page still reported (an update needs them)');
     assert.equal(converted.length, 120 - 57);
   });
 
