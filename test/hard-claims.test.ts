@@ -62,8 +62,11 @@ const SETS = {
   fourth: join(import.meta.dirname, 'cases', 'hard-claims-fourth.jsonl'),
 } as const;
 type SetName = keyof typeof SETS;
-/** Right answers of the later sets now (docs/RESULTS.md); fewer is a regression. */
-const RIGHT_FLOOR: Record<Exclude<SetName, 'first'>, number> = { second: 28, third: 26, fourth: 24 };
+/**
+ * Right answers of the later sets now (docs/RESULTS.md); fewer is a regression. (Issue 36, numbers in words:
+ * second 28 -> 29 with "ten countries", fourth 24 -> 25 with "three elementary schools".)
+ */
+const RIGHT_FLOOR: Record<Exclude<SetName, 'first'>, number> = { second: 29, third: 26, fourth: 25 };
 
 function veracite(args: string[]): string {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', ...args], { encoding: 'utf8', timeout: 600_000, env: { ...process.env, NO_COLOR: '1' } });
