@@ -7,7 +7,7 @@
  * (Readability's own `textContent` would give "end of one.Start of next").
  */
 import { Readability } from '@mozilla/readability';
-import { parseHTML } from 'linkedom';
+import { parseHTML } from './linkedom.js';
 
 export interface PageText {
   title: string;

@@ -13,7 +13,7 @@
  * Headings give the section path; a first <h1> equal to the title is not a section.
  */
 import { Readability } from '@mozilla/readability';
-import { parseHTML } from 'linkedom';
+import { parseHTML } from '../corpus/linkedom.js';
 import { withDocumentStructure } from '../corpus/html-text.js';
 import { isElement, textOf, type HtmlElement, type HtmlNode } from '../wiki/html-dom.js';
 import { assembleDocument, type MarkedLine, type MarkedSection } from './assemble.js';

@@ -16,7 +16,7 @@
  * NCBI/Europe PMC `email`, and the User-Agent), and each API host gets one request at a time, spaced by its
  * polite interval. Answers are cached (PageCache) by request URL; "no answer" is never cached.
  */
-import { DOMParser } from 'linkedom';
+import { newDOMParser } from '../corpus/linkedom.js';
 import type { Document } from '../corpus/types.js';
 import { fetchApi, type ApiFetchPolicy, type ApiResult } from './api-fetch.js';
 import type { PageCache } from './page-cache.js';
@@ -236,7 +236,7 @@ export async function europePmcWork(type: 'pmid' | 'pmc', id: string, opts: Work
 
 /** A JATS article's title, abstract and body paragraphs. */
 export function jatsText(xml: string): string {
-  const d = new DOMParser().parseFromString(xml, 'text/xml');
+  const d = newDOMParser().parseFromString(xml, 'text/xml');
   const parts: string[] = [];
   const title = d.getElementsByTagName('article-title')[0]?.textContent?.trim();
   if (title) parts.push(title);
@@ -256,7 +256,7 @@ export async function arxivWork(id: string, opts: WorkRecordOptions, citedUrl: s
   const b = apiBases(opts);
   const url = withParams(`${b.arxiv}/query`, { id_list: id, max_results: '1' });
   return cached('arxiv', url, opts, 'application/atom+xml', (body) => {
-    const d = new DOMParser().parseFromString(body, 'text/xml');
+    const d = newDOMParser().parseFromString(body, 'text/xml');
     const entry = d.getElementsByTagName('entry')[0];
     // An unknown id gives an empty feed (or, for a malformed one, an entry titled "Error").
     const title = entry?.getElementsByTagName('title')[0]?.textContent?.replace(/\s+/g, ' ').trim();

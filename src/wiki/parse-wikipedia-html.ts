@@ -12,7 +12,7 @@
  * them are reported in `skipped`. Headings h2..h6 (bare, or wrapped in `div.mw-heading` as the 2024+
  * markup does) give the section path.
  */
-import { parseHTML } from 'linkedom';
+import { parseHTML } from '../corpus/linkedom.js';
 import { assembleArticle, type CitationInput, type MarkedSection } from './assemble-article.js';
 import { hasClass, isElement, textOf, TEXT_NODE, type HtmlElement, type HtmlNode } from './html-dom.js';
 import { marker } from './markers.js';

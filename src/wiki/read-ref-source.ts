@@ -7,7 +7,7 @@
  * It does not give the URL of a bare-link ref (`[http://x.y title]` or a plain `http://...`), which we take
  * from its external links or, failing that, a URL pattern.
  */
-import wtf from 'wtf_wikipedia';
+import { wtf } from './wtf.js';
 import {
   Bibliography,
   citeFields,

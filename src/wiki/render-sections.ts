@@ -6,7 +6,7 @@
  * tokens pass through as ordinary characters. A paragraph's text holds its prose on the first line
  * (wtf joins a paragraph's lines with spaces) and its list items on the following lines as " * item".
  */
-import wtf from 'wtf_wikipedia';
+import { wtf } from './wtf.js';
 import { dropMarkers, markerIds } from './markers.js';
 
 /** The slice of wtf_wikipedia's API used here (its bundled types say `object`). */
