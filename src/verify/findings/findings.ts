@@ -18,6 +18,7 @@ import { quantityMismatches, sameMeasure, within } from './align.js';
 import { oppositionFindings } from './direction.js';
 import { statedQuantities, wordStems, type StatedQuantity } from './quantities.js';
 import { noEffectAgainstEffect, noEffectCover, sameContrast, swappedContrast } from './contrast.js';
+import { swappedGroups } from './swapped-groups.js';
 
 export type FindingKind = 'quantity' | 'direction' | 'negation';
 
@@ -107,7 +108,9 @@ export function findingsOf(claim: string, evidence: string): Finding[] {
   if (c.align.changes.length || c.align.negationCues || e.align.negationCues) out.push(...oppositionFindings(c.align, e.align));
   // Phrasing (contrast.ts): "X but not Y" against "Y but not X"; "no association" against an effect. The
   // same contrast in both texts ("length, rather than weight" / "length, not weight") negates nothing.
-  const phrased = swappedContrast(claim, evidence) ?? noEffectAgainstEffect(claim, evidence);
+  // Swapped groups (swapped-groups.ts): two figures given to two things crossed; the same comparison made
+  // of the group on the other side of the same threshold.
+  const phrased = swappedContrast(claim, evidence) ?? noEffectAgainstEffect(claim, evidence) ?? swappedGroups(claim, evidence);
   if (phrased) out.unshift(phrased);
   if (!phrased && sameContrast(claim, evidence)) out.splice(0, out.length, ...out.filter((f) => f.kind !== 'negation'));
   out.sort((a, b) => Number(b.decisive) - Number(a.decisive));
