@@ -78,10 +78,10 @@ function cirrusRecord(file: string, line: number, obj: JsonObject, opts: ReadOpt
     for (const r of redirectsOf(obj)) opts.onPage?.({ ...event, id: wikiPageId(r), title: r, kind: 'redirect', target: title });
     const templates = optionalStringArray(obj, 'template') ?? [];
     if (templates.some(isDisambiguationTemplate)) {
-      opts.onPage?.({ ...event, kind: 'disambiguation' });
+      opts.onPage?.({ ...event, kind: 'disambiguation', redirectsListed: true });
       return undefined;
     }
-    opts.onPage?.({ ...event, kind: 'article' });
+    opts.onPage?.({ ...event, kind: 'article', redirectsListed: true });
     if (!build) return { ok: true, doc: { id, title }, loc };
     const doc: RawDocument = { id, title, text: stringField(obj, 'text') };
     if (base) doc.url = pageUrl(base, id);

@@ -93,6 +93,11 @@ export interface WikiPageEvent {
    * this page then is in the index already.
    */
   resumed?: boolean;
+  /**
+   * The page's redirects were all reported just before it (CirrusSearch lists them on their target): a
+   * redirect to it that was not is gone. MediaWiki XML reports redirects as pages of their own, so not there.
+   */
+  redirectsListed?: boolean;
 }
 
 export interface ReadOptions {

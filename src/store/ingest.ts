@@ -115,7 +115,7 @@ function updatable(store: Store): UpdatableStore | undefined {
 /** A store that records redirects and disambiguation pages (LanceDB); others only count them. */
 function aliasStoreOf(store: Store): TitleAliasStore | undefined {
   const s = store as Partial<TitleAliasStore>;
-  return typeof s.putTitleAliases === 'function' && typeof s.deleteTitleAliases === 'function' && typeof s.titleAliases === 'function' ? (store as unknown as TitleAliasStore) : undefined;
+  return typeof s.putTitleAliases === 'function' && typeof s.deleteTitleAliases === 'function' && typeof s.deleteRedirectsTo === 'function' && typeof s.titleAliases === 'function' ? (store as unknown as TitleAliasStore) : undefined;
 }
 
 /** `https://de.wikipedia.org/wiki/` -> `de`. */
@@ -183,10 +183,14 @@ export async function ingestSource(store: Store, path: string, opts: IngestOptio
   const aliasStore = dump ? aliasStoreOf(store) : undefined;
   // Alias writes in page order, the last per page winning: an alias, or null to remove one.
   let pendingAliases = new Map<string, TitleAlias | null>();
+  // Update of a dump that lists each page's redirects with it (CirrusSearch): redirects to these pages are
+  // replaced by the ones just listed.
+  let relisted: string[] = [];
   const seen = opts.update === 'full' ? new IdHashSet(1 << 20) : undefined;
   const onPage = (p: WikiPageEvent) => {
     wikiBase ??= p.wikiBase;
     seen?.add(p.id);
+    if (opts.update && aliasStore && p.redirectsListed && !p.resumed) relisted.push(p.id);
     if (p.kind === 'article') {
       if (opts.update && aliasStore && !p.resumed) pendingAliases.set(p.id, null);
       return;
@@ -202,19 +206,24 @@ export async function ingestSource(store: Store, path: string, opts: IngestOptio
     }
   };
   const applyDeletes = async () => {
-    if (writer && pendingDeletes.length) {
-      const ids = pendingDeletes;
-      pendingDeletes = [];
-      summary.deleted! += await writer.deleteDocuments(ids);
-    }
-    if (aliasStore && pendingAliases.size) {
-      const ops = pendingAliases;
-      pendingAliases = new Map();
-      const gone = [...ops].filter(([, a]) => a === null).map(([id]) => id);
-      await aliasStore.deleteTitleAliases(gone);
-      await aliasStore.putTitleAliases([...ops.values()].filter((a): a is TitleAlias => a !== null));
-    }
+    // Taken together, before any await: events that arrive meanwhile (the reader goes on) belong to the
+    // next call, so a page's relisting and its listed redirects are never split between two calls.
+    const ids = pendingDeletes;
+    const targets = relisted;
+    const ops = pendingAliases;
+    pendingDeletes = [];
+    relisted = [];
+    pendingAliases = new Map();
+    if (writer && ids.length) summary.deleted! += await writer.deleteDocuments(ids);
+    if (!aliasStore) return;
+    // Redirects to relisted pages go first; the puts below hold the ones they list now.
+    if (targets.length) await aliasStore.deleteRedirectsTo(targets);
+    const gone = [...ops].filter(([, a]) => a === null).map(([id]) => id);
+    if (gone.length) await aliasStore.deleteTitleAliases(gone);
+    const put = [...ops.values()].filter((a): a is TitleAlias => a !== null);
+    if (put.length) await aliasStore.putTitleAliases(put);
   };
+
   // The analyzer is set before the first write: one index, one language.
   let languageSet = false;
   const setLanguage = async () => {

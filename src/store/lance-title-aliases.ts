@@ -6,14 +6,14 @@
  *
  * Rows are keyed by the page's id; writes are merge inserts (one commit each), so a resumed ingest that
  * reports pages again rewrites the same rows. English Wikipedia has ~10M redirects: lookups go through
- * B-tree indices on `title_key` and `id`, built with the other lookup indices.
+ * B-tree indices on `title_key`, `id` and `target`, built with the other lookup indices.
  */
 import * as lancedb from '@lancedb/lancedb';
 import type { TitleAlias } from './types.js';
 import { titleKey } from './title-key.js';
 
 export const ALIASES = 'aliases';
-export const ALIAS_LOOKUP_COLUMNS = ['id', 'title_key'] as const;
+export const ALIAS_LOOKUP_COLUMNS = ['id', 'title_key', 'target'] as const;
 
 function sqlString(s: string): string {
   return `'${s.replace(/'/g, "''")}'`;
@@ -59,6 +59,19 @@ export async function deleteAliases(table: lancedb.Table, ids: string[]): Promis
     const present = await table.countRows(`id IN (${list})`);
     if (present === 0) continue;
     await table.delete(`id IN (${list})`);
+    deleted += present;
+  }
+  return deleted;
+}
+
+/** Removes the redirects to these document ids; returns how many there were. */
+export async function deleteRedirectsTo(table: lancedb.Table, targets: string[]): Promise<number> {
+  let deleted = 0;
+  for (let i = 0; i < targets.length; i += 500) {
+    const where = `kind = 'redirect' AND target IN (${inList([...new Set(targets.slice(i, i + 500))])})`;
+    const present = await table.countRows(where);
+    if (present === 0) continue;
+    await table.delete(where);
     deleted += present;
   }
   return deleted;

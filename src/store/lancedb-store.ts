@@ -30,7 +30,7 @@ import { documentsToArrow, passageReader, passageSchema, passagesToArrow } from 
 import { IdHashSet } from './id-hash-set.js';
 import { buildLookupIndices, hnswPartitions } from './lance-lookup-indices.js';
 import { lanceSession } from './lance-index-cache.js';
-import { ALIASES, buildAliasIndices, deleteAliases, listAliases, putAliases, redirectTargets } from './lance-title-aliases.js';
+import { ALIASES, buildAliasIndices, deleteAliases, deleteRedirectsTo, listAliases, putAliases, redirectTargets } from './lance-title-aliases.js';
 import { openCommittedTable, removeUncommittedTable } from './lance-tables.js';
 import { lancePassagesWithoutVectors, lanceSetPassageVectors, vectorColumnField } from './lance-vectors.js';
 import { loadManifest, MANIFEST_FILE, newManifest, saveManifest, type Manifest } from './manifest.js';
@@ -629,6 +629,15 @@ export class LanceStore implements VectorBackfillStore, TitleAliasStore {
     if (ids.length === 0 || !this.aliases) return 0;
     await this.writeGuard();
     const n = await deleteAliases(this.aliases, ids);
+    if (n) this.snapshotId = undefined;
+    return n;
+  }
+
+  async deleteRedirectsTo(targets: string[]): Promise<number> {
+    this.assertWritable('remove redirects');
+    if (targets.length === 0 || !this.aliases) return 0;
+    await this.writeGuard();
+    const n = await deleteRedirectsTo(this.aliases, targets);
     if (n) this.snapshotId = undefined;
     return n;
   }

@@ -5,9 +5,11 @@
  */
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { wikitextProse } from '../app/wikitext-prose.js';
 import { titleMatches } from '../verify/document-retrieval.js';
@@ -20,6 +22,7 @@ const BASE = `${SAMPLES}/enwiki-sample-pages-articles-multistream.xml.bz2`;
 const CHANGES = `${SAMPLES}/enwiki-sample-adds-changes.xml.gz`;
 const DELETIONS = `${SAMPLES}/enwiki-sample-deletions.txt`;
 const LATER = `${SAMPLES}/enwiki-sample-later-pages-articles.xml.bz2`;
+const CIRRUS = `${SAMPLES}/enwiki-sample-cirrussearch-content.json.gz`;
 
 async function aliasesOf(store: LanceStore): Promise<Record<string, string>> {
   const all: TitleAlias[] = [];
@@ -96,6 +99,28 @@ describe('redirects and disambiguation pages as title aliases', () => {
       });
       assert.deepEqual(await found(store, 'Etaples canton lies in the Pas-de-Calais department.'), ['Canton_of_Étaples']);
       assert.deepEqual(await found(store, 'Alexander Y Type was a bus body.'), [], 'the page is a redirect now, to a page the index lacks');
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('CirrusSearch lists redirects on their target: an update replaces the redirects to each page it holds', async () => {
+    const idx = join(dir, 'cirrus');
+    const store = await LanceStore.open(idx);
+    try {
+      await ingestSource(store, CIRRUS, { format: 'cirrus' });
+      assert.deepEqual(await aliasesOf(store), { Atlas: 'disambiguation', Goryeo_celadon: '-> Goryeo_ware' });
+      // A later day's file: Goryeo ware now lists "Goryeo porcelain" and no longer "Goryeo celadon".
+      const lines = gunzipSync(readFileSync(CIRRUS)).toString('utf8').trim().split('\n');
+      const at = lines.findIndex((l) => l.includes('"title":"Goryeo ware"'));
+      const doc = JSON.parse(lines[at]!) as { redirect: { namespace: number; title: string }[] };
+      doc.redirect = [{ namespace: 0, title: 'Goryeo porcelain' }];
+      const changes = join(dir, 'enwiki-changes-cirrussearch-content.json');
+      await writeFile(changes, `${lines[at - 1]}\n${JSON.stringify(doc)}\n`);
+      await ingestSource(store, changes, { format: 'cirrus', update: 'changes' });
+      assert.deepEqual(await aliasesOf(store), { Atlas: 'disambiguation', Goryeo_porcelain: '-> Goryeo_ware' });
+      assert.deepEqual(await found(store, 'Goryeo porcelain was exported to China.'), ['Goryeo_ware']);
+      assert.deepEqual(await found(store, 'Goryeo celadon was exported to China.'), []);
     } finally {
       await store.close();
     }

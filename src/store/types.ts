@@ -53,6 +53,8 @@ export interface TitleAliasStore {
   putTitleAliases(aliases: TitleAlias[]): Promise<void>;
   /** Removes the aliases of these page ids; returns how many there were. */
   deleteTitleAliases(ids: string[]): Promise<number>;
+  /** Removes the redirects to these document ids (their pages list their redirects anew). */
+  deleteRedirectsTo(targets: string[]): Promise<number>;
   /** Every alias, in batches. */
   titleAliases(): AsyncIterable<TitleAlias[]>;
 }
