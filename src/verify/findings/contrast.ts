@@ -92,8 +92,13 @@ function claimThings(claim: string): string[] {
   return [...new Set([...claim.matchAll(WORD)].map((w) => w[0].toLowerCase()).filter((w) => !STOP.has(w) && !EFFECT.test(w) && w.length > 2).map(stemWord))].filter((s) => !GENERIC.has(s));
 }
 
-/** The claim's things a no-effect sentence names, with what it says; undefined when it states no absence of effect or the claim states none. */
-function noEffectNames(claim: string, evidence: string): { named: string[]; things: string[]; said: string } | undefined {
+/**
+ * The claim's things a no-effect sentence names, with what it says; undefined when it states no absence of
+ * effect or the claim states none. `subject`: the things before the claim's effect word, whose effect the
+ * claim states: a no-effect sentence must name each ("Birth order, prematurity, and maternal smoking were
+ * unrelated to breast cancer risk" denies nothing of "Birth weight is associated with breast cancer risk").
+ */
+function noEffectNames(claim: string, evidence: string): { named: string[]; things: string[]; subject: string[]; said: string } | undefined {
   if (CLAIM_NEGATED.test(claim) || !EFFECT.test(claim)) return undefined;
   const m = NO_EFFECT.exec(evidence);
   if (!m) return undefined;
@@ -102,7 +107,8 @@ function noEffectNames(claim: string, evidence: string): { named: string[]; thin
   const stems = wordStems(evidence);
   // "low-level" is one word of the claim and two of a stem set: read hyphenated words by their parts too.
   const named = things.filter((t) => stems.has(t) || t.split('-').every((p) => stems.has(stemWord(p))));
-  return { named, things, said: evidence.slice(m.index, m.index + 80).replace(/\s+\S*$/, '').replace(/[.;]\s.*$/, '') };
+  const subject = claimThings(claim.slice(0, EFFECT.exec(claim)!.index));
+  return { named, things, subject, said: evidence.slice(m.index, m.index + 80).replace(/\s+\S*$/, '').replace(/[.;]\s.*$/, '') };
 }
 
 function noEffectFinding(claim: string, said: string): PhraseFinding {
@@ -116,7 +122,7 @@ function noEffectFinding(claim: string, said: string): PhraseFinding {
 /** The source says there is no effect (association, difference) of what the claim says changes or is linked. */
 export function noEffectAgainstEffect(claim: string, evidence: string): PhraseFinding | undefined {
   const r = noEffectNames(claim, evidence);
-  if (!r || r.named.length / r.things.length < CLAIM_NOUNS_NAMED) return undefined;
+  if (!r || r.named.length / r.things.length < CLAIM_NOUNS_NAMED || !r.subject.every((t) => r.named.includes(t))) return undefined;
   return noEffectFinding(claim, r.said);
 }
 
@@ -131,13 +137,15 @@ export function noEffectCover(claim: string, sentences: readonly string[]): Phra
   const covered = new Set<string>();
   const said: string[] = [];
   let things: string[] = [];
+  let subject: string[] = [];
   for (const s of sentences) {
     const r = noEffectNames(claim, s);
     if (!r || r.named.length / r.things.length < SENTENCE_NOUNS_NAMED) continue;
     things = r.things;
+    subject = r.subject;
     for (const t of r.named) covered.add(t);
     said.push(r.said);
   }
-  if (said.length < 2 || covered.size / things.length < CLAIM_NOUNS_NAMED) return undefined;
+  if (said.length < 2 || covered.size / things.length < CLAIM_NOUNS_NAMED || !subject.every((t) => covered.has(t))) return undefined;
   return noEffectFinding(claim, said.join('" and "'));
 }
