@@ -73,3 +73,13 @@ describe('findings read figures as real text writes them (issue 36)', () => {
     assert.deepEqual(findingsOf('The bridge was opened in 1932.', 'The bridge opened to traffic on 19 March 1932.'), []);
   });
 });
+
+describe('no effect against an effect names the claim\'s subject (issue 36: verify refuted a claim its source states)', () => {
+  const claim = 'Birth weight is associated with breast cancer risk.';
+  it('"Birth order, prematurity, and maternal smoking were unrelated to breast cancer risk" denies nothing of birth weight', () => {
+    assert.deepEqual(decisive(claim, 'Birth order, prematurity, and maternal smoking were unrelated to breast cancer risk.'), []);
+  });
+  it('"Birth weight was unrelated to breast cancer risk" denies it', () => {
+    assert.ok(decisive(claim, 'Birth weight was unrelated to breast cancer risk.').some((m) => /no effect against an effect/.test(m)));
+  });
+});
