@@ -1,8 +1,8 @@
-/** Swapped groups (issue 36): figures given to two things crossed; the same comparison made of the other side of a threshold. Real sentences from data/samples/citation-set. */
+/** Swapped groups (issue 36): figures given to two things crossed; the same comparison made of the other side of a threshold; a comparison the other way round. Real sentences from data/samples/citation-set. */
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
 import { findingsOf, sourceFindings } from './findings.js';
-import { figuresWithNames, swappedFigures, swappedThresholdGroups } from './swapped-groups.js';
+import { figuresWithNames, swappedComparison, swappedFigures, swappedThresholdGroups } from './swapped-groups.js';
 
 // Malaria prophylaxis #11 and its source (SciFact 18344910).
 const SHARES_CLAIM = 'Of these malaria cases, 68% had vivax infection and 32% falciparum malaria.';
@@ -52,5 +52,29 @@ describe('swapped threshold groups', () => {
       'The findings of this survey in Minsk city are alarming and represent the highest proportions of MDR-TB ever recorded in the world.',
     ];
     assert.ok(sourceFindings(AGE_CLAIM, source).some((x) => x.decisive && /swapped/.test(x.message)));
+  });
+});
+
+// Malaria prophylaxis #13 and its source (SciFact 38410121).
+const COMPLIANCE_CLAIM = 'Compliance was better among chloroquine plus proguanil users than among mefloquine users.';
+const COMPLIANCE_SOURCE = 'Compliance was significantly better in mefloquine users with 83.3% of short term travelers compared to 76.3% in chloroquine plus proguanil users.';
+
+describe('a comparison the other way round', () => {
+  it('the same comparative with the two groups swapped is decisive', () => {
+    const f = swappedComparison(COMPLIANCE_CLAIM, COMPLIANCE_SOURCE);
+    assert.ok(f?.decisive);
+    assert.match(f.message, /other way round/);
+    assert.ok(sourceFindings(COMPLIANCE_CLAIM, ['Overall mefloquine is tolerated at least as well as chloroquine plus proguanil.', COMPLIANCE_SOURCE]).some((x) => x.decisive && x.kind === 'direction'));
+  });
+
+  it('the opposite comparative with the same groups is decisive; the opposite comparative with the groups swapped says the same', () => {
+    assert.ok(swappedComparison('Compliance was worse among mefloquine users than among chloroquine plus proguanil users.', COMPLIANCE_SOURCE)?.decisive);
+    assert.equal(swappedComparison('Compliance was worse among chloroquine plus proguanil users than among mefloquine users.', COMPLIANCE_SOURCE), undefined);
+    assert.equal(swappedComparison('Compliance was better among mefloquine users than among chloroquine plus proguanil users.', COMPLIANCE_SOURCE), undefined);
+  });
+
+  it('another measure, or groups the source does not name, are no finding', () => {
+    assert.equal(swappedComparison('Tolerance was better among chloroquine plus proguanil users than among mefloquine users.', COMPLIANCE_SOURCE), undefined);
+    assert.equal(swappedComparison('Compliance was better among atovaquone users than among doxycycline users.', COMPLIANCE_SOURCE), undefined);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Two findings where the source and the claim say the same things about two groups, but give them to the
+ * Findings where the source and the claim say the same things about two groups, but give them to the
  * groups the other way round (issue 36: swapped groups; the words and the figures are all there, so neither a
  * changed number nor a negation shows it):
  *
@@ -13,7 +13,11 @@
  *     The same fact said from the other side ("those under 35 had lower odds") has the opposite comparison
  *     and is no finding.
  *
- * Both are decisive: the conflict is stated in so many words. Self-contained (own tokens), so the quantity
+ *   - a comparison the other way round: "Compliance was better among chloroquine plus proguanil users than
+ *     among mefloquine users" against "Compliance was significantly better in mefloquine users with 83.3% ...
+ *     compared to 76.3% in chloroquine plus proguanil users" (or the same groups with the opposite comparative).
+ *
+ * All three are decisive: the conflict is stated in so many words. Self-contained (own tokens), so the quantity
  * reader (quantities.ts) is not involved.
  */
 import { stemWord } from './quantities.js';
@@ -118,7 +122,46 @@ export function swappedThresholdGroups(claim: string, evidence: string): GroupFi
   return { kind: 'direction', message: `the source says the group ${e.at} has the ${e.comparison} figure; the claim gives it to the group ${c.at} (the groups are swapped)`, claimText: c.at, evidenceText: e.at, decisive: true };
 }
 
-/** Either finding, swapped figures first. */
+/** Comparatives by the direction they state (better and higher both say "more of the measure"). */
+const COMPARATIVE: Record<string, 'up' | 'down'> = { better: 'up', higher: 'up', greater: 'up', more: 'up', larger: 'up', worse: 'down', lower: 'down', less: 'down', fewer: 'down', smaller: 'down' };
+/**
+ * "<measure> was (significantly) <comparative> in|among|for <group A> than|compared to|versus (in|among) <group B>":
+ * "Compliance was better among chloroquine plus proguanil users than among mefloquine users".
+ */
+const COMPARISON = /\b([\p{L}-]+)\s+(?:was|were|is|are)\s+(?:\w+ly\s+)?(better|worse|higher|lower|greater|more|less|fewer|larger|smaller)\s+(?:in|among|for|with)\s+(.+?)\s+(?:than|compared (?:to|with)|versus|vs\.?)\s+(.+?)(?=[.;](?:\s|$)|$)/iu;
+
+function comparisonOf(text: string): { measure: string; way: 'up' | 'down'; a: Set<string>; b: Set<string>; text: string } | undefined {
+  const m = COMPARISON.exec(text);
+  if (!m) return undefined;
+  const words = (s: string) => new Set((s.match(/[\p{L}][\p{L}-]*/gu) ?? []).map((w) => stemWord(w.toLowerCase())).filter((w) => w.length > 2 && !SKIP.has(w)));
+  return { measure: stemWord(m[1]!.toLowerCase()), way: COMPARATIVE[m[2]!.toLowerCase()]!, a: words(m[3]!), b: words(m[4]!), text: m[0].replace(/\s+/g, ' ').slice(0, 120) };
+}
+
+/** Words of `x` the other side does not have: what names the group ("mefloquine", not "users"). */
+const own = (x: Set<string>, y: Set<string>) => [...x].filter((w) => !y.has(w));
+
+/**
+ * The claim's comparison of two groups stated the other way round: the same comparative with the groups
+ * swapped, or the opposite comparative with the same groups order ("better in mefloquine users ... compared
+ * to ... chloroquine plus proguanil users" against "better among chloroquine plus proguanil users than among
+ * mefloquine users"). The opposite comparative with the groups swapped says the same and is no finding.
+ */
+export function swappedComparison(claim: string, evidence: string): GroupFinding | undefined {
+  const c = comparisonOf(claim);
+  const e = c && comparisonOf(evidence);
+  if (!c || !e || c.measure !== e.measure) return undefined;
+  const [ca, cb] = [own(c.a, c.b), own(c.b, c.a)];
+  if (!ca.length || !cb.length) return undefined;
+  const names = (side: Set<string>, ws: string[]) => ws.some((w) => side.has(w));
+  // Where the evidence puts the claim's groups: each on one side only, or no reading.
+  const same = names(e.a, ca) && !names(e.a, cb) && names(e.b, cb) && !names(e.b, ca);
+  const swapped = names(e.a, cb) && !names(e.a, ca) && names(e.b, ca) && !names(e.b, cb);
+  if (!same && !swapped) return undefined;
+  if (same === (c.way === e.way)) return undefined;
+  return { kind: 'direction', message: `the source says "${e.text}"; the claim says "${c.text}" (the comparison is the other way round)`, claimText: c.text, evidenceText: e.text, decisive: true };
+}
+
+/** Any of the three, swapped figures first. */
 export function swappedGroups(claim: string, evidence: string): GroupFinding | undefined {
-  return swappedFigures(claim, evidence) ?? swappedThresholdGroups(claim, evidence);
+  return swappedFigures(claim, evidence) ?? swappedThresholdGroups(claim, evidence) ?? swappedComparison(claim, evidence);
 }
