@@ -25,6 +25,11 @@ describe('findings read figures as real text writes them (issue 36)', () => {
     assert.deepEqual(statedQuantities('One of the patients withdrew; one patient died.'), []);
   });
 
+  it('a word between a figure and its unit: "5 consecutive months" is 5 months (the citation set\'s malaria #8)', () => {
+    form('Patients were treated for 3 consecutive days.', 'Patients were treated for 5 consecutive days.', /5 days, the claim says 3 days/, 'Patients were treated for three days in a row.');
+    assert.deepEqual(statedQuantities('for up to 5 consecutive months').map((q) => [q.value, q.unit, q.bound]), [[5, 'month', 'at-most']]);
+  });
+
   it('"a dozen" is 12', () => {
     form('A dozen patients developed the rash.', 'Twenty patients developed the rash.', /20 patients, the claim says 12 patients/, '12 patients developed the rash.');
   });

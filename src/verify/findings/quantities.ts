@@ -206,6 +206,9 @@ function changeNear(toks: Tok[], i: number, j: number): 1 | -1 | 0 {
 /** Spellings of one unit (models/align/lexicon.ts knows the abbreviations). */
 const UNIT_SYNONYMS: Record<string, string> = { kilometr: 'km', kilometer: 'km', metr: 'm', meter: 'm', centimetr: 'cm', centimeter: 'cm', millimetr: 'mm', millimeter: 'mm', kilogram: 'kg', gram: 'g', milligram: 'mg', litr: 'l', liter: 'l', mil: 'mile' };
 
+/** Words that make another unit of the one after them. */
+const UNIT_QUALIFIERS = new Set(['nautical', 'square', 'sq', 'cubic', 'light', 'statute', 'metric', 'short', 'long']);
+
 /** The stems of every word of `text` (what align.ts looks a quantity's context words up in). */
 export function wordStems(text: string): Set<string> {
   return new Set(tokens(text).map((t) => stemWord(t.t)));
@@ -382,7 +385,14 @@ export function statedQuantities(text: string): StatedQuantity[] {
     }
     // A count: the unit that follows, or the noun it counts ("12 patients", "5 mg", "3 days").
     const unitWord = after ?? '';
-    const unit = unitOf(unitWord) ?? unitOf(stemWord(unitWord)) ?? UNIT_SYNONYMS[stemWord(unitWord)] ?? (/^\p{L}/u.test(unitWord) && !STOP.has(unitWord) ? stemWord(unitWord) : '');
+    const knownUnit = (w: string) => unitOf(w) ?? unitOf(stemWord(w)) ?? UNIT_SYNONYMS[stemWord(w)];
+    // A word between the figure and its unit ("5 consecutive months", "3 more days"): the unit is the one after it.
+    // (Not a word that makes another unit of it: "nautical miles", "square metres".)
+    if (!knownUnit(unitWord) && /^\p{L}+$/u.test(unitWord) && !UNIT_QUALIFIERS.has(unitWord) && after2 && knownUnit(after2)) {
+      push({ kind: 'count', value: v, unit: knownUnit(after2)!, unitText: toks[end + 1]!.t, ...range, ...b }, i, end + 2);
+      continue;
+    }
+    const unit = knownUnit(unitWord) ?? (/^\p{L}/u.test(unitWord) && !STOP.has(unitWord) ? stemWord(unitWord) : '');
     push({ kind: 'count', value: v, unit, ...(unit ? { unitText: toks[end]!.t } : {}), ...range, ...b }, i, unit ? end + 1 : end);
   }
   return out;
