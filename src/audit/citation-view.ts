@@ -24,6 +24,18 @@ const SourceSentenceSchema = z.object({
 /** Claim coverage as the API gives it (src/verify/coverage.ts): the share, the claim's subject words, those not named, the same in words. */
 export const CoverageSchema = z.object({ share: z.number(), subjectWords: z.array(z.string()), missing: z.array(z.string()), text: z.string() });
 
+/** The one decision for a (claim, source) pair (src/verify/decision.ts), as every surface sends it. */
+export const PairDecisionSchema = z
+  .object({
+    band: z.enum(['supported', 'partly-supported', 'needs-review', 'not-supported']),
+    label: z.string(),
+    probability: z.number().optional().describe('The probability of support the band rests on (the same number as verifiability).'),
+    reason: z.string(),
+    finding: z.string().optional().describe('The decisive finding that set the band, in words (the source states otherwise).'),
+    tag: z.object({ template: z.literal('failed verification'), why: z.string() }).optional().describe('A {{failed verification}} tag is proposed: only for a decisive finding or a probability below thresholds.tagBelow (measured precision >= 0.8). Without it: no tag button, "needs review".'),
+    thresholds: z.object({ supportedFrom: z.number(), partlyFrom: z.number(), notSupportedBelow: z.number(), tagBelow: z.number() }).describe('The one set of thresholds every surface quotes (src/verify/decision.ts).'),
+  });
+
 export const SourceViewSchema = z.object({
   docId: z.string().optional(),
   title: z.string(),
@@ -76,16 +88,7 @@ export const CitationViewSchema = z
       .optional()
       .describe("The plain band (src/audit/bands.ts): supported (the only green badge: probability of support at or above the supported band's threshold), partly-supported, needs-review (too close to call, or conflicting signals), not-supported, could-not-check (the source was not read: see howToCheck)."),
     bandReason: z.string().optional().describe('Why this band, in words.'),
-    decision: z
-      .object({
-        band: z.enum(['supported', 'partly-supported', 'needs-review', 'not-supported']),
-        label: z.string(),
-        probability: z.number().optional().describe('The probability of support the band rests on (the same number as verifiability).'),
-        reason: z.string(),
-        finding: z.string().optional().describe('The decisive finding that set the band, in words (the source states otherwise).'),
-        tag: z.object({ template: z.literal('failed verification'), why: z.string() }).optional().describe('A {{failed verification}} tag is proposed: only for a decisive finding or a probability below thresholds.tagBelow (measured precision >= 0.8). Without it: no tag button, "needs review".'),
-        thresholds: z.object({ supportedFrom: z.number(), partlyFrom: z.number(), notSupportedBelow: z.number(), tagBelow: z.number() }).describe('The one set of thresholds every surface quotes (src/verify/decision.ts).'),
-      })
+    decision: PairDecisionSchema
       .optional()
       .describe('The one decision for (claim, cited source) (src/verify/decision.ts): the same as `veracite check`, `veracite audit` and the worklist. Web page and gadget: show band/label/probability/reason from here, the tag copy button only when `tag` is present.'),
     howToCheck: z.string().optional().describe('For could-not-check: what to do to check it (--fetch, --sources FOLDER, upload the page in the web page, correct the identifier...).'),

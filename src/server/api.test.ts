@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CitationViewSchema } from '../audit/citation-view.js';
-import { ErrorResponse, HealthResponse, SearchResponse, VerdictResponse } from './schemas.js';
+import { ErrorResponse, HealthResponse, SearchResponse, VerdictResponse, VerifyBatchResponse } from './schemas.js';
 import type { RunningServer } from './start.js';
 import { fakeModels } from './testing/fake-models.js';
 import { makeTestIndex, postJson, startTestServer, type TestIndex } from './testing/harness.js';
@@ -110,6 +110,19 @@ describe('verify, check, search, health', () => {
     const missing = CitationViewSchema.parse(await (await postJson(`${url}/v1/citations/check`, { claim: gold.claim, source: { url: 'https://not-indexed.example/x' } })).json());
     assert.equal(missing.sourceStatus, 'not-found');
     assert.equal(missing.verifiability, null);
+  });
+
+  it('verify decides each evidence document as check decides the same pair: the same band and number (issue 36)', async () => {
+    const v = VerdictResponse.parse(await (await postJson(`${url}/v1/verify`, { claim: gold.claim })).json());
+    assert.ok(v.documentDecisions?.length, 'an index verdict carries its documents\' decisions');
+    for (const d of v.documentDecisions!) {
+      const c = CitationViewSchema.parse(await (await postJson(`${url}/v1/citations/check`, { claim: gold.claim, source: { url: sampleUrl(d.docId) }, suggestions: 0 })).json());
+      assert.equal(c.existing?.docId, d.docId);
+      assert.equal(d.decision.band, c.decision?.band, `${d.docId}: verify's band is check's`);
+      assert.equal(d.decision.probability?.toFixed(6), c.decision?.probability?.toFixed(6), `${d.docId}: the same number`);
+    }
+    const batch = VerifyBatchResponse.parse(await (await postJson(`${url}/v1/verify/batch`, { claims: [gold.claim] })).json());
+    assert.deepEqual(batch.results[0]!.verdict!.documentDecisions?.map((d) => [d.docId, d.decision.band]), v.documentDecisions!.map((d) => [d.docId, d.decision.band]));
   });
 
   it('searches with k and mode', async () => {

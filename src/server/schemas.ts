@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { SEARCH_MODES } from '../retrieve/retriever.js';
 import { LABELS } from '../verify/types.js';
 import { AnnotationSchema, CHOICES } from '../annotations/types.js';
-import { CitationViewSchema, CoverageSchema, SourceViewSchema } from '../audit/citation-view.js';
+import { CitationViewSchema, CoverageSchema, PairDecisionSchema, SourceViewSchema } from '../audit/citation-view.js';
 import { claimTooLongMessage, EMPTY_CLAIM_MESSAGE, MAX_CLAIM_CHARS } from '../verify/claim-text.js';
 import { notTextReason } from '../util/not-text.js';
 import { SEARCH_PROVIDERS } from '../search/types.js';
@@ -212,6 +212,19 @@ export const VerdictResponse = z
       })
       .optional()
       .describe('The engine that judged, and what it cannot do here.'),
+    documentDecisions: z
+      .array(
+        z.object({
+          docId: z.string(),
+          title: z.string(),
+          url: z.string().optional(),
+          relevance: z.number().describe("The document's best evidence score in this verdict."),
+          relevant: z.boolean().describe('Whether that passes the verdict\'s relevance gate (the verdict takes a side only on such documents).'),
+          decision: PairDecisionSchema,
+        }),
+      )
+      .optional()
+      .describe('The most relevant evidence documents (up to 3), each decided as `veracite check`, the audit, the web page and the gadget decide the same (claim, document) pair: the same band, probability and reason (src/verify/decision.ts). A relevant document whose decision rests on a decisive finding refutes the claim. Absent for a verdict by search.'),
     evidence: z.array(
       z.object({
         docId: z.string(),

@@ -52,7 +52,7 @@ export const verifyBatchRoute = defineRoute(
         if (!stopped) {
           try {
             if (ctx.shuttingDown) throw new ShuttingDownError();
-            const verdict = await runInSlot(ctx.limiter, deadline, (signal) => ctx.verifier.verify(claim, signal));
+            const verdict = await runInSlot(ctx.limiter, deadline, async (signal) => ctx.app.decideDocuments(await ctx.verifier.verify(claim, signal), { signal }));
             results.push({ index, claim, verdict });
             continue;
           } catch (e) {

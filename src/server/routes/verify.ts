@@ -12,7 +12,11 @@ export const verifyRoute = defineRoute(
     body: VerifyRequest,
     responses: { 200: { description: 'The verdict.', schema: VerdictResponse }, ...errorResponses(400, 413, 503, 504) },
   },
-  // With `search`, the providers are searched too (the index alongside): app/search-verify.ts.
+  // With `search`, the providers are searched too (the index alongside): app/search-verify.ts. An index
+  // verdict's evidence documents are each decided as check decides the pair (app/verify-decisions.ts), as
+  // `veracite verify` prints them: one decision wherever the pair is asked about.
   async (ctx, { body }, _req, reply) =>
-    runLimited(ctx.limiter, reply, ctx.options.requestTimeoutMs, (signal) => (body.search ? ctx.app.verifyBySearch(body.claim, { signal, providers: body.search }) : ctx.verifier.verify(body.claim, signal))),
+    runLimited(ctx.limiter, reply, ctx.options.requestTimeoutMs, async (signal) =>
+      body.search ? ctx.app.verifyBySearch(body.claim, { signal, providers: body.search }) : ctx.app.decideDocuments(await ctx.verifier.verify(body.claim, signal), { signal }),
+    ),
 );
