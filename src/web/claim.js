@@ -13,6 +13,12 @@ function entailmentOf(e) {
   return `${name} ${fmtScore(p)}`;
 }
 
+/** A document's decision as every surface words it: band, probability of support, why. */
+function documentDecision(d) {
+  const p = d.probability !== undefined ? ` · P(supports) ${fmtScore(d.probability)}` : '';
+  return h('p', { class: `hint decision band-${d.band}` }, h('strong', {}, `${d.label}${p}`), ` as a citation of this claim: ${d.reason}`);
+}
+
 function renderVerdict(v) {
   const terms = claimTerms(v.claim || '');
   const roles = [];
@@ -27,6 +33,7 @@ function renderVerdict(v) {
     byDoc.get(e.docId).items.push(e);
   }
   const decided = v.decidedBy && v.decidedBy.docId;
+  const decisionOf = new Map((v.documentDecisions || []).map((d) => [d.docId, d.decision]));
   const docs = [...byDoc.entries()].map(([docId, d]) =>
     h(
       'article',
@@ -43,6 +50,9 @@ function renderVerdict(v) {
       docId === decided && v.decidedBy.coverage
         ? h('p', { class: 'hint coverage' }, `This document ${v.decidedBy.coverage.text}${v.decidedBy.coverage.missing.length ? ': read the verdict with care.' : '.'}`)
         : null,
+      // The one decision for (claim, this document): the band and number "Check a source", the audit and the
+      // gadget give the same pair (src/verify/decision.ts).
+      decisionOf.has(docId) ? documentDecision(decisionOf.get(docId)) : null,
       h(
         'ul',
         { class: 'evidence-list' },

@@ -89,6 +89,10 @@ export function defineWebTests(setup: E2eSetup): void {
       const decided = await page.locator('#claim-result .decided').count();
       assert.equal(await page.locator('#claim-result .coverage').count(), decided);
       if (decided) assert.match((await page.textContent('#claim-result .coverage')) ?? '', /^This document names (all \d+|\d+ of the claim's \d+) /);
+      // Each decided document says the band and number check gives the same pair (issue 36: one decision).
+      const decisions = await page.locator('#claim-result .hint.decision').allTextContents();
+      assert.ok(decisions.length >= 1 && decisions.length <= 3, `${decisions.length} document decisions`);
+      for (const d of decisions) assert.match(d, /^(supported|partly supported|needs review|not supported)( · P\(supports\) \d\.\d\d)? as a citation of this claim: \S/);
       // A verdict that takes a side says what the evidence makes of the claim's opposite; NOT ENOUGH INFO does not.
       const opposite = await page.locator('#claim-result .opposite').count();
       if (/NOT ENOUGH INFO/.test((await label.textContent()) ?? '')) assert.equal(opposite, 0);
