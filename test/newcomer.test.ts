@@ -58,7 +58,7 @@ describe('newcomer: a fresh clone, the README set-up and its offline examples', 
   let offline: string[] = [];
 
   /** Runs a README line in the clone with bash, as a newcomer would paste it. */
-  async function sh(line: string, timeoutMs = 240_000): Promise<Ran> {
+  async function sh(line: string, timeoutMs = 600_000): Promise<Ran> {
     try {
       const { stdout, stderr } = await execFile('bash', ['-c', line], { cwd: clone, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
       return { code: 0, out: `${stdout}${stderr}` };
