@@ -10,18 +10,11 @@
  */
 import * as lancedb from '@lancedb/lancedb';
 import type { TitleAlias } from './types.js';
+import { inList } from './lance-sql.js';
 import { titleKey } from './title-key.js';
 
 export const ALIASES = 'aliases';
 export const ALIAS_LOOKUP_COLUMNS = ['id', 'title_key', 'target'] as const;
-
-function sqlString(s: string): string {
-  return `'${s.replace(/'/g, "''")}'`;
-}
-
-function inList(ids: string[]): string {
-  return ids.map(sqlString).join(',');
-}
 
 /** Rows as stored: every column a string ('' for none), so the schema never depends on the first batch. */
 function toRows(aliases: TitleAlias[]): Record<string, string>[] {
@@ -52,23 +45,20 @@ export async function putAliases(db: lancedb.Connection, table: lancedb.Table | 
 }
 
 /** Removes the aliases of these page ids (pages deleted, or now articles); returns how many there were. */
-export async function deleteAliases(table: lancedb.Table, ids: string[]): Promise<number> {
-  let deleted = 0;
-  for (let i = 0; i < ids.length; i += 500) {
-    const list = inList([...new Set(ids.slice(i, i + 500))]);
-    const present = await table.countRows(`id IN (${list})`);
-    if (present === 0) continue;
-    await table.delete(`id IN (${list})`);
-    deleted += present;
-  }
-  return deleted;
+export function deleteAliases(table: lancedb.Table, ids: string[]): Promise<number> {
+  return deleteIn(table, 'id', ids);
 }
 
 /** Removes the redirects to these document ids; returns how many there were. */
-export async function deleteRedirectsTo(table: lancedb.Table, targets: string[]): Promise<number> {
+export function deleteRedirectsTo(table: lancedb.Table, targets: string[]): Promise<number> {
+  return deleteIn(table, 'target', targets, "kind = 'redirect' AND ");
+}
+
+/** Deletes the rows whose `column` is one of `values` (500 to a filter), counting them first: a delete says nothing of how many it removed. */
+async function deleteIn(table: lancedb.Table, column: string, values: string[], also = ''): Promise<number> {
   let deleted = 0;
-  for (let i = 0; i < targets.length; i += 500) {
-    const where = `kind = 'redirect' AND target IN (${inList([...new Set(targets.slice(i, i + 500))])})`;
+  for (let i = 0; i < values.length; i += 500) {
+    const where = `${also}${column} IN (${inList([...new Set(values.slice(i, i + 500))])})`;
     const present = await table.countRows(where);
     if (present === 0) continue;
     await table.delete(where);

@@ -30,6 +30,7 @@ import { documentsToArrow, passageReader, passageSchema, passagesToArrow } from 
 import { IdHashSet } from './id-hash-set.js';
 import { buildLookupIndices, hnswPartitions } from './lance-lookup-indices.js';
 import { lanceSession } from './lance-index-cache.js';
+import { inList, sqlString } from './lance-sql.js';
 import { ALIASES, buildAliasIndices, deleteAliases, deleteRedirectsTo, listAliases, putAliases, redirectTargets } from './lance-title-aliases.js';
 import { openCommittedTable, removeUncommittedTable } from './lance-tables.js';
 import { lancePassagesWithoutVectors, lanceSetPassageVectors, vectorColumnField } from './lance-vectors.js';
@@ -158,14 +159,6 @@ export function emptyIndexMessage(dir: string, lock: LockStatus): string {
     default:
       return `${dir}: the index holds no documents yet; build it with ${build}`;
   }
-}
-
-function sqlString(s: string): string {
-  return `'${s.replace(/'/g, "''")}'`;
-}
-
-function inList(ids: string[]): string {
-  return ids.map(sqlString).join(',');
 }
 
 /**
