@@ -26,11 +26,6 @@ import { isSearchVerdict, SEARCH_OPTIONS, searchLines } from './search-output.js
 /** The options of every command that verifies claims (verify, eval scifact / fever, tune-verdict, serve). */
 export const VERIFY_OPTIONS: OptionPick = { index: ['index'], models: ['embedder', 'scorer', 'nli', 'device', 'profile', 'judge', 'maxCalls'], retrieval: true, verify: true };
 
-/** Whether a counter-claim rewrite reads as a sentence: no verb glued to a hyphen, no "more" before a negated adjective, no doubled word. */
-export function grammaticalRewrite(text: string): boolean {
-  return !/\w-(?:did|does|do|is|are|was|were) not\b/i.test(text) && !/\b(?:more|less) (?:un|in|im|non|dis)[a-z]{4,}/i.test(text) && !/\b(\w+) \1\b/i.test(text);
-}
-
 export function printVerdict(v: Verdict, opts: { color?: boolean } = {}): void {
   const color = opts.color ?? useColor();
   // The roles follow the verdict's own reading: its relevance gate and (columbia) its thresholds.
@@ -77,8 +72,8 @@ export function printVerdict(v: Verdict, opts: { color?: boolean } = {}): void {
   if (v.opposite) {
     const o = v.opposite;
     // A rewrite that reads badly ("bleomycin-did not induce", "more unsusceptible") is left to --json.
-    if (!grammaticalRewrite(o.text)) console.log(`  read against its opposite (rewrite not shown: it does not read as a sentence; see --json): entailment ${o.entailment.toFixed(2)}, the claim ${o.claimEntailment.toFixed(2)}${o.entailment > o.claimEntailment ? ' (the evidence favours the opposite)' : ''}`);
-    else console.log(`  read against its opposite: "${o.text}" entailment ${o.entailment.toFixed(2)}, the claim ${o.claimEntailment.toFixed(2)}${o.entailment > o.claimEntailment ? ' (the evidence favours the opposite)' : ''}`);
+    const what = o.readsAsSentence === false ? ' (rewrite not shown: it does not read as a sentence; see --json):' : `: "${o.text}"`;
+    console.log(`  read against its opposite${what} entailment ${o.entailment.toFixed(2)}, the claim ${o.claimEntailment.toFixed(2)}${o.entailment > o.claimEntailment ? ' (the evidence favours the opposite)' : ''}`);
   }
   // Needs review (src/verify/review.ts) and what the engine cannot do (src/verify/engine-notes.ts).
   if (v.review) console.log(`  NEEDS REVIEW (${v.review.reason}): ${v.review.message.replace(/^needs review: /, '')}`);

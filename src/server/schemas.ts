@@ -185,6 +185,7 @@ export const VerdictResponse = z
     opposite: z
       .object({
         text: z.string().describe("The claim's counter-claim: its negation, its change the other way, or an antonym."),
+        readsAsSentence: z.boolean().optional().describe('False when the rewrite does not read as a sentence ("bleomycin-did not induce"): show its figures, not its words.'),
         entailment: z.number().describe('P(entailment) of the counter-claim on the deciding evidence, 0-1.'),
         claimEntailment: z.number().describe('P(entailment) of the claim on the same evidence, 0-1.'),
       })

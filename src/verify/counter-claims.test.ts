@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { counterClaims, counterPairs, splitCounterReads, twinMargin } from './counter-claims.js';
+import { counterClaims, counterPairs, readsAsSentence, splitCounterReads, twinMargin } from './counter-claims.js';
 
 const probs = (entailment: number, contradiction: number) => ({ entailment, contradiction, neutral: 1 - entailment - contradiction });
 
@@ -36,10 +36,33 @@ describe('counter-claims', () => {
     const [first, second] = splitCounterReads(reads, 2, counters);
     assert.equal(first!.claim, reads[0]);
     assert.ok(Math.abs(first!.margin - 0.6) < 1e-12);
-    assert.deepEqual(first!.opposite, { text: 'A falls.', entailment: 0.2, claimEntailment: 0.8 });
+    assert.deepEqual(first!.opposite, { text: 'A falls.', readsAsSentence: true, entailment: 0.2, claimEntailment: 0.8 });
     assert.ok(second!.margin < 0, 'the second premise favours the opposite');
     assert.equal(second!.opposite!.text, 'A falls.');
     assert.deepEqual(splitCounterReads([probs(0.7, 0.1)], 1, []), [{ claim: probs(0.7, 0.1), margin: 0 }], 'no counter-claim: margin 0, no opposite');
     assert.throws(() => splitCounterReads(reads.slice(1), 2, counters), /expected 6 readings/);
+  });
+});
+
+/** Counter-claim rewrites are shown only when they read as sentences (issue 36). */
+describe('readsAsSentence', () => {
+  it('leaves out the rewrites issue 36 found, keeps plain ones', () => {
+    assert.equal(readsAsSentence('Treatment with bleomycin-did not induce lung fibrosis.'), false);
+    assert.equal(readsAsSentence('Mice lacking the receptor are more unsusceptible to infection.'), false);
+    assert.equal(readsAsSentence('The the drug lowers blood pressure.'), false);
+    assert.equal(readsAsSentence('Caloric restriction speeds up methylation drift.'), true);
+    assert.equal(readsAsSentence('1,000 genomes project enables mapping of rare variants with smaller penetrance effects than common variants.'), true);
+  });
+
+  it('is stated on the opposite a reading carries, for every surface to read', () => {
+    const [reading] = splitCounterReads(
+      [
+        { entailment: 0.2, neutral: 0.5, contradiction: 0.3 },
+        { entailment: 0.7, neutral: 0.2, contradiction: 0.1 },
+      ],
+      1,
+      ['Treatment with bleomycin-did not induce lung fibrosis.'],
+    );
+    assert.equal(reading!.opposite!.readsAsSentence, false);
   });
 });

@@ -26,6 +26,15 @@ export const COUNTER_RULES: readonly ContrastRule[] = ['negation', 'direction', 
 /** Fixed: the same claim always gets the same counter-claims. */
 const SEED = 13;
 
+/**
+ * Whether a counter-claim rewrite reads as a sentence: no verb glued to a hyphen ("bleomycin-did not
+ * induce"), no "more" before a negated adjective ("more unsusceptible"), no doubled word. Every surface shows
+ * a rewrite's words only when it does (issue 36), its figures always.
+ */
+export function readsAsSentence(text: string): boolean {
+  return !/\w-(?:did|does|do|is|are|was|were) not\b/i.test(text) && !/\b(?:more|less) (?:un|in|im|non|dis)[a-z]{4,}/i.test(text) && !/\b(\w+) \1\b/i.test(text);
+}
+
 /** The claim's counter-claims, one per rule that applies (none when no rule applies). */
 export function counterClaims(claim: string): string[] {
   return makeTwins([{ claim, premises: [], group: 'self' }], SEED, { rules: COUNTER_RULES, tag: 'self' }).map((t) => t.twin);
@@ -59,6 +68,7 @@ export function splitCounterReads(reads: readonly EntailmentProbs[], premises: n
     const others = reads.slice(i * n + 1, (i + 1) * n);
     if (!others.length) return { claim, margin: 0 };
     const best = others.reduce((b, p, j) => (p.entailment > others[b]!.entailment ? j : b), 0);
-    return { claim, margin: twinMargin(claim, others)!, opposite: { text: counters[best]!, entailment: others[best]!.entailment, claimEntailment: claim.entailment } };
+    const text = counters[best]!;
+    return { claim, margin: twinMargin(claim, others)!, opposite: { text, readsAsSentence: readsAsSentence(text), entailment: others[best]!.entailment, claimEntailment: claim.entailment } };
   });
 }

@@ -141,6 +141,8 @@ export interface DocumentDecision {
 
 export interface Opposite {
   text: string;
+  /** False when the rewrite does not read as a sentence (counter-claims.ts readsAsSentence): shown by its figures only. */
+  readsAsSentence?: boolean;
   /** P(entailment) of the counter-claim on the deciding evidence (joined). */
   entailment: number;
   /** P(entailment) of the claim on the same evidence. */

@@ -91,7 +91,8 @@ function renderVerdict(v) {
       ? h(
           'p',
           { class: 'hint opposite' },
-          `Read against its opposite, “${v.opposite.text}”: entailment ${fmtScore(v.opposite.entailment)}, the claim ${fmtScore(v.opposite.claimEntailment)}${v.opposite.entailment > v.opposite.claimEntailment ? ' (the evidence favours the opposite).' : '.'}`,
+          // A rewrite that does not read as a sentence is shown by its figures only (as the CLI does).
+          `Read against its opposite${v.opposite.readsAsSentence === false ? ' (its rewrite does not read as a sentence, so it is not shown)' : `, “${v.opposite.text}”`}: entailment ${fmtScore(v.opposite.entailment)}, the claim ${fmtScore(v.opposite.claimEntailment)}${v.opposite.entailment > v.opposite.claimEntailment ? ' (the evidence favours the opposite).' : '.'}`,
         )
       : null,
     h('h3', {}, v.evidence.length ? 'Evidence' : 'No evidence found'),
