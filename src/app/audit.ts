@@ -99,7 +99,10 @@ export async function buildAuditPipeline(settings: Settings, models: ModelHub, s
   if (models.profile) infos.push({ id: `profile:${models.profile.name}`, version: `sha256:${models.profile.hash}`, backend: 'profile' });
   if (support && !infos.some((m) => m.id === support.info.id)) infos.push(support.info);
 
-  const snapshots = settings.sources.folder ? await SnapshotFolder.open(settings.sources.folder) : undefined;
+  // The one decision's thresholds fitted on this engine's probabilities (a profile's), else the lite heads' ones.
+  const fitted = models.profile?.file.bands;
+  const bands = fitted && support ? { supportedFrom: fitted.supportedFrom, partlyFrom: fitted.partlyFrom, notSupportedBelow: fitted.notSupportedBelow, tagBelow: fitted.tagBelow } : undefined;
+  const snapshots = settings.sources.folder ? await SnapshotFolder.open(settings.sources.folder, { maxBytes: settings.sources.maxBytes }) : undefined;
   const fetchPolicy = { timeoutMs: settings.sources.timeoutMs, maxBytes: settings.sources.maxBytes, maxRedirects: settings.sources.maxRedirects };
   const resolver = () => {
     const opts: SourceResolverOptions = {};
@@ -121,6 +124,7 @@ export async function buildAuditPipeline(settings: Settings, models: ModelHub, s
     ...('ranker' in ranked ? { ranker: ranked } : {}),
     ...(support ? { support } : {}),
     ...(finder ? { searchCandidates: finder.find } : {}),
+    ...(bands ? { thresholds: bands } : {}),
   };
   return { auditor: new CitationAuditor(deps, config), deps, engine, resolver, notes, ...(finder ? { searchDocuments: finder.documents } : {}) };
 }

@@ -98,6 +98,8 @@ export function howToCheck(source: Pick<CitationAudit['source'], 'status' | 'rea
     case 'unsupported':
       return /OCR|text layer/i.test(source.reason ?? '') ? 'run OCR on the PDF and give the text (--sources FOLDER; in the web page: upload it)' : `give the text of the source (--sources FOLDER; in the web page: upload it)`;
     case 'blocked':
+      // A snapshot folder's entry refused (a link out, a FIFO, a device, over the cap): the folder needs mending.
+      if (/^snapshot file /.test(source.reason ?? '')) return 'replace that entry of the snapshot folder with the page saved as an ordinary file inside the folder (under --max-bytes), then audit again';
       return `pages on private addresses are never fetched: ${saved}`;
     case 'found':
       return 'the source has no text to score: give its text (--sources FOLDER; in the web page: upload it)';

@@ -4,22 +4,37 @@
  * heading (Markdown), <title> (HTML), the PDF's Title, or the file name. A PDF is read page by page and its
  * sentences keep their page numbers (Document.sentencePages); a PDF without a text layer (a scan) is a
  * record error saying so, not an empty document. Hidden files and folders (".git") and symlinks are
- * skipped. A path to a single file reads just that file.
+ * skipped. A path to a single file reads just that file. Each file is opened by util/folder-file.ts: one that
+ * was swapped for a link out of the folder, a FIFO or a device, or one over FOLDER_FILE_MAX_BYTES (checked
+ * before and while reading), is a record error naming it, never read.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, realpath } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, sep } from 'node:path';
 import { htmlToText } from './html-text.js';
 import { markdownToText } from './markdown-text.js';
 import { readPdf } from './pdf-text.js';
 import { byCodePoint, decodeUtf8, statOrThrow } from './read-lines.js';
+import { readFolderFile } from '../util/folder-file.js';
 import { RecordError, type RawDocument, type ReadOptions, type ReadResult } from './types.js';
 
 export const FOLDER_FILE = /\.(txt|md|markdown|html?|pdf)$/i;
+/** One file of a corpus folder, at most: a document larger than this is refused by name (split it). */
+export const FOLDER_FILE_MAX_BYTES = 128 * 1024 * 1024;
+
+/** The bytes of `rel` under `root`, or the record error that names why it is not read. */
+async function readEntry([root, rel]: [string, string], file: string): Promise<Buffer | RecordError> {
+  const read = await readFolderFile(root, rel, { maxBytes: FOLDER_FILE_MAX_BYTES, folderName: 'corpus folder' });
+  return read.ok ? read.bytes : new RecordError(file, 0, undefined, read.problem === 'too-large' ? `${read.reason.replace(/; shorten it$/, '')}; split it into smaller files` : read.reason);
+}
 
 export async function* readFolder(path: string, opts: ReadOptions = {}): AsyncGenerator<ReadResult> {
   const info = await statOrThrow(path);
   const root = info.isDirectory() ? path : dirname(path);
   const files = info.isDirectory() ? await listFiles(root) : [basename(path)];
+  // A file named on its own is the user's choice, a link included: it is read where it really is (still a
+  // regular file under the cap). A folder's entries must stay in the folder.
+  const single = info.isDirectory() ? undefined : await realpath(path);
+  const at = (rel: string): [string, string] => (single ? [dirname(single), basename(single)] : [root, rel]);
   let toSkip = opts.skip ?? 0;
   for (const rel of files) {
     if (toSkip > 0) {
@@ -28,14 +43,12 @@ export async function* readFolder(path: string, opts: ReadOptions = {}): AsyncGe
     }
     const file = join(root, rel);
     if (/\.pdf$/i.test(rel)) {
-      yield await readPdfFile(file, rel.split(sep).join('/'));
+      yield await readPdfFile(at(rel), rel, file);
       continue;
     }
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(file);
-    } catch (e) {
-      yield { ok: false, error: new RecordError(file, 0, undefined, `cannot read file: ${(e as Error).message}`) };
+    const bytes = await readEntry(at(rel), file);
+    if (bytes instanceof RecordError) {
+      yield { ok: false, error: bytes };
       continue;
     }
     const decoded = decodeUtf8(bytes);
@@ -54,13 +67,10 @@ export async function* readFolder(path: string, opts: ReadOptions = {}): AsyncGe
   }
 }
 
-async function readPdfFile(file: string, id: string): Promise<ReadResult> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (e) {
-    return { ok: false, error: new RecordError(file, 0, undefined, `cannot read file: ${(e as Error).message}`) };
-  }
+async function readPdfFile(entry: [string, string], rel: string, file: string): Promise<ReadResult> {
+  const id = rel.split(sep).join('/');
+  const bytes = await readEntry(entry, file);
+  if (bytes instanceof RecordError) return { ok: false, error: bytes };
   const pdf = await readPdf(bytes);
   if (!pdf.ok) return { ok: false, error: new RecordError(file, 0, undefined, pdf.reason) };
   return { ok: true, doc: { id, title: pdf.title || basename(id, extname(id)), pages: pdf.pages }, loc: { file, line: 0 } };

@@ -4,17 +4,29 @@
  * relative to the folder) or by file name: `<urlKey(url)>.html|.htm|.txt|.md|.pdf` (urlKey = first 24 hex
  * digits of sha256 of the normalised URL, see page-text.ts). A PDF is read page by page (its sentences
  * keep their page numbers); one without a text layer is found but reported unreadable, and so is a binary
- * file saved under a page's name.
+ * file saved under a page's name. Every file (the manifest too) is opened by util/folder-file.ts: a symlink
+ * out of the folder, a device, a FIFO or a file over the size cap (`sources.maxBytes`, checked before and while
+ * reading) is refused by name for its citation alone, never read.
  */
-import { readFile, readdir } from 'node:fs/promises';
-import { extname, join, resolve, sep } from 'node:path';
+import { readdir } from 'node:fs/promises';
+import { extname, join, resolve } from 'node:path';
 import type { Document } from '../corpus/types.js';
 import { normalizeUrl } from '../store/url.js';
+import { readFolderFile } from '../util/folder-file.js';
 import { notTextReason } from '../util/not-text.js';
 import { pageToDocument, pdfToDocument, urlKey, type PageKind } from './page-text.js';
 import { landingUrl, RESOLVABLE_IDS, type WorkIdType } from './work-ids.js';
 
 export const SNAPSHOT_MANIFEST = 'manifest.jsonl';
+/** A saved page is held to a fetched page's size (settings sources.maxBytes) unless told otherwise. */
+export const DEFAULT_SNAPSHOT_MAX_BYTES = 5 * 1024 * 1024;
+/** The manifest's own cap: a line per page, so far more than any folder lists. */
+const MANIFEST_MAX_BYTES = 64 * 1024 * 1024;
+
+export interface SnapshotFolderOptions {
+  /** Bytes of one saved page, at most (settings sources.maxBytes). */
+  maxBytes?: number;
+}
 const EXTENSIONS = ['.html', '.htm', '.txt', '.md', '.pdf'] as const;
 
 export type SnapshotLookup =
@@ -22,7 +34,7 @@ export type SnapshotLookup =
   | { found: true; path: string; unsupported: string }
   /** Read, but no text in it (a PDF without a text layer). */
   | { found: true; path: string; unreadable: string }
-  /** The manifest names a path outside the folder: refused, never read. */
+  /** The entry leaves the folder (a ".." path, a symbolic link out), is not a regular file (a FIFO, a device) or is over the size cap: refused, never read. */
   | { found: true; path: string; refused: string }
   /** Listed (or named) but the file cannot be read (missing, a directory, no permission). */
   | { found: false; missingFile: string }
@@ -33,14 +45,17 @@ export class SnapshotFolder {
     readonly dir: string,
     private readonly byUrl: Map<string, { path: string; title?: string }>,
     private readonly files: Set<string>,
+    private readonly maxBytes: number,
   ) {}
 
-  static async open(dir: string): Promise<SnapshotFolder> {
+  static async open(dir: string, opts: SnapshotFolderOptions = {}): Promise<SnapshotFolder> {
     const root = resolve(dir);
     const files = new Set(await readdir(root));
     const byUrl = new Map<string, { path: string; title?: string }>();
     if (files.has(SNAPSHOT_MANIFEST)) {
-      const lines = (await readFile(join(root, SNAPSHOT_MANIFEST), 'utf8')).split(/\r?\n/);
+      const manifest = await readFolderFile(root, SNAPSHOT_MANIFEST, { maxBytes: MANIFEST_MAX_BYTES, folderName: 'snapshot folder' });
+      if (!manifest.ok) throw new Error(`${root}: the snapshot folder's ${manifest.reason}`);
+      const lines = manifest.bytes.toString('utf8').split(/\r?\n/);
       lines.forEach((line, i) => {
         if (!line.trim()) return;
         let rec: { url?: unknown; path?: unknown; title?: unknown } & Partial<Record<WorkIdType, unknown>>;
@@ -59,7 +74,7 @@ export class SnapshotFolder {
         for (const k of keys) byUrl.set(normalizeUrl(k), entry);
       });
     }
-    return new SnapshotFolder(root, byUrl, files);
+    return new SnapshotFolder(root, byUrl, files, opts.maxBytes ?? DEFAULT_SNAPSHOT_MAX_BYTES);
   }
 
   /** The file name a page for `url` should have in a snapshot folder (without manifest). */
@@ -76,27 +91,20 @@ export class SnapshotFolder {
     }
     if (!rel) return { found: false };
     const path = resolve(this.dir, rel);
-    // A manifest must not point outside its folder (it may come from somewhere else than the user). Only
-    // this citation fails: the rest of the audit goes on.
-    if (path !== this.dir && !path.startsWith(this.dir + sep)) return { found: true, path, refused: `${SNAPSHOT_MANIFEST}: path ${rel} leaves the snapshot folder (refused)` };
+    // A manifest (or a file) must not lead outside its folder, nor be a device, a FIFO or a huge file (the folder
+    // may come from somewhere else than the user). Only this citation fails: the rest of the audit goes on.
+    const read = await readFolderFile(this.dir, rel, { maxBytes: this.maxBytes, folderName: 'snapshot folder', capSetting: 'sources.maxBytes' });
+    if (!read.ok) {
+      if (read.problem === 'missing' || read.problem === 'unreadable') return { found: false, missingFile: `snapshot file ${read.reason}` };
+      return { found: true, path, refused: `snapshot file ${read.reason}` };
+    }
+    const bytes = read.bytes;
     const ext = extname(path).toLowerCase();
     if (ext === '.pdf') {
-      let bytes: Buffer;
-      try {
-        bytes = await readFile(path);
-      } catch (e) {
-        return { found: false, missingFile: `snapshot file ${rel} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
-      }
       const pdf = await pdfToDocument(bytes, url, listed?.title);
       return pdf.ok ? { found: true, path, document: pdf.document } : { found: true, path, unreadable: pdf.reason };
     }
     const kind: PageKind = ext === '.html' || ext === '.htm' ? 'html' : ext === '.md' ? 'markdown' : 'text';
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(path);
-    } catch (e) {
-      return { found: false, missingFile: `snapshot file ${rel} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
-    }
     // A binary file saved under a page's name (an image, an archive) is unreadable, not text to score.
     const binary = notTextReason(bytes);
     if (binary) return { found: true, path, unreadable: `snapshot file ${rel}: unreadable: not text (${binary})` };
