@@ -128,7 +128,7 @@ describe('veracite CLI', () => {
   it('refuses an over-long command-line argument before any model loads, stating the claim cap and pointing to files and stdin', () => {
     const r = veracite(['verify', 'x'.repeat(30_000), '--index', join(dir, 'idx')]);
     assert.equal(r.signal, null, 'no crash');
-    assert.equal(r.code, 2);
+    assert.equal(r.code, 64, 'a usage error (util/exit-codes.ts)');
     assert.match(r.err, /30000 characters .*a claim may have at most 2000 characters.*in a file \(--source page\.txt\) or on stdin \(--source -\)/);
   });
 

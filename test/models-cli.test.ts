@@ -119,7 +119,7 @@ describe('veracite models (CLI, loopback hub)', () => {
     assert.deepEqual(json.problems, []);
     assert.equal(json.state, 'calibrated');
     const missing = await veracite(['models', 'info', 'no-such-profile']);
-    assert.equal(missing.code, 1);
+    assert.equal(missing.code, 66, 'a missing input (util/exit-codes.ts)');
     assert.match(missing.err, /veracite: profile "no-such-profile" is not installed/);
   });
 

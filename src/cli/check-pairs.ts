@@ -18,13 +18,15 @@ import { withApp } from './open-app.js';
 import { createProgress } from './progress.js';
 import { readJsonlObjects } from './jsonl-objects.js';
 import { readSourceArgument } from './source-argument.js';
+import { BadDataError, EXIT, ExitError, ownExitCode } from '../util/exit-codes.js';
+import { checkInputFile } from './input-file.js';
 
 type Fields = Record<string, unknown>;
 
 function optionalText(v: Fields, field: string, where: string): string | undefined {
   const x = v[field];
   if (x === undefined || x === null) return undefined;
-  if (typeof x !== 'string') throw new Error(`${where} field "${field}": expected a string, got ${Array.isArray(x) ? 'an array' : typeof x}`);
+  if (typeof x !== 'string') throw new BadDataError(`${where} field "${field}": expected a string, got ${Array.isArray(x) ? 'an array' : typeof x}`);
   return x;
 }
 
@@ -35,7 +37,7 @@ export async function pairOf(v: Fields, file: string, line: number): Promise<Omi
   const claim = checkedClaim(v.claim, `${where} field "claim"`);
   const source = optionalText(v, 'source', where);
   const text = optionalText(v, 'text', where);
-  if ((source === undefined) === (text === undefined)) throw new Error(`${where}: give exactly one of "source" (a saved page's path or a URL) and "text" (the source's text)`);
+  if ((source === undefined) === (text === undefined)) throw new BadDataError(`${where}: give exactly one of "source" (a saved page's path or a URL) and "text" (the source's text)`);
   const title = optionalText(v, 'source_title', where);
   let read: SourceCheckInput['source'];
   if (text !== undefined) {
@@ -48,12 +50,12 @@ export async function pairOf(v: Fields, file: string, line: number): Promise<Omi
       read = await readSourceArgument(path, title);
     } catch (e) {
       if (e instanceof NotTextError) throw new NotTextError(`${where} field "source": ${e.what}`, e.why);
-      throw new Error(`${where} field "source": ${e instanceof SettingsError ? e.message.replace(/^[^:]*: /, '') : (e as Error).message}`);
+      throw new ExitError(`${where} field "source": ${e instanceof SettingsError ? e.message.replace(/^[^:]*: /, '') : (e as Error).message}`, ownExitCode(e) ?? EXIT.DATA);
     }
   }
   const context = v.context;
   if (context !== undefined && typeof context !== 'string' && !(Array.isArray(context) && context.every((c) => typeof c === 'string'))) {
-    throw new Error(`${where} field "context": expected the text before the claim, or its sentences`);
+    throw new BadDataError(`${where} field "context": expected the text before the claim, or its sentences`);
   }
   const articleTitle = optionalText(v, 'title', where);
   return {
@@ -93,6 +95,7 @@ export function checkRecord(id: string, r: SourceCheck): Record<string, unknown>
 
 export async function checkPairs(flags: Record<string, unknown> & { pairs?: string; out: string; quiet?: boolean }): Promise<void> {
   const file = flags.pairs!;
+  await checkInputFile(file, '--pairs', 'one JSON object a line: {"id", "claim", "source" or "text"}');
   await mkdir(dirname(flags.out), { recursive: true });
   const done = await completedIds(flags.out);
   const total = await countRecords(file, 'jsonl');

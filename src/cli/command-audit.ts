@@ -19,6 +19,7 @@ import type { AuditReport } from '../audit/types.js';
 import { openApp } from './open-app.js';
 import { addOptions, oneOf, positiveInt, type OptionPick } from './options.js';
 import { createProgress } from './progress.js';
+import { checkInputFile } from './input-file.js';
 
 export const AUDIT_OPTIONS: OptionPick = {
   index: ['index', 'noIndex'],
@@ -85,6 +86,8 @@ export function registerAuditCommand(program: Command): void {
 async function runAudit(article: string, flags: AuditFlags): Promise<AuditReport> {
   // The readers load when an audit runs, not at start-up (issue 31).
   const [{ loadDocumentInput, noCitationsReason }, { writeKiltWafer }] = await Promise.all([import('../documents/index.js'), import('../wiki/index.js')]);
+  // Before the index and the models open: a document that is not there, or is empty, says so at once.
+  await checkInputFile(article, 'the document', 'wikitext, Wikipedia HTML, KILT/WAFER .jsonl, Markdown, HTML, text or PDF, e.g. data/samples/audit/article.wikitext');
   const vc = await openApp(flags, AUDIT_OPTIONS);
   try {
     const src = vc.settings.sources;

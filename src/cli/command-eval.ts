@@ -24,6 +24,7 @@ import { writeFile } from 'node:fs/promises';
 import { saveJson, withJsonOutput } from './command-line.js';
 import { SEARCH_OPTIONS } from './command-search.js';
 import { VERIFY_OPTIONS } from './command-verify.js';
+import { UsageError } from '../util/exit-codes.js';
 
 const TASKS = ['scifact', 'wice', 'beir', 'files'] as const;
 
@@ -59,10 +60,10 @@ async function loadTask(flags: EvalFlags): Promise<EvalTask> {
     case 'wice':
       return wiceTask(flags.queries ?? DEFAULT_FILES.wice!, ...(flags.name ? [flags.name] : []));
     case 'beir':
-      if (!flags.dir) throw new Error('--task beir needs --dir <BEIR dataset folder>');
+      if (!flags.dir) throw new UsageError('--task beir needs --dir <BEIR dataset folder>');
       return beirTask(flags.dir);
     case 'files':
-      if (!flags.queries || !flags.qrels) throw new Error('--task files needs --queries <file> and --qrels <file>');
+      if (!flags.queries || !flags.qrels) throw new UsageError('--task files needs --queries <file> and --qrels <file>');
       return { name: flags.name ?? datasetName(flags.queries), queries: await readQueries(flags.queries), qrels: await readQrels(flags.qrels) };
   }
 }

@@ -12,6 +12,7 @@ import { openApp } from './open-app.js';
 import { addOptions, nonNegativeInt, oneOf, positiveInt, type OptionPick } from './options.js';
 import { count, snapshotText, vectorIndexText } from './format.js';
 import { createProgress } from './progress.js';
+import { EXIT, MissingInputError, UsageError } from '../util/exit-codes.js';
 
 const INDEX_OPTIONS: OptionPick = { index: ['index'], models: ['embedder', 'device'] };
 
@@ -68,7 +69,7 @@ export function registerIndexCommand(program: Command): void {
     .option('--quiet', 'no progress output')
     .option('--json', 'print the summary as JSON on stdout'), INDEX_OPTIONS)
     .action(async (paths: string[], flags: IndexFlags) => {
-      if (paths.length === 0 && !flags.dense) throw new Error('index: give the corpus files or folders to index, or --dense alone to add vectors to an existing index');
+      if (paths.length === 0 && !flags.dense) throw new UsageError('index: give the corpus files or folders to index, or --dense alone to add vectors to an existing index');
       const { ingestProblem } = await import('../store/ingest.js');
       const vc = await openApp(flags, INDEX_OPTIONS, {
         create: true,
@@ -84,6 +85,7 @@ export function registerIndexCommand(program: Command): void {
       };
       process.on('SIGINT', onSigint);
       const summaries: IngestSummary[] = [];
+      let failedPaths = 0;
       try {
         if (paths.length === 0) {
           await backfillVectors(vc, indexDir, controller.signal, flags);
@@ -124,7 +126,7 @@ export function registerIndexCommand(program: Command): void {
           const problem = ingestProblem(summary);
           if (problem) {
             console.error(`veracite: ${problem}`);
-            process.exitCode = 1;
+            failedPaths++;
           }
           if (summary.interrupted) break;
         }
@@ -132,7 +134,9 @@ export function registerIndexCommand(program: Command): void {
         const snapshot = await store.snapshot();
         if (flags.json) console.log(JSON.stringify({ index: indexDir, snapshot, stats, sources: summaries }, null, 2));
         else console.error(`index ${indexDir}: ${count(stats.documents, 'document')}, ${count(stats.passages, 'passage')}, ${count(stats.sentences, 'sentence')}; ${snapshotText(snapshot)}`);
-        if (summaries.some((s) => s.interrupted)) process.exitCode = 130;
+        // Nothing indexed from any path is bad data (65); from some of them, a partial run (1).
+        if (failedPaths) process.exitCode = failedPaths === summaries.length ? EXIT.DATA : EXIT.PARTIAL;
+        if (summaries.some((s) => s.interrupted)) process.exitCode = EXIT.INTERRUPTED;
       } finally {
         process.off('SIGINT', onSigint);
         const cache = await vc.embeddingCacheStats();
@@ -146,7 +150,7 @@ export function registerIndexCommand(program: Command): void {
 async function backfillVectors(vc: Veracite, indexDir: string, signal: AbortSignal, flags: IndexFlags): Promise<void> {
   const store = vc.requireStore();
   const before = await store.stats();
-  if (before.documents === 0) throw new Error(`index --dense: ${indexDir} holds no documents; index corpus files first (veracite index <files> --index ${indexDir})`);
+  if (before.documents === 0) throw new MissingInputError(`index --dense: ${indexDir} holds no documents; index corpus files first (veracite index <files> --index ${indexDir})`);
   const counts = await store.vectorCounts();
   const missing = counts.total - counts.withVector;
   const bar = createProgress(`embed ${indexDir}`, missing, 'passages', { quiet: flags.quiet || missing === 0 });

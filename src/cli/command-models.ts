@@ -17,6 +17,7 @@
  */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
+import { MissingInputError } from '../util/exit-codes.js';
 import { CATALOG, catalogProfile, type CatalogFile, type CatalogProfile, type ProfileRole } from '../models/hub/catalog.js';
 import { HubError, checkedAs, downloadRepo, hubEndpoint, isOffline, verifyFolder, type DownloadProgress, type ManifestFile } from '../models/hub/download.js';
 import { importFolder, listInstalled, modelsHome, profileDir, readPullInfo, removeProfile, setActiveProfile, activeProfileName, writePullInfo, type InstalledProfile } from '../models/hub/home.js';
@@ -213,7 +214,7 @@ export function registerModelsCommand(program: Command): void {
   homeOpt(models.command('info <profile>').description('a profile\'s files and checksums (re-verified), revision, calibration and figures').option('--json', 'machine-readable'))
     .action((name: string, flags: { modelsDir?: string; json?: boolean }) => withJsonOutput(flags.json, async () => {
       const p = (await listInstalled(modelsHome(flags.modelsDir))).find((i) => i.name === name);
-      if (!p) throw new HubError(`profile "${name}" is not installed (veracite models list)`);
+      if (!p) throw new MissingInputError(`profile "${name}" is not installed (veracite models list)`);
       console.log(describeInstalled(p));
       const problems = p.manifest ? await verifyFolder(join(p.dir, repoFolder(p.repo!)), p.manifest) : ['no download manifest'];
       for (const f of p.manifest?.files ?? []) console.log(`  ${f.path}  ${f.size} bytes  sha256 ${f.sha256}  (${f.verifiedBy}: ${checkedAs(f.verifiedBy)})`);

@@ -21,6 +21,7 @@ import { DEFAULT_RANKER_FILE } from '../audit/ranker-defaults.js';
 import { commandLine, saveJson, withJsonOutput } from './command-line.js';
 import { addOptions, positiveInt, settingsFrom, type OptionPick } from './options.js';
 import { createProgress } from './progress.js';
+import { BadDataError, MissingInputError } from '../util/exit-codes.js';
 
 const RECOVERY_OPTIONS: OptionPick = { index: ['index'], models: ['scorer', 'device', 'cache'], scoring: true };
 /** The candidates are SIDE's union of BM25 and dense lists; the engine's vectors persist across runs. */
@@ -108,13 +109,13 @@ async function withRecoverySetup<T>(flags: RecoveryFlags, run: (s: RecoverySetup
   const dir = settings.index?.dir;
   if (!dir) throw new SettingsError('index.dir', 'the pooled index is required');
   if (!existsSync(dir)) {
-    if (!flags.corpus?.length) throw new Error(`${dir} does not exist: pass --corpus <files...> to build the pooled index`);
+    if (!flags.corpus?.length) throw new MissingInputError(`${dir} does not exist: pass --corpus <files...> to build the pooled index`);
     await buildPooledIndex(settings, flags.corpus, flags.quiet);
   }
   const vc = await Veracite.open(settings);
   try {
     const store = vc.requireStore();
-    if (!vc.hasVectors) throw new Error(`${dir} has no vectors: rebuild it with --corpus (dense)`);
+    if (!vc.hasVectors) throw new BadDataError(`${dir} has no vectors: rebuild it with --corpus (dense)`);
     const engine = await vc.models.engine();
     const embedder = await vc.models.embedder();
     const task = await wiceTask(flags.queries);

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { packageRoot } from '../util/package-root.js';
 import { oneOf, positiveInt } from './options.js';
+import { MissingInputError, UsageError } from '../util/exit-codes.js';
 
 export const TRAIN_HEADS = ['nli', 'evidence'] as const;
 
@@ -54,12 +55,12 @@ export function registerTrainCommand(program: Command): void {
       const [{ createUseEmbedder }, { runTraining }, { pct }] = await Promise.all([import('../models/use/index.js'), import('../learn/heads/train.js'), import('../learn/heads/train-nli.js')]);
       // SICK is non-commercial: the product's weights never see it, so refuse to write them where they ship.
       if (flags.sick && resolve(flags.out) === resolve(packageRoot(), 'models')) {
-        throw new Error('--sick: SICK is CC BY-NC-SA (non-commercial) and the weights in models/ ship with veracite; pass --out to another folder, e.g. --out tmp/models-sick');
+        throw new UsageError('--sick: SICK is CC BY-NC-SA (non-commercial) and the weights in models/ ship with veracite; pass --out to another folder, e.g. --out tmp/models-sick');
       }
-      if (flags.sick && !existsSync(join(flags.data, 'nli', 'sick'))) throw new Error(`--sick: ${join(flags.data, 'nli', 'sick')} not found`);
-      if (flags.annotations && !existsSync(flags.annotations)) throw new Error(`--annotations ${flags.annotations}: file not found`);
+      if (flags.sick && !existsSync(join(flags.data, 'nli', 'sick'))) throw new MissingInputError(`--sick: ${join(flags.data, 'nli', 'sick')} not found`);
+      if (flags.annotations && !existsSync(flags.annotations)) throw new MissingInputError(`--annotations ${flags.annotations}: file not found`);
       for (const sub of ['nli/snli', 'nli/rte', 'scifact']) {
-        if (!existsSync(join(flags.data, sub))) throw new Error(`--data ${flags.data}: ${join(flags.data, sub)} not found (expected the shared data folder)`);
+        if (!existsSync(join(flags.data, sub))) throw new MissingInputError(`--data ${flags.data}: ${join(flags.data, sub)} not found (expected the shared data folder)`);
       }
       const log = flags.quiet ? () => {} : (line: string) => console.error(line);
       const embedder = await createUseEmbedder({ threads: flags.threads });

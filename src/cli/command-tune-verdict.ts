@@ -15,6 +15,7 @@ import { CALIBRATION_PATH, RULE_MARGIN, saveVerdictCalibration } from '../learn/
 import type { EntailmentModel, PairScorer } from '../models/types.js';
 import { REVIEW_PATH } from '../verify/review.js';
 import { addOptions, nonNegativeInt, positiveInt, settingsFrom, type OptionPick } from './options.js';
+import { MissingInputError } from '../util/exit-codes.js';
 
 /** The shipped evidence scorer over the index of the SciFact corpus (abstracts read from it). */
 const TUNE_OPTIONS: OptionPick = { index: ['index'], models: ['scorer', 'nli', 'device'] };
@@ -52,7 +53,7 @@ export function registerTuneVerdictCommand(program: Command): void {
       import('../models/use/index.js'),
       import('../verify/reliability.js'),
     ]);
-    if (!existsSync(join(flags.data, 'scifact', 'claims_train.jsonl'))) throw new Error(`--data ${flags.data}: scifact/claims_train.jsonl not found (expected the shared data folder)`);
+    if (!existsSync(join(flags.data, 'scifact', 'claims_train.jsonl'))) throw new MissingInputError(`--data ${flags.data}: scifact/claims_train.jsonl not found (expected the shared data folder)`);
     const log = flags.quiet ? () => {} : (line: string) => console.error(line);
     // Per-sentence entailment probabilities are what is fitted on: the columbia rule, BM25 candidates.
     const settings = { ...settingsFrom(flags, TUNE_OPTIONS), retrieval: { mode: 'bm25' as const }, verify: { rule: 'columbia' as const } };

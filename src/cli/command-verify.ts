@@ -22,6 +22,8 @@ import { createProgress } from './progress.js';
 import { assertText } from '../util/not-text.js';
 import { checkedClaim, ClaimTextError } from '../verify/claim-text.js';
 import { isSearchVerdict, SEARCH_OPTIONS, searchLines } from './search-output.js';
+import { UsageError } from '../util/exit-codes.js';
+import { checkInputFile } from './input-file.js';
 
 /** The options of every command that verifies claims (verify, eval scifact / fever, tune-verdict, serve). */
 export const VERIFY_OPTIONS: OptionPick = { index: ['index'], models: ['embedder', 'scorer', 'nli', 'device', 'profile', 'judge', 'maxCalls'], retrieval: true, verify: true };
@@ -154,10 +156,11 @@ export function registerVerifyCommand(program: Command): void {
       .option('--quiet', 'no progress output'),
     { ...VERIFY_OPTIONS, ...SEARCH_OPTIONS },
   ).action(async (claim: string | undefined, flags: { claims?: string; out: string; json?: boolean; quiet?: boolean } & Record<string, unknown>) => {
-    if (claim === undefined && !flags.claims) throw new Error('give a claim, or --claims <file.jsonl>');
-    if (claim === '-' && flags.claims === '-') throw new Error("stdin can carry the claim or the claims file, not both");
+    if (claim === undefined && !flags.claims) throw new UsageError('give a claim, or --claims <file.jsonl>');
+    if (claim === '-' && flags.claims === '-') throw new UsageError("stdin can carry the claim or the claims file, not both");
     // Read and checked before any model loads: a claim that is not there, or cannot be one, fails fast.
     const text = claim === undefined ? undefined : checkedClaim(claim === '-' ? await readStdin() : claim, claim === '-' ? 'stdin' : undefined);
+    if (flags.claims) await checkInputFile(flags.claims, '--claims', 'one JSON object a line with its "claim", e.g. data/samples/scifact/claims_dev.jsonl');
     // Search needs no index: without --index, none is opened (the default index is not required).
     const searching = flags.search !== undefined;
     const base = searching && flags.index === undefined ? { index: { dir: null } } : {};

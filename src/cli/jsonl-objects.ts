@@ -4,6 +4,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { BadDataError } from '../util/exit-codes.js';
 
 export interface JsonlObject {
   /** 1-based line number in the file. */
@@ -23,9 +24,9 @@ export async function* readJsonlObjects(path: string): AsyncGenerator<JsonlObjec
     try {
       v = JSON.parse(raw);
     } catch (e) {
-      throw new Error(`${where}:${line}: invalid JSON (${(e as Error).message})`);
+      throw new BadDataError(`${where}:${line}: invalid JSON (${(e as Error).message})`);
     }
-    if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error(`${where}:${line}: expected a JSON object`);
+    if (!v || typeof v !== 'object' || Array.isArray(v)) throw new BadDataError(`${where}:${line}: expected a JSON object`);
     yield { line, fields: v as Record<string, unknown> };
   }
 }

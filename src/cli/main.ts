@@ -2,11 +2,10 @@
  * The `veracite` command. Each sub-command lives in its own file and registers itself here.
  */
 import { Command } from 'commander';
-import { MissingIndexError } from '../store/missing-index.js';
-import { WriterLockError } from '../store/writer-lock.js';
 import { SettingsError } from '../util/settings-error.js';
-import { NotTextError } from '../util/not-text.js';
-import { ClaimTextError, MAX_CLAIM_CHARS } from '../verify/claim-text.js';
+import { MAX_CLAIM_CHARS } from '../verify/claim-text.js';
+import { EXIT, exitCodeHelp } from '../util/exit-codes.js';
+import { exitCodeOf } from './exit-codes.js';
 import { flagOf } from './options.js';
 import { addExamples } from './examples.js';
 import { runProgram } from './run-program.js';
@@ -41,6 +40,8 @@ export function buildProgram(): Command {
   registerServeCommand(program);
   registerDemoCommand(program);
   addExamples(program);
+  program.addHelpText('before', `New here? Run "veracite demo": it builds a small index (.veracite/demo) from the shipped samples, then\ntry "veracite verify <claim> --index .veracite/demo" or "veracite audit data/samples/audit/article.wikitext --sources data/samples/audit/sources --index .veracite/demo".\n`);
+  program.addHelpText('after', `\n${exitCodeHelp()}\n`);
   return program;
 }
 
@@ -61,23 +62,14 @@ export async function main(argv: string[]): Promise<void> {
   const tooLong = tooLongArgument(argv);
   if (tooLong) {
     console.error(`veracite: ${tooLong}`);
-    process.exitCode = 2;
+    process.exitCode = EXIT.USAGE;
     return;
   }
   await runProgram(buildProgram(), argv, () => ({ messageOf, exitCodeOf }));
 }
 
-/**
- * sysexits(3) codes where a script may want to tell the cases apart: the input data is wrong (65,
- * EX_DATAERR: a binary file given as a page or an article, an empty or too long claim), no index there (66,
- * EX_NOINPUT), another process is writing the index (75, EX_TEMPFAIL: try again later); 1 otherwise.
- */
-export function exitCodeOf(e: Error): number {
-  if (e instanceof NotTextError || e instanceof ClaimTextError) return 65;
-  if (e instanceof MissingIndexError) return 66;
-  if (e instanceof WriterLockError) return 75;
-  return 1;
-}
+/** The exit code of a run that failed with `e`: the one table (util/exit-codes.ts), mapped in exit-codes.ts. */
+export { exitCodeOf };
 
 /** Errors from the core name settings (`retrieval.mode`); the user typed flags (`--mode`). */
 export function messageOf(e: Error): string {

@@ -41,6 +41,7 @@ import { writeFileAtomic } from '../util/atomic-file.js';
 import { aggregateColumbia } from '../verify/aggregate.js';
 import { aggregateConfigOf } from '../verify/verdict-calibration.js';
 import { readJsonlFile } from '../util/jsonl-file.js';
+import { MissingInputError } from '../util/exit-codes.js';
 
 export interface CalibrateProfileOptions {
   name: string;
@@ -70,7 +71,7 @@ export async function calibrateProfile(o: CalibrateProfileOptions): Promise<Prof
   const home = modelsHome(o.home);
   const dir = profileDir(o.name, home);
   const pull = await readPullInfo(dir);
-  if (!pull) throw new HubError(`model profile "${o.name}" is not installed in ${home}: veracite models pull ${o.name} (or models import <folder>)`);
+  if (!pull) throw new MissingInputError(`model profile "${o.name}" is not installed in ${home}: veracite models pull ${o.name} (or models import <folder>)`);
   const modelDir = join(dir, repoFolder(pull.repo));
   const manifest = await readManifest(modelDir).catch(() => undefined);
   if (!manifest) throw new HubError(`${modelDir}: the download did not finish (no manifest); run veracite models pull ${o.name} again`);
@@ -90,7 +91,7 @@ export async function calibrateProfile(o: CalibrateProfileOptions): Promise<Prof
   const corpus = join(samples, 'scifact', 'corpus.jsonl');
   const trainPath = join(samples, 'scifact', 'claims_train.jsonl');
   const devPath = join(samples, 'scifact', 'claims_dev.jsonl');
-  for (const p of [corpus, trainPath, devPath]) if (!existsSync(p)) throw new Error(`${p}: labelled sample missing (data/samples/calibration: scripts/build-calibration-samples.mjs)`);
+  for (const p of [corpus, trainPath, devPath]) if (!existsSync(p)) throw new MissingInputError(`${p}: labelled sample missing (data/samples/calibration: scripts/build-calibration-samples.mjs)`);
   const devClaims = (await readJsonlFile<GoldClaim & { id: number }>(devPath, sizes.dev)).filter((c) => c.cited_doc_ids.length);
 
   if (pull.role === 'embedder') {

@@ -1,11 +1,12 @@
 /**
  * Runs a built `veracite` program as the process does (main.ts, and models-entry.ts for `veracite models`):
- * a reader that closes stdout early (`| head`) is not an error, commander's own exits keep their code, and
+ * a reader that closes stdout early (`| head`) is not an error, commander's own usage errors exit 64 (util/exit-codes.ts), and
  * any other error is one "veracite: ..." line with its exit code. `errors` gives the wording and the code
  * (main.ts's messageOf / exitCodeOf); it is called only when something failed, so a light entry can load
  * them then.
  */
 import { CommanderError, type Command } from 'commander';
+import { EXIT } from '../util/exit-codes.js';
 import { takeJudgeUsage, usageLine } from '../models/llm/usage.js';
 
 export interface ErrorReport {
@@ -19,13 +20,16 @@ export async function runProgram(program: Command, argv: string[], errors: () =>
     if (e.code === 'EPIPE') process.exit(0);
     throw e;
   });
-  program.exitOverride();
+  // On every sub-command too: commander copies the setting only into commands made after it is set, and a
+  // sub-command's own usage error would otherwise exit 1 from inside commander.
+  overrideExits(program);
   try {
     await program.parseAsync(argv);
   } catch (e) {
     reportJudgeUsage();
+    // Commander has printed its message (or the help); a wrong command line is a usage error (64).
     if (e instanceof CommanderError) {
-      process.exitCode = e.exitCode;
+      process.exitCode = e.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
       return;
     }
     const report = await errors();
@@ -34,6 +38,11 @@ export async function runProgram(program: Command, argv: string[], errors: () =>
     return;
   }
   reportJudgeUsage();
+}
+
+function overrideExits(cmd: Command): void {
+  cmd.exitOverride();
+  for (const sub of cmd.commands) overrideExits(sub);
 }
 
 /** An LLM judge's calls, tokens, cache hits and cost, one line each on stderr at the end of every run that used one. */

@@ -12,6 +12,7 @@ import { looksLikePdf } from '../corpus/pdf-text.js';
 import { pdfToDocument, type PageKind } from '../sources/page-text.js';
 import { assertText } from '../util/not-text.js';
 import { SettingsError } from '../util/settings-error.js';
+import { EXIT } from '../util/exit-codes.js';
 import { readStdinBytes } from './command-verify.js';
 
 const KIND_OF_EXTENSION: Record<string, PageKind> = { '.html': 'html', '.htm': 'html', '.md': 'markdown', '.markdown': 'markdown' };
@@ -28,17 +29,18 @@ export async function readSourceArgument(where: string, title?: string, option =
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a folder, not a file' : (e as Error).message;
-      throw new SettingsError(option, `cannot read ${where}: ${why}. Give a saved page (.txt, .md, .html, .pdf), '-' for stdin, or an http(s) URL`);
+      throw new SettingsError(option, `cannot read ${where}: ${why}. Give a saved page (.txt, .md, .html, .pdf), '-' for stdin, or an http(s) URL`, code === 'ENOENT' ? EXIT.NO_INPUT : EXIT.DATA);
     }
   }
   const name = where === '-' ? 'stdin' : where;
   const ext = where === '-' ? '' : extname(where).toLowerCase();
   if (ext === '.pdf' || looksLikePdf(bytes)) {
     const pdf = await pdfToDocument(new Uint8Array(bytes), where === '-' ? 'source:stdin' : `file://${where}`, title ?? (where === '-' ? 'stdin' : basename(where)));
-    if (!pdf.ok) throw new SettingsError(option, `cannot read ${name} as a PDF: ${pdf.reason}`);
+    if (!pdf.ok) throw new SettingsError(option, `cannot read ${name} as a PDF: ${pdf.reason}`, EXIT.DATA);
     return { document: title ? { ...pdf.document, title } : pdf.document };
   }
   assertText(bytes, name);
+  if (!/\S/.test(bytes.toString('utf8'))) throw new SettingsError(option, `${name} is empty: nothing to check the claim against`, EXIT.DATA);
   // No title from the file name: the title is read with the page's text (its words count as the page's),
   // and "scifact-9394119.txt" is not the source's title. An HTML page's own <title> is used.
   return { text: bytes.toString('utf8'), ...named, ...(where === '-' ? {} : { kind: KIND_OF_EXTENSION[ext] ?? 'text' }) };

@@ -24,6 +24,7 @@ import { parsePlainTextDocument } from './plain-text.js';
 import type { CitedDocument, DocumentParseOptions } from './types.js';
 import type { ArticleContent } from './content-types.js';
 import { INPUT_FORMATS, type InputFormat } from './input-formats.js';
+import { BadDataError, MissingInputError } from '../util/exit-codes.js';
 
 // Defined in input-formats.ts (light: the command line's help lists them).
 export { INPUT_FORMATS, type InputFormat };
@@ -154,8 +155,8 @@ async function loadAnyInput(input: string, opts: DocumentInputOptions): Promise<
     bytes = await readFile(input);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new Error(`${input}: no such file. Give a document to audit (wikitext, Wikipedia HTML, KILT/WAFER .jsonl, Markdown, HTML, text or PDF), or a URL with live fetching on`);
-    if (code === 'EISDIR') throw new Error(`${input} is a folder: give one document to audit`);
+    if (code === 'ENOENT') throw new MissingInputError(`${input}: no such file. Give a document to audit (wikitext, Wikipedia HTML, KILT/WAFER .jsonl, Markdown, HTML, text or PDF), or a URL with live fetching on`);
+    if (code === 'EISDIR') throw new BadDataError(`${input} is a folder: give one document to audit`);
     throw new Error(`cannot read ${input}: ${(e as Error).message}`);
   }
   const kind = opts.format && opts.format !== 'auto' ? opts.format : detectFormat(input, bytes);

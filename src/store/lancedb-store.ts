@@ -255,7 +255,7 @@ export class LanceStore implements VectorBackfillStore, TitleAliasStore {
   static async open(dir: string, opts: LanceStoreOptions = {}): Promise<LanceStore> {
     const manifest = await loadManifest(dir);
     if (!manifest && (opts.create === false || opts.readOnly)) {
-      throw new MissingIndexError(dir, `${dir}: no veracite index here; build one with "veracite index <corpus files> --index ${dir}"`);
+      throw new MissingIndexError(dir, `${dir}: no veracite index here; build one with "veracite index <corpus files> --index ${dir}", or run "veracite demo" to build the demo index (.veracite/demo, from the shipped samples)`);
     }
     // lancedb.connect creates the directory, so a missing one is only connected to at the first write.
     const session = lanceSession(dir, opts.indexCacheBytes);
