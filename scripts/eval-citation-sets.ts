@@ -2,7 +2,9 @@
  * The labelled citation sets of data/samples, audited as a user audits them (`veracite audit ARTICLE
  * --sources DIR --no-index`, the shipped models) and scored as issue 36 states its targets
  * (src/eval/citation-set.ts): bands right, not-supported (contradicted / changed-number) citations banded
- * supported, tags proposed on supported citations. Each run is saved under its name in
+ * supported, tags proposed on supported citations; and (issue 43) the ROC AUC of the probability of support
+ * (`verification.probability`, and the entailment verdict's `verification.support` beside it) for supported
+ * against contradicted, changed-number and wrong-source citations, pooled over each set. Each run is saved under its name in
  * eval-results/citation-sets.json (the earlier runs are kept: "first-run" is the figure before any rule was
  * changed for the set, docs/RESULTS.md).
  *
@@ -14,7 +16,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { scoreCitationSet, type ScoredCitation, type SetLabel, type SetScore } from '../src/eval/citation-set.js';
+import { scoreCitationSet, separationOfSupport, type ScoredCitation, type ScoredRow, type SetLabel, type SetScore } from '../src/eval/citation-set.js';
 
 const { values } = parseArgs({ options: { name: { type: 'string', default: 'latest' }, out: { type: 'string', default: 'eval-results/citation-sets.json' } } });
 
@@ -25,11 +27,15 @@ const SETS: { set: string; article: string; sources: string; labels: string; kin
   { set: 'sample', article: 'data/samples/audit/Breast_cancer_risk_factors.txt', sources: 'data/samples/audit/sources', labels: 'data/samples/audit/labels.jsonl', kinds: SAMPLE_KINDS },
   { set: 'citation-set', article: 'data/samples/citation-set/Multidrug-resistant_tuberculosis.txt', sources: 'data/samples/citation-set/sources', labels: 'data/samples/citation-set/Multidrug-resistant_tuberculosis.labels.jsonl' },
   { set: 'citation-set', article: 'data/samples/citation-set/Malaria_prophylaxis.txt', sources: 'data/samples/citation-set/sources', labels: 'data/samples/citation-set/Malaria_prophylaxis.labels.jsonl' },
+  { set: 'citation-set-2', article: 'data/samples/citation-set-2/Statin_therapy.txt', sources: 'data/samples/citation-set-2/sources', labels: 'data/samples/citation-set-2/Statin_therapy.labels.jsonl' },
+  { set: 'citation-set-2', article: 'data/samples/citation-set-2/Antiretroviral_therapy_outcomes.txt', sources: 'data/samples/citation-set-2/sources', labels: 'data/samples/citation-set-2/Antiretroviral_therapy_outcomes.labels.jsonl' },
 ];
 
 const readLabels = async (path: string): Promise<SetLabel[]> => (await readFile(path, 'utf8')).split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as SetLabel);
 
-const out: Record<string, { articles: { article: string; score: Omit<SetScore, 'rows'> & { rows: SetScore['rows'] } }[]; total: Omit<SetScore, 'rows' | 'confusion'> }> = {};
+type Separations = { probability: ReturnType<typeof separationOfSupport>; support: ReturnType<typeof separationOfSupport> };
+const separations = (rows: readonly ScoredRow[]): Separations => ({ probability: separationOfSupport(rows, 'probability'), support: separationOfSupport(rows, 'support') });
+const out: Record<string, { articles: { article: string; score: SetScore; separation: Separations }[]; total: Omit<SetScore, 'rows' | 'confusion'>; separation?: Separations }> = {};
 for (const s of SETS) {
   const json = join(tmpdir(), `veracite-citation-set-${process.pid}.json`);
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', 'audit', s.article, '--sources', s.sources, '--no-index', '--out', json, '--quiet'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
@@ -37,10 +43,16 @@ for (const s of SETS) {
   const report = JSON.parse(await readFile(json, 'utf8')) as { citations: ScoredCitation[] };
   const score = scoreCitationSet(report.citations, (await readLabels(s.labels)).map((l) => ({ ...l, ...(s.kinds?.[l.citation] ? { kind: s.kinds[l.citation] } : {}) })));
   const entry = (out[s.set] ??= { articles: [], total: { citations: 0, bandsRight: 0, notSupportedBandedSupported: 0, contradictedOrNumberBandedSupported: 0, contradictedOrNumber: 0, tagsOnSupported: 0, tags: 0 } });
-  entry.articles.push({ article: s.article, score });
+  entry.articles.push({ article: s.article, score, separation: separations(score.rows) });
   for (const k of Object.keys(entry.total) as (keyof typeof entry.total)[]) entry.total[k] += score[k];
   console.log(`${s.article}: bands right ${score.bandsRight}/${score.citations}; not supported banded supported ${score.notSupportedBandedSupported} (contradicted/number ${score.contradictedOrNumberBandedSupported}/${score.contradictedOrNumber}); tags on supported ${score.tagsOnSupported} of ${score.tags} tags`);
   for (const row of score.rows) if (!row.right || (row.tag && row.label === 'supported')) console.log(`  #${row.citation} ${row.label} (${row.kind ?? ''}) -> ${row.band}${row.probability !== undefined ? ` p ${row.probability.toFixed(2)}` : ''}${row.tag ? ' TAG' : ''}`);
+}
+const fmt = (x: number | undefined) => (x === undefined ? 'n/a' : x.toFixed(3));
+for (const [set, e] of Object.entries(out)) {
+  e.separation = separations(e.articles.flatMap((a) => a.score.rows));
+  const p = e.separation.probability, q = e.separation.support;
+  console.log(`${set}: AUC of P(supports) [verification.probability], supported (${p.vsContradicted.supported}) vs contradicted (${p.vsContradicted.other}) ${fmt(p.vsContradicted.auc)}, vs changed-number (${p.vsChangedNumber.other}) ${fmt(p.vsChangedNumber.auc)}, vs wrong-source (${p.vsWrongSource.other}) ${fmt(p.vsWrongSource.auc)}; entailment verdict [verification.support]: ${fmt(q.vsContradicted.auc)} / ${fmt(q.vsChangedNumber.auc)} / ${fmt(q.vsWrongSource.auc)}; not supported banded supported ${p.notSupportedBandedSupported}/${p.notSupported}${p.unscored ? `; ${p.unscored} citations without a probability left out` : ''}`);
 }
 for (const [set, e] of Object.entries(out)) console.log(`${set}: bands right ${e.total.bandsRight}/${e.total.citations}; not supported banded supported ${e.total.notSupportedBandedSupported}; contradicted/number banded supported ${e.total.contradictedOrNumberBandedSupported}/${e.total.contradictedOrNumber}; tags on supported ${e.total.tagsOnSupported} (of ${e.total.tags} tags)`);
 

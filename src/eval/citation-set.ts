@@ -7,6 +7,7 @@
  * data/samples) and by the tests that hold the shipped sample to its figures.
  */
 import type { SupportLabel } from './label-aliases.js';
+import { separationAuc } from './separation-auc.js';
 
 /** One line of a label file (data/samples/audit/labels.jsonl, data/samples/citation-set/*.labels.jsonl). */
 export interface SetLabel {
@@ -23,7 +24,8 @@ export interface ScoredCitation {
   index: number;
   claim?: string;
   band?: { band: string };
-  verification?: { flagged?: boolean; probability?: number };
+  /** `probability`: the probability of support the audit shows (the one scale); `support`: the entailment verdict's P(SUPPORTS). */
+  verification?: { flagged?: boolean; probability?: number; support?: number };
   /** The one decision (verify/decision.ts), when the report carries it: its tag is what the worklist proposes. */
   decision?: { band: string; tag?: unknown; finding?: string };
 }
@@ -41,8 +43,10 @@ export interface SetScore {
   tags: number;
   /** label -> band -> count. */
   confusion: Record<string, Record<string, number>>;
-  rows: { citation: number; label: SupportLabel; kind?: string; band: string; probability?: number; tag: boolean; stated: boolean; right: boolean }[];
+  rows: ScoredRow[];
 }
+
+export interface ScoredRow { citation: number; label: SupportLabel; kind?: string; band: string; probability?: number; support?: number; tag: boolean; stated: boolean; right: boolean }
 
 const BAND_OF_LABEL: Record<SupportLabel, string> = { supported: 'supported', partially_supported: 'partly-supported', not_supported: 'not-supported' };
 const EXPLICIT_KINDS = new Set(['contradiction', 'direction', 'number']);
@@ -59,7 +63,7 @@ export function scoreCitationSet(citations: readonly ScoredCitation[], labels: r
     if (!c) throw new Error(`label for citation ${l.citation}: the audit has no such citation`);
     if (c.claim !== undefined && c.claim !== l.claim) throw new Error(`label for citation ${l.citation}: its claim is not the audited claim ("${c.claim}")`);
     const band = c.decision?.band ?? c.band?.band ?? 'could-not-check';
-    return { citation: l.citation, label: l.label, ...(l.kind ? { kind: l.kind } : {}), band, ...(c.verification?.probability !== undefined ? { probability: c.verification.probability } : {}), tag: proposesTag(c), stated: c.decision?.finding !== undefined, right: band === BAND_OF_LABEL[l.label] };
+    return { citation: l.citation, label: l.label, ...(l.kind ? { kind: l.kind } : {}), band, ...(c.verification?.probability !== undefined ? { probability: c.verification.probability } : {}), ...(c.verification?.support !== undefined ? { support: c.verification.support } : {}), tag: proposesTag(c), stated: c.decision?.finding !== undefined, right: band === BAND_OF_LABEL[l.label] };
   });
   const confusion: SetScore['confusion'] = {};
   for (const r of rows) (confusion[r.label] ??= {})[r.band] = (confusion[r.label]?.[r.band] ?? 0) + 1;
@@ -74,5 +78,37 @@ export function scoreCitationSet(citations: readonly ScoredCitation[], labels: r
     tags: rows.filter((r) => r.tag).length,
     confusion,
     rows,
+  };
+}
+
+/** One separation figure: the ROC AUC of a score, citations labelled supported against one kind of failure. */
+export interface Separation { auc?: number; supported: number; other: number }
+
+/**
+ * How well a per-citation score separates the citations labelled supported from the contradicted ones
+ * (kinds contradiction + direction), the changed-number ones (kind number) and the wrong-source ones
+ * (kind wrong-page), as issue 43 states its targets; plus the share of not-supported citations banded
+ * supported. Citations without the score are left out (and counted in `unscored`). Pool the rows of all
+ * of a set's articles before calling it: an AUC is not the sum of its parts.
+ */
+export function separationOfSupport(rows: readonly ScoredRow[], score: 'probability' | 'support' = 'probability') {
+  const scored = rows.filter((r) => r[score] !== undefined);
+  const of = (pred: (r: ScoredRow) => boolean) => scored.filter(pred).map((r) => r[score]!);
+  const supported = of((r) => r.label === 'supported');
+  const vs = (kinds: string[]): Separation => {
+    const other = of((r) => r.label === 'not_supported' && kinds.includes(r.kind ?? ''));
+    const auc = separationAuc(supported, other);
+    return { ...(auc !== undefined ? { auc } : {}), supported: supported.length, other: other.length };
+  };
+  const notSupported = rows.filter((r) => r.label === 'not_supported');
+  return {
+    score,
+    unscored: rows.length - scored.length,
+    vsContradicted: vs(['contradiction', 'direction']),
+    vsChangedNumber: vs(['number']),
+    vsWrongSource: vs(['wrong-page']),
+    notSupported: notSupported.length,
+    notSupportedBandedSupported: notSupported.filter((r) => r.band === 'supported').length,
+    shareNotSupportedBandedSupported: notSupported.length ? notSupported.filter((r) => r.band === 'supported').length / notSupported.length : undefined,
   };
 }
