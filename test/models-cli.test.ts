@@ -123,15 +123,15 @@ describe('veracite models (CLI, loopback hub)', () => {
     assert.match(missing.err, /veracite: profile "no-such-profile" is not installed/);
   });
 
-  it('models use makes it the default engine; use offline goes back', async () => {
+  it('models use makes it the default engine; use lite (or offline) makes the lite heads the default', async () => {
     const r = await veracite(['models', 'use', 'cli-nli']);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /cli-nli is the default engine/);
     assert.equal(JSON.parse((await veracite(['models', 'list', '--json'])).out).active, 'cli-nli');
     const off = await veracite(['models', 'use', 'offline']);
     assert.equal(off.code, 0, off.err);
-    assert.match(off.out, /back to the offline heads/);
-    assert.equal(JSON.parse((await veracite(['models', 'list', '--json'])).out).active, null);
+    assert.match(off.out, /the lite engine \(Universal Sentence Encoder heads\) is the default engine/);
+    assert.equal(JSON.parse((await veracite(['models', 'list', '--json'])).out).active, 'lite');
   });
 
   it('models remove deletes the profile and its weights', async () => {

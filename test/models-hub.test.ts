@@ -17,6 +17,7 @@ import type { CatalogProfile } from '../src/models/hub/catalog.js';
 import { CATALOG } from '../src/models/hub/catalog.js';
 import { HubChecksumError, HubError, MANIFEST_FILE } from '../src/models/hub/download.js';
 import { importFolder, listInstalled, setActiveProfile } from '../src/models/hub/home.js';
+import { ENGINE_PROFILE, hasBundledProfile } from '../src/models/hub/bundled.js';
 import { PROFILE_FILE, READINGS_FILE, repoFolder, type ProfileFile } from '../src/models/hub/profile.js';
 import { LoopbackHub, type HubRepo } from '../src/models/hub/testing/loopback-hub.js';
 import { buildLexicalNliModel, lexicalNliWeights, samplePairs } from '../src/models/testing/lexical-nli-model.js';
@@ -276,13 +277,22 @@ describe('veracite models: loopback hub', () => {
     } finally {
       await vc.close();
     }
-    const off = await Veracite.open({ index: { dir: null }, models: { profile: 'offline' } });
-    assert.equal(off.models.profile, undefined);
-    await off.close();
+    for (const lite of ['lite', 'offline']) {
+      const off = await Veracite.open({ index: { dir: null }, models: { profile: lite } });
+      assert.equal(off.models.profile, undefined, lite);
+      await off.close();
+    }
+    // No active profile: the package's shipped engine (models/engine), or the lite heads where none ships.
     await setActiveProfile(null, { home });
     const none = await Veracite.open({ index: { dir: null } });
-    assert.equal(none.models.profile, undefined);
+    assert.equal(none.models.profile?.name, hasBundledProfile() ? ENGINE_PROFILE : undefined);
     await none.close();
+    // 'lite' made active stays the default.
+    await setActiveProfile('lite', { home });
+    const lite = await Veracite.open({ index: { dir: null } });
+    assert.equal(lite.models.profile, undefined);
+    await lite.close();
+    await setActiveProfile(null, { home });
   });
 
   it('an air-gapped machine imports the pulled folder; a changed file is refused', async () => {

@@ -1,9 +1,12 @@
 /**
- * Which model profile (`veracite models`) a pipeline uses: `models.profile` when given ('offline' or
- * 'none': the offline heads), else, when no model spec was changed from its default and no model is
- * injected, the active one (the index's veracite-models.json, else the models home's active.json); none
- * installed: the offline heads. A model loaded from an ONNX spec without a profile is refused for verdicts.
+ * Which model profile (`veracite models`) a pipeline uses: `models.profile` when given ('lite', 'offline' or
+ * 'none': the Universal Sentence Encoder heads; 'verifier': the shipped cross-encoder), else, when no model
+ * spec was changed from its default and no model is injected, the active one (the index's
+ * veracite-models.json, else the models home's active.json), else the package's shipped engine
+ * (models/hub/bundled.ts: the ONNX cross-encoder in models/verifier, calibrated in models/engine); a package
+ * without it: the lite heads. A model loaded from an ONNX spec without a profile is refused for verdicts.
  */
+import { loadBundledProfile } from '../models/hub/bundled.js';
 import { activeProfileName, loadInstalledProfile, OFFLINE_PROFILE } from '../models/hub/home.js';
 import { ProfileError, type LoadedProfile } from '../models/hub/profile.js';
 import type { ModelSpec } from '../models/registry.js';
@@ -33,11 +36,22 @@ export async function resolveProfile(settings: Settings, injected: InjectedModel
   if ((['embedder', 'scorer', 'nli'] as const).some((r) => m[r] !== DEFAULT_SPECS[r])) return undefined;
   const dir = settings.index.dir && storeEngineOf(settings.index.dir) === 'lancedb' ? settings.index.dir : undefined;
   const active = await activeProfileName(dir ? { indexDir: dir } : {});
-  if (!active) return undefined;
+  if (!active) return loadShipped();
+  if (OFFLINE_PROFILE.includes(active.name)) return undefined;
   try {
     return await loadInstalledProfile(active.name);
   } catch (e) {
-    if (e instanceof ProfileError) throw new SettingsError('models.profile', `${e.message} (the active profile, from ${active.from}; "veracite models use offline" goes back to the offline heads)`);
+    if (e instanceof ProfileError) throw new SettingsError('models.profile', `${e.message} (the active profile, from ${active.from}; "veracite models use verifier" goes back to the shipped engine, "veracite models use lite" to the lite heads)`);
+    throw e;
+  }
+}
+
+/** The package's own engine; a broken one is an error naming the way round it, never a silent fall-back. */
+async function loadShipped(): Promise<LoadedProfile | undefined> {
+  try {
+    return await loadBundledProfile();
+  } catch (e) {
+    if (e instanceof ProfileError) throw new SettingsError('models.profile', `${e.message} (the shipped engine; --profile lite uses the lite heads)`);
     throw e;
   }
 }

@@ -36,6 +36,7 @@ import { NO_BETTER_SOURCE, NO_BETTER_SOURCE_BY_SEARCH, type AuditCitation, type 
 import { urlDepth } from './url-depth.js';
 import { citationStatus, countByStatus } from './citation-status.js';
 import { BAND_THRESHOLDS, bandOf, citationBand, countByBand, decisionOf } from './bands.js';
+import type { DecisionThresholds } from '../verify/decision.js';
 import { standaloneClaim } from './standalone-claim.js';
 import { documentKindOf } from './document-kind.js';
 import { DEFAULT_AUDIT_CONFIG } from './audit-defaults.js';
@@ -68,6 +69,11 @@ export interface AuditDeps {
    * citation whose cited source is flagged, needs review or is not supported, once its own band is known.
    */
   searchCandidates?: (c: AuditCitation, exclusion: ExclusionContext, cfg: AuditConfig['recommend'], signal?: AbortSignal) => Promise<CandidateSet>;
+  /**
+   * The one decision's thresholds for this engine (verify/decision.ts): fitted on its own probabilities (a
+   * model profile's `bands`, models/hub/profile.ts); default BAND_THRESHOLDS, fitted on the lite heads'.
+   */
+  thresholds?: DecisionThresholds;
 }
 
 /** Bands from worst to best: a source found by search is proposed only above the cited one's band. */
@@ -203,7 +209,7 @@ export class CitationAuditor {
       // Likely fails verification = the one decision's "not supported" (verify/decision.ts), on the same
       // threshold every surface quotes; without a probability, the calibrated score threshold as before.
       // A contradiction the model reads without words to point to is flagged too (needs review, no tag).
-      if (verification.probability !== undefined) verification.flagged = decisionOf(verification).band === 'not-supported' || (!!verification.contradicted && !stated);
+      if (verification.probability !== undefined) verification.flagged = decisionOf(verification, this.bands).band === 'not-supported' || (!!verification.contradicted && !stated);
       else if (th !== undefined && signal !== undefined) verification.flagged = signal <= th || !!existingJudged?.contradicted;
     }
     const out: CitationAudit = {
@@ -222,7 +228,7 @@ export class CitationAuditor {
     if (c.kind) out.kind = c.kind;
     if (verification) {
       out.verification = verification;
-      out.decision = decisionOf(verification);
+      out.decision = decisionOf(verification, this.bands);
     }
     const depth = urlDepth(c.source.url ?? (c.source.archiveUrl ? originalFromArchiveUrl(c.source.archiveUrl) : undefined));
     if (depth !== undefined) out.urlDepth = depth;
@@ -267,18 +273,18 @@ export class CitationAuditor {
       if (this.deps.support) {
         const relevant = new Map(candidates.candidates.map((c, i) => [c.doc.id, candidateJudged[i]?.relevant]));
         const before = recs.suggestions.length;
-        recs.suggestions = recs.suggestions.filter((s) => relevant.get(s.docId) !== false || (s.probability ?? 0) >= BAND_THRESHOLDS.partlyFrom);
+        recs.suggestions = recs.suggestions.filter((s) => relevant.get(s.docId) !== false || (s.probability ?? 0) >= this.bands.partlyFrom);
         // A better source is one that supports the claim: its probability at or above the supported threshold
         // and above the cited source's (issue 36: "Supported 0.44" beside "a better source (P 0.32)" was not).
         const cited = verification?.probability;
-        recs.suggestions = recs.suggestions.filter((s) => s.probability === undefined || (s.probability >= BAND_THRESHOLDS.supportedFrom && (cited === undefined || s.probability > cited)));
+        recs.suggestions = recs.suggestions.filter((s) => s.probability === undefined || (s.probability >= this.bands.supportedFrom && (cited === undefined || s.probability > cited)));
         if (before && !recs.suggestions.length) recs.noBetterSource = NO_BETTER_SOURCE;
       }
       if (candidates.found) {
         // A source found by search is proposed only when it supports the claim better than the cited one: its
         // band (bands.ts, on its own probability of support) above the cited source's.
-        const citedBand = BAND_ORDER[citationBand(out).band]!;
-        recs.suggestions = recs.suggestions.filter((s) => s.probability === undefined || BAND_ORDER[bandOf(s.probability, false)]! > citedBand);
+        const citedBand = BAND_ORDER[citationBand(out, this.bands).band]!;
+        recs.suggestions = recs.suggestions.filter((s) => s.probability === undefined || BAND_ORDER[bandOf(s.probability, false, this.bands)]! > citedBand);
         for (const s of recs.suggestions) Object.assign(s, candidates.found.get(s.docId));
         if (candidates.search) recs.search = candidates.search;
         if (!recs.suggestions.length) recs.noBetterSource ??= NO_BETTER_SOURCE_BY_SEARCH;
@@ -287,7 +293,7 @@ export class CitationAuditor {
       out.recommendations = recs;
     }
     out.status = citationStatus(out);
-    out.band = citationBand(out);
+    out.band = citationBand(out, this.bands);
     return out;
   }
 
@@ -311,8 +317,13 @@ export class CitationAuditor {
     };
     if (c.kind) out.kind = c.kind;
     out.status = citationStatus(out);
-    out.band = citationBand(out);
+    out.band = citationBand(out, this.bands);
     return out;
+  }
+
+  /** The one decision's thresholds for this engine (AuditDeps.thresholds). */
+  get bands(): DecisionThresholds {
+    return this.deps.thresholds ?? BAND_THRESHOLDS;
   }
 
   /** The flag signal's calibration as a probability of support, when the flag rule carries one. */
@@ -403,7 +414,7 @@ export class CitationAuditor {
               signal: this.flagSignal,
               ...(flag.definition ? { definition: flag.definition } : {}),
               // The probability threshold quoted everywhere is the one decision's "not supported" threshold (verify/decision.ts).
-              ...(flag.probability ? { probabilityThreshold: BAND_THRESHOLDS.notSupportedBelow, tagBelow: BAND_THRESHOLDS.tagBelow, meaning: PROBABILITY_MEANING } : {}),
+              ...(flag.probability ? { probabilityThreshold: this.bands.notSupportedBelow, tagBelow: this.bands.tagBelow, bands: this.bands, meaning: PROBABILITY_MEANING } : {}),
             }
           : { disabledReason: flag.reason }
         : { disabledReason: 'no threshold' },

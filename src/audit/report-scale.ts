@@ -54,7 +54,7 @@ export function reportScale(report: Pick<AuditReport, 'citations' | 'provenance'
       name: 'probability of support',
       bounded: true,
       // One threshold (verify/decision.ts): likely fails verification = the "not supported" band, on every surface.
-      threshold: BAND_THRESHOLDS.notSupportedBelow,
+      threshold: (f.bands ?? BAND_THRESHOLDS).notSupportedBelow,
       ...(f.meaning ? { meaning: f.meaning } : {}),
       of: (c) => c.verification!.probability!,
       ofSuggestion: (s) => s.probability,

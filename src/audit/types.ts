@@ -258,6 +258,8 @@ export interface AuditProvenance {
     probabilityThreshold?: number;
     /** Below this probability of support a {{failed verification}} tag is proposed (verify/decision.ts). */
     tagBelow?: number;
+    /** The one decision's thresholds for this engine (fitted on its probabilities; verify/decision.ts). */
+    bands?: { supportedFrom: number; partlyFrom: number; notSupportedBelow: number; tagBelow: number };
     meaning?: string;
     disabledReason?: string;
   };

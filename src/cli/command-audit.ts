@@ -130,7 +130,7 @@ function printSummary(report: AuditReport, flags: AuditFlags): void {
   // A citation that could not be checked says how to check it: one line per piece of advice, with the citations it applies to.
   const advice = new Map<string, number[]>();
   for (const c of report.citations) {
-    const b = c.band ?? citationBand(c);
+    const b = c.band ?? citationBand(c, report.provenance.flagging.bands ?? BAND_THRESHOLDS);
     if (b.band === 'could-not-check' && b.howToCheck) advice.set(b.howToCheck, [...(advice.get(b.howToCheck) ?? []), c.index + 1]);
   }
   if (advice.size) console.log('  could not check:');
@@ -140,10 +140,10 @@ function printSummary(report: AuditReport, flags: AuditFlags): void {
   const scale = reportScale(report);
   // Citations are numbered as in the article (#1 is its first), as in the HTML report, the API and the web page.
   // The threshold is printed only when something was scored, on the scale the numbers are shown on.
-  const t = BAND_THRESHOLDS;
+  const t = report.provenance.flagging.bands ?? BAND_THRESHOLDS;
   const bands = scale.kind === 'probability' ? ` (supported from ${t.supportedFrom.toFixed(2)}, partly from ${t.partlyFrom.toFixed(2)}, not supported below ${t.notSupportedBelow.toFixed(2)}; a {{failed verification}} tag is proposed only below ${t.tagBelow.toFixed(2)} or where the source states otherwise)` : scale.threshold !== undefined ? ` (likely fails verification at <= ${scale.threshold.toFixed(scale.bounded ? 2 : 3)})` : '';
   if (scored.length) console.log(`  least verifiable first, by ${scale.name}${bands}:`);
-  const labelOf = (c: (typeof scored)[number]) => `${(c.band ?? citationBand(c)).label}${c.decision?.tag ? ' + tag' : ''}`;
+  const labelOf = (c: (typeof scored)[number]) => `${(c.band ?? citationBand(c, t)).label}${c.decision?.tag ? ' + tag' : ''}`;
   const width = Math.max(0, ...scored.slice(0, 10).map((c) => labelOf(c).length));
   for (const c of scored.slice(0, 10)) {
     const x = scale.of(c);

@@ -15,6 +15,7 @@ import { AUDIT_OPTIONS } from './command-audit.js';
 import { snapshotText } from './format.js';
 import { withApp } from './open-app.js';
 import { addOptions } from './options.js';
+import { modelLabel } from '../provenance/model-label.js';
 
 interface CheckFlags extends Record<string, unknown> {
   source?: string;
@@ -142,5 +143,5 @@ export function printCheck({ audit, status, view, provenance }: SourceCheck): vo
   if (flagging.probabilityThreshold !== undefined) console.log(`  flagged as likely failing verification below a probability of support of ${flagging.probabilityThreshold.toFixed(2)} (the not-supported band), where the source states otherwise, or where the model reads a contradiction (needs review)${flagging.source ? `; probability calibrated by ${flagging.source}` : ''}`);
   else if (flagging.disabledReason) console.log(`  no flag threshold: ${flagging.disabledReason}`);
   const t = audit.timingsMs;
-  console.log(`  provenance: ${provenance.snapshot ? snapshotText(provenance.snapshot) : 'no index'}, config ${provenance.configHash}, models ${provenance.models.map((m) => m.id).join(', ')}; ${Math.round(t.source + t.retrieve + t.score + t.rank)} ms`);
+  console.log(`  provenance: ${provenance.snapshot ? snapshotText(provenance.snapshot) : 'no index'}, config ${provenance.configHash}, models ${provenance.models.map(modelLabel).join(', ')}; ${Math.round(t.source + t.retrieve + t.score + t.rank)} ms`);
 }

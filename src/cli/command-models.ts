@@ -20,7 +20,8 @@ import { InvalidArgumentError } from 'commander';
 import { MissingInputError } from '../util/exit-codes.js';
 import { CATALOG, catalogProfile, type CatalogFile, type CatalogProfile, type ProfileRole } from '../models/hub/catalog.js';
 import { HubError, checkedAs, downloadRepo, hubEndpoint, isOffline, verifyFolder, type DownloadProgress, type ManifestFile } from '../models/hub/download.js';
-import { importFolder, listInstalled, modelsHome, profileDir, readPullInfo, removeProfile, setActiveProfile, activeProfileName, writePullInfo, type InstalledProfile } from '../models/hub/home.js';
+import { importFolder, listInstalled, modelsHome, profileDir, readPullInfo, removeProfile, setActiveProfile, activeProfileName, writePullInfo, OFFLINE_PROFILE, type InstalledProfile } from '../models/hub/home.js';
+import { ENGINE_PROFILE, hasBundledProfile } from '../models/hub/bundled.js';
 import { repoFolder } from '../models/hub/profile.js';
 import { LLM_ENGINES, type LlmEngine } from '../models/llm/config.js';
 import { join } from 'node:path';
@@ -156,10 +157,11 @@ export function registerModelsCommand(program: Command): void {
         if (p.manual) console.log(`             not on the hub as ONNX with checksums: ${p.manual}`);
         else if (unpinned.length) console.log(`             no published SHA-256 for ${unpinned.join(', ')}: checked against the hub's ETag, else recorded at first download`);
       }
-      console.log(installed.length ? 'installed:' : 'installed: none (the offline heads judge)');
+      const shipped = hasBundledProfile() ? ENGINE_PROFILE : 'lite';
+      console.log(installed.length ? 'installed:' : 'installed: none');
       for (const p of installed) console.log(`  ${describeInstalled(p)}`);
-      console.log(`active: ${active ? `${active.name} (${active.from})` : 'offline heads'}`);
-      return { recommended, installed: installed.map(({ profile, manifest, ...rest }) => ({ ...rest, ...(profile ? { figures: profile.figures } : {}) })), active: active?.name ?? null };
+      console.log(`active: ${active ? `${active.name} (${active.from})` : `${shipped} (the package's default engine${shipped === 'lite' ? ': this package ships no calibrated cross-encoder' : ''})`}`);
+      return { recommended, installed: installed.map(({ profile, manifest, ...rest }) => ({ ...rest, ...(profile ? { figures: profile.figures } : {}) })), active: active?.name ?? null, default: shipped };
     }));
 
   homeOpt(
@@ -223,11 +225,11 @@ export function registerModelsCommand(program: Command): void {
       return { ...p, problems };
     }));
 
-  homeOpt(models.command('use <profile>').description("the default engine for every command ('offline': the offline heads), or for one index with --index").option('--index <dir>', 'only for this index'))
+  homeOpt(models.command('use <profile>').description(`the default engine for every command ('${ENGINE_PROFILE}': the shipped cross-encoder; 'lite': the fast USE heads), or for one index with --index`).option('--index <dir>', 'only for this index'))
     .action(async (name: string, flags: { modelsDir?: string; index?: string }) => {
-      const off = name === 'offline' || name === 'none';
-      const file = await setActiveProfile(off ? null : name, { ...(flags.modelsDir ? { home: flags.modelsDir } : {}), ...(flags.index ? { indexDir: flags.index } : {}) });
-      console.log(off ? `back to the offline heads (${file} removed)` : `${name} is the default engine (${file})`);
+      const lite = OFFLINE_PROFILE.includes(name);
+      const file = await setActiveProfile(lite ? 'lite' : name, { ...(flags.modelsDir ? { home: flags.modelsDir } : {}), ...(flags.index ? { indexDir: flags.index } : {}) });
+      console.log(lite ? `the lite engine (Universal Sentence Encoder heads) is the default engine (${file}); "veracite models use ${ENGINE_PROFILE}" goes back to the shipped one` : `${name} is the default engine (${file})`);
     });
 
   homeOpt(models.command('remove <profile>').description('delete a profile and its weights')).action(async (name: string, flags: { modelsDir?: string }) => {

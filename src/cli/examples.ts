@@ -54,7 +54,7 @@ export const EXAMPLES: Record<string, string[]> = {
   'models pull': ['veracite models pull nli-small                                     # download, verify SHA-256, calibrate on data/samples/calibration', 'veracite models pull Xenova/nli-deberta-v3-xsmall --role nli --name my-nli'],
   'models calibrate': ['veracite models calibrate nli-small'],
   'models info': ['veracite models info nli-small --json'],
-  'models use': ['veracite models use nli-small', 'veracite models use offline                                        # back to the offline heads'],
+  'models use': ['veracite models use nli-small', 'veracite models use lite                                           # the fast lite heads as the default'],
   'models remove': ['veracite models remove nli-small'],
   'models import': ['veracite models import /media/usb/veracite-models/nli-small      # pulled on a connected machine'],
   'models add': [

@@ -10,6 +10,8 @@ export interface ModelInfo {
   /** Content version: a hash of the weights file(s) or a package version. */
   version: string;
   backend: 'onnx' | 'use' | 'trained' | 'lexical' | 'llm' | string;
+  /** The weights file the version hashes, relative to the model folder (ONNX: onnx/model_quantized.onnx). */
+  file?: string;
   /** What else a result depends on (an LLM judge: engine, server, model, digest, prompt hash, parameters); never a secret. */
   details?: Record<string, unknown>;
 }

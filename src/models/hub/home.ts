@@ -14,11 +14,12 @@ import { writeFileAtomic } from '../../util/atomic-file.js';
 import type { ProfileRole } from './catalog.js';
 import { HubChecksumError, HubError, MANIFEST_FILE, readManifest, sha256File, verifyFolder, type DownloadManifest, type ManifestFile } from './download.js';
 import { PROFILE_FILE, ProfileError, loadProfile, repoFolder, type LoadedProfile, type ProfileFile } from './profile.js';
+import { ENGINE_PROFILE, bundledProfileDir, loadBundledProfile } from './bundled.js';
 
 export const ACTIVE_FILE = 'active.json';
 export const INDEX_PROFILE_FILE = 'veracite-models.json';
-/** Profile names that mean "the offline heads". */
-export const OFFLINE_PROFILE = ['offline', 'none'];
+/** Profile names that mean the lite engine: the Universal Sentence Encoder heads trained here ("offline" and "none" as before). */
+export const OFFLINE_PROFILE = ['lite', 'offline', 'none'];
 
 export function modelsHome(explicit?: string): string {
   return resolve(explicit ?? process.env.VERACITE_MODELS_DIR ?? join(homedir(), '.veracite', 'models'));
@@ -27,7 +28,7 @@ export function modelsHome(explicit?: string): string {
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 export function checkProfileName(name: string): string {
-  if (!NAME.test(name) || OFFLINE_PROFILE.includes(name)) throw new ProfileError(`"${name}" is not a usable profile name (letters, digits, . _ -; not ${OFFLINE_PROFILE.join(' or ')})`);
+  if (!NAME.test(name) || OFFLINE_PROFILE.includes(name) || name === ENGINE_PROFILE) throw new ProfileError(`"${name}" is not a usable profile name (letters, digits, . _ -; not ${[...OFFLINE_PROFILE, ENGINE_PROFILE].join(' or ')})`);
   return name;
 }
 
@@ -103,7 +104,11 @@ export async function removeProfile(name: string, home = modelsHome()): Promise<
   return true;
 }
 
-/** Makes a profile the default engine, globally or for one index (null: back to the offline heads). */
+/**
+ * Makes a profile the default engine, globally or for one index. null: back to the package's default (the
+ * shipped engine, models/hub/bundled.ts; the lite heads where none ships); 'lite' (or 'offline'): the lite
+ * heads, recorded so that they stay the default.
+ */
 export async function setActiveProfile(name: string | null, opts: { home?: string; indexDir?: string } = {}): Promise<string> {
   const home = modelsHome(opts.home);
   const file = opts.indexDir ? join(opts.indexDir, INDEX_PROFILE_FILE) : join(home, ACTIVE_FILE);
@@ -112,13 +117,14 @@ export async function setActiveProfile(name: string | null, opts: { home?: strin
     return file;
   }
   // Only a calibrated profile can become the default (loadProfile says what is missing).
-  await loadProfile(profileDir(name, home), name);
+  if (name === ENGINE_PROFILE) await loadBundledProfile().then((p) => p ?? Promise.reject(new ProfileError(`this package ships no calibrated engine (${bundledProfileDir()})`)));
+  else if (!OFFLINE_PROFILE.includes(name)) await loadProfile(profileDir(name, home), name);
   await mkdir(opts.indexDir ?? home, { recursive: true });
   await writeFileAtomic(file, JSON.stringify({ profile: name }, null, 2) + '\n');
   return file;
 }
 
-/** The active profile's name: the index's, else the global one; undefined = the offline heads. */
+/** The active profile's name: the index's, else the global one; undefined = the package's default (bundled.ts). */
 export async function activeProfileName(opts: { home?: string; indexDir?: string } = {}): Promise<{ name: string; from: string } | undefined> {
   const files = [...(opts.indexDir ? [join(opts.indexDir, INDEX_PROFILE_FILE)] : []), join(modelsHome(opts.home), ACTIVE_FILE)];
   for (const f of files) {
@@ -128,8 +134,13 @@ export async function activeProfileName(opts: { home?: string; indexDir?: string
   return undefined;
 }
 
-/** Loads a calibrated profile by name from the home. */
-export function loadInstalledProfile(name: string, home = modelsHome()): Promise<LoadedProfile> {
+/** Loads a calibrated profile by name from the home (the shipped engine's name: the package's own). */
+export async function loadInstalledProfile(name: string, home = modelsHome()): Promise<LoadedProfile> {
+  if (name === ENGINE_PROFILE) {
+    const p = await loadBundledProfile();
+    if (!p) throw new ProfileError(`this package ships no calibrated engine (${bundledProfileDir()} has no profile): use --profile lite`);
+    return p;
+  }
   return loadProfile(profileDir(name, home), name);
 }
 

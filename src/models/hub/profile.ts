@@ -59,6 +59,11 @@ export interface ProfileFile {
   calibratedOn: { data: string[]; command: string };
   /** How many items of each sample the calibration read (`quick`: veracite models calibrate --quick). */
   samples?: { quick: boolean; train: number; dev: number; wice: number; snli: number };
+  /**
+   * The one decision's thresholds on this engine's probability of support (verify/decision.ts), fitted by
+   * cross-validation on its own probabilities (scripts/learn/engine-bands.ts); absent: the lite heads' ones.
+   */
+  bands?: { supportedFrom: number; partlyFrom: number; notSupportedBelow: number; tagBelow: number; fittedBy?: string };
   /** The sanity gates it passed (learn/verdict/sanity-gates.ts): each figure and its threshold. */
   gates?: { passed: boolean; checks: { name: string; passed: boolean; value: number; threshold: number; n: number; reason: string }[] };
   createdAt: string;
@@ -91,8 +96,13 @@ export async function modelFolderOf(dir: string, repo: string): Promise<{ path: 
   return { path, manifest: existsSync(path) ? await readManifest(path) : undefined };
 }
 
-/** Reads a calibrated profile; a ProfileError saying what to do when it is not one. */
-export async function loadProfile(dir: string, name: string): Promise<LoadedProfile> {
+/**
+ * Reads a calibrated profile; a ProfileError saying what to do when it is not one. `bundled`: the profile
+ * shipped in the package (models/hub/bundled.ts), whose model folder is committed beside it rather than
+ * pulled: it has no download manifest, and its weights are held to the profile by their hash when loaded
+ * (app/profile.ts checkProfileModel), as every profile's are.
+ */
+export async function loadProfile(dir: string, name: string, opts: { bundled?: boolean } = {}): Promise<LoadedProfile> {
   const p = join(dir, PROFILE_FILE);
   if (!existsSync(dir)) throw new ProfileError(`model profile "${name}" is not installed (no ${dir}): veracite models pull ${name}, or veracite models list`);
   if (!existsSync(p)) throw new ProfileError(`model profile "${name}" has no calibration (${p} missing): a model is never used for verdicts uncalibrated; run veracite models calibrate ${name}`);
@@ -105,7 +115,7 @@ export async function loadProfile(dir: string, name: string): Promise<LoadedProf
   }
   if (file.format !== 'veracite-model-profile') throw new ProfileError(`${p}: not a veracite model profile`);
   const modelDir = join(dir, file.model);
-  if (!(await readManifest(modelDir).catch(() => undefined))) {
+  if (!opts.bundled && !(await readManifest(modelDir).catch(() => undefined))) {
     throw new ProfileError(`model profile "${name}": ${modelDir} is incomplete (no download manifest: a pull was interrupted); run veracite models pull ${name} again`);
   }
   const out: LoadedProfile = { name, hash: profileHash(text), dir, file, modelDir };

@@ -183,7 +183,8 @@ export async function loadOnnxModel(
   }
   const session = (model.sessions as Record<string, { outputNames?: string[] }>).model;
   return {
-    info: { id: source.id, version, backend: 'onnx' },
+    // The weights file by name (its hash is the version): provenance says which file judged (provenance/model-label.ts).
+    info: { id: source.id, version, backend: 'onnx', file: source.kind === 'local' ? relativeFile(source.ref, source.onnxPath) : onnxFileFor(dtype) },
     tokenizer,
     model,
     config,
@@ -192,4 +193,9 @@ export async function loadOnnxModel(
     where,
     outputNames: session?.outputNames ?? [],
   };
+}
+
+/** A weights file relative to its model folder, with forward slashes (the same on every platform). */
+function relativeFile(folder: string, file: string): string {
+  return path.relative(folder, file).split(path.sep).join('/');
 }

@@ -1,0 +1,81 @@
+/**
+ * Calibrates the shipped verification engine (models/verifier, the ONNX cross-encoder built by scripts/ and
+ * described by its MODEL_CARD.md) exactly as `veracite models calibrate` calibrates a pulled profile
+ * (cli/models-calibrate.ts: sanity gates on the SNLI sample, the verdict rule and probability calibrator on
+ * the SciFact train sample, held-out figures on the SciFact dev sample, the audit's probability of support on
+ * the WiCE dev sample; data/samples/calibration), then writes the profile the package ships in models/engine/
+ * (models/hub/bundled.ts): veracite-profile.json (model "../verifier"), verdict-calibration.json and
+ * audit-calibration.json. Never fitted on data/samples/audit, the citation sets or test/cases.
+ *
+ * The model's readings are kept in a work folder (default .veracite/engine-calibration, not committed): an
+ * interrupted run resumes, and a re-run after a changed model reads everything again (readings are tied to
+ * the weights hash).
+ *
+ *   node --import tsx scripts/learn/calibrate-engine.ts [--model models/verifier] [--dtype q8|fp32] [--quick]
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { calibrateProfile } from '../../src/cli/models-calibrate.js';
+import { MANIFEST_FILE, type DownloadManifest, type ManifestFile } from '../../src/models/hub/download.js';
+import { writePullInfo } from '../../src/models/hub/home.js';
+import { AUDIT_CALIBRATION_FILE, PROFILE_FILE, VERDICT_CALIBRATION_FILE, type ProfileFile } from '../../src/models/hub/profile.js';
+import { ENGINE_PROFILE, bundledProfileDir } from '../../src/models/hub/bundled.js';
+import { writeFileAtomic } from '../../src/util/atomic-file.js';
+
+const { values } = parseArgs({
+  options: {
+    model: { type: 'string', default: 'models/verifier' },
+    dtype: { type: 'string' },
+    work: { type: 'string', default: '.veracite/engine-calibration' },
+    out: { type: 'string', default: bundledProfileDir() },
+    quick: { type: 'boolean', default: false },
+  },
+});
+
+const modelDir = resolve(values.model!);
+const dtype = (values.dtype ?? (existsSync(join(modelDir, 'onnx', 'model_quantized.onnx')) ? 'q8' : 'fp32')) as 'q8' | 'fp32';
+const home = resolve(values.work!);
+// The work profile's name (the shipped name is reserved); its model folder is named so that the model's id is
+// the one it has when loaded from models/verifier ("verifier"), which the calibration files record.
+const name = 'engine-calibration';
+const repo = 'verifier';
+const dir = join(home, name);
+const copy = join(dir, repo);
+
+async function filesUnder(root: string, prefix = ''): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(join(root, prefix), { withFileTypes: true })) {
+    const rel = prefix ? `${prefix}/${e.name}` : e.name;
+    if (e.isDirectory()) out.push(...(await filesUnder(root, rel)));
+    else if (e.isFile() && e.name !== MANIFEST_FILE) out.push(rel);
+  }
+  return out.sort();
+}
+const sha256 = async (p: string) => createHash('sha256').update(await readFile(p)).digest('hex');
+
+// The committed model, copied with a manifest of its files' hashes (the calibration checks them).
+await rm(copy, { recursive: true, force: true });
+await mkdir(dir, { recursive: true });
+await cp(modelDir, copy, { recursive: true });
+const files: ManifestFile[] = [];
+for (const rel of await filesUnder(copy)) files.push({ path: rel, size: (await stat(join(copy, rel))).size, sha256: await sha256(join(copy, rel)), verifiedBy: 'first-seen' });
+const manifest: DownloadManifest = { format: 'veracite-model-download', version: 1, repo, revision: 'committed', endpoint: `file://${modelDir}`, files, completedAt: new Date().toISOString() };
+await writeFileAtomic(join(copy, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
+await writePullInfo(dir, { repo, revision: 'committed', role: 'nli', dtype });
+
+const command = `node --import tsx scripts/learn/calibrate-engine.ts --model ${values.model} --dtype ${dtype}${values.quick ? ' --quick' : ''}`;
+const started = performance.now();
+const profile = await calibrateProfile({ name, home, command, quick: values.quick!, log: (l) => console.error(l) });
+console.error(`calibrated in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+
+// The shipped profile: the same files, pointing at the committed model folder.
+const out = resolve(values.out!);
+await mkdir(out, { recursive: true });
+for (const f of [VERDICT_CALIBRATION_FILE, AUDIT_CALIBRATION_FILE]) if (existsSync(join(dir, f))) await cp(join(dir, f), join(out, f));
+const shipped: ProfileFile = { ...profile, name: ENGINE_PROFILE, repo: `veracite/${repo}`, revision: 'committed', model: relative(out, modelDir).split('\\').join('/') };
+await writeFileAtomic(join(out, PROFILE_FILE), JSON.stringify(shipped, null, 2) + '\n');
+console.error(`wrote ${relative(process.cwd(), out)}/{${PROFILE_FILE}, ${VERDICT_CALIBRATION_FILE}, ${AUDIT_CALIBRATION_FILE}} (model ${shipped.model}, weights ${profile.modelInfo.version})`);
+for (const [k, v] of Object.entries(profile.figures)) console.log(`${k}: ${v.value.toFixed(3)} (n=${v.n})`);

@@ -1,0 +1,117 @@
+/**
+ * The one decision's thresholds (verify/decision.ts: supported / partly / not supported, and the tag
+ * threshold) re-fitted on the shipped engine's own probabilities of support, by cross-validation (issue 43):
+ *
+ * - rows: WiCE dev citations as the audit reads them with the shipped engine (scripts/learn/citation-band-rows.ts
+ *   run on the default engine: P(supports), page similarity, contradicted, decisive finding, label, article);
+ * - each row's probability of support made exactly as the audit makes it, through the engine's audit
+ *   calibration (models/engine/audit-calibration.json: its support signal and probability curve);
+ * - bands: src/learn/bands.ts fitThresholds (the cost of each confusion, review at a fixed cost), judged out of
+ *   fold, 5 folds by article x 5 fold seeds, each fold banded by thresholds fitted without its articles;
+ * - the tag threshold: the highest tagBelow (at most the not-supported threshold: a needs-review band never gets
+ *   a tag) whose in-fold precision is >= TAG_PRECISION_MIN (a tag is right when the citation is not labelled
+ *   supported), with at least MIN_TAGS tags; its precision measured out of fold the same way. None reaches it:
+ *   tagBelow 0 (tags only for decisive findings).
+ *
+ * Never fitted on data/samples/audit, the citation sets or test/cases. Writes the thresholds fitted on all rows
+ * into models/engine/veracite-profile.json (`bands`) and the figures to eval-results/engine-bands.json.
+ *
+ *   node --import tsx scripts/learn/citation-band-rows.ts --out eval-results/engine-band-rows-dev.json
+ *   node --import tsx scripts/learn/engine-bands.ts --rows eval-results/engine-band-rows-dev.json
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadCalibration, probabilityOf } from '../../src/audit/calibration.js';
+import { supportSignal } from '../../src/audit/support-signal.js';
+import { evaluateBands, fitThresholds, type WiceLabel3 } from '../../src/learn/bands.js';
+import { bundledProfileDir } from '../../src/models/hub/bundled.js';
+import { AUDIT_CALIBRATION_FILE, PROFILE_FILE, type ProfileFile } from '../../src/models/hub/profile.js';
+import { writeFileAtomic } from '../../src/util/atomic-file.js';
+import { Rng, subSeed } from '../../src/util/rng.js';
+import { decidePair, TAG_PRECISION_MIN, type DecisionThresholds } from '../../src/verify/decision.js';
+
+const { values } = parseArgs({ options: { rows: { type: 'string', default: 'eval-results/engine-band-rows-dev.json' }, profile: { type: 'string', default: bundledProfileDir() }, out: { type: 'string', default: 'eval-results/engine-bands.json' }, write: { type: 'boolean', default: true } } });
+
+const MIN_TAGS = 5;
+const FOLDS = 5;
+const SEEDS = [13, 14, 15, 16, 17];
+
+interface Row { group: string; label: WiceLabel3; probability: number; similarity: number; contradicted: boolean; stated?: boolean }
+interface Item { group: string; label: WiceLabel3; p: number; stated: boolean; conflict: boolean }
+
+const file = JSON.parse(await readFile(values.rows!, 'utf8')) as { data: string; scorer?: unknown; rows: Row[] };
+const cal = await loadCalibration(join(values.profile!, AUDIT_CALIBRATION_FILE));
+if (!cal.probability) throw new Error(`${cal.path}: no probability curve`);
+const items: Item[] = file.rows.map((r) => {
+  const signal = cal.supportSignal ? supportSignal(r.probability, r.similarity, cal.supportSignal) : r.probability;
+  const p = probabilityOf(cal.probability!, signal);
+  // As the audit: a conflict stated in words caps the probability at the NLI model's own P(supports).
+  return { group: r.group, label: r.label, p: r.stated ? Math.min(p, r.probability) : p, stated: !!r.stated, conflict: r.contradicted && !r.stated };
+});
+
+const decide = (it: Item, t: DecisionThresholds) =>
+  decidePair({ probability: it.p, ...(it.stated ? { decisiveFinding: { kind: 'stated', message: 'stated conflict' } } : {}), modelContradiction: it.conflict }, t);
+
+function fitAll(train: readonly Item[]): DecisionThresholds {
+  const b = fitThresholds(train.map((i) => ({ p: i.p, contradicted: i.stated, label: i.label })));
+  // Tags: the highest threshold within the not-supported band whose tags are right often enough.
+  const cuts = [...new Set(train.map((i) => i.p).filter((p) => p <= b.notSupportedBelow))].sort((x, y) => y - x);
+  let tagBelow = 0;
+  for (const c of [b.notSupportedBelow, ...cuts]) {
+    const tagged = train.filter((i) => !i.stated && i.p < c);
+    if (tagged.length < MIN_TAGS) continue;
+    if (tagged.filter((i) => i.label !== 'supported').length / tagged.length >= TAG_PRECISION_MIN) {
+      tagBelow = c;
+      break;
+    }
+  }
+  return { supportedFrom: b.supportedFrom, partlyFrom: b.partlyFrom, notSupportedBelow: b.notSupportedBelow, tagBelow };
+}
+
+const groups = [...new Set(items.map((i) => i.group))].sort();
+const perSeed = SEEDS.map((seed) => {
+  const order = new Rng(subSeed(seed, 'band-folds')).shuffle(groups.slice());
+  const fold = new Map(order.map((g, i) => [g, i % FOLDS] as const));
+  const bands: { band: ReturnType<typeof decide>['band']; label: WiceLabel3; tag: boolean }[] = new Array(items.length);
+  const chosen: DecisionThresholds[] = [];
+  for (let k = 0; k < FOLDS; k++) {
+    const t = fitAll(items.filter((i) => fold.get(i.group) !== k));
+    chosen.push(t);
+    items.forEach((it, i) => {
+      if (fold.get(it.group) !== k) return;
+      const d = decide(it, t);
+      bands[i] = { band: d.band, label: it.label, tag: !!d.tag };
+    });
+  }
+  const tags = bands.filter((b) => b.tag);
+  return { seed, evaluation: evaluateBands(bands), tags: tags.length, tagsRight: tags.filter((b) => b.label !== 'supported').length, tagsStrict: tags.filter((b) => b.label === 'not_supported').length, tagsOnSupported: tags.filter((b) => b.label === 'supported').length, chosen };
+});
+
+const all = fitAll(items);
+const inSample = items.map((it) => decide(it, all));
+const mean = (f: (s: (typeof perSeed)[number]) => number) => perSeed.reduce((a, s) => a + f(s), 0) / perSeed.length;
+const summary = {
+  bandsRightDecided: mean((s) => s.evaluation.accuracyDecided),
+  reviewShare: mean((s) => s.evaluation.reviewShare),
+  supportedPrecision: mean((s) => s.evaluation.supportedPrecision),
+  notSupportedShownSupported: mean((s) => s.evaluation.notSupportedShownSupported),
+  meanCost: mean((s) => s.evaluation.meanCost),
+  tags: mean((s) => s.tags),
+  tagPrecision: perSeed.reduce((a, s) => a + s.tagsRight, 0) / Math.max(1, perSeed.reduce((a, s) => a + s.tags, 0)),
+  tagPrecisionStrict: perSeed.reduce((a, s) => a + s.tagsStrict, 0) / Math.max(1, perSeed.reduce((a, s) => a + s.tags, 0)),
+};
+const r3 = (x: number) => +x.toFixed(3);
+const fitted = { supportedFrom: r3(all.supportedFrom), partlyFrom: r3(all.partlyFrom), notSupportedBelow: r3(all.notSupportedBelow), tagBelow: r3(all.tagBelow) };
+console.log(`${items.length} WiCE dev citations (${groups.length} articles), probabilities through ${cal.path}`);
+console.log(`out of fold (${FOLDS} folds by article x seeds ${SEEDS.join(',')}): decided bands right ${(summary.bandsRightDecided * 100).toFixed(1)}%, needs review ${(summary.reviewShare * 100).toFixed(1)}%, supported badge precision ${(summary.supportedPrecision * 100).toFixed(1)}%, not_supported shown supported ${summary.notSupportedShownSupported.toFixed(1)}, tags ${summary.tags.toFixed(1)} at precision ${summary.tagPrecision.toFixed(3)} (strict ${summary.tagPrecisionStrict.toFixed(3)})`);
+console.log(`fitted on all: ${JSON.stringify(fitted)}; in sample tags ${inSample.filter((d) => d.tag).length}`);
+await writeFile(values.out!, JSON.stringify({ data: file.data, rows: values.rows, calibration: cal.path, n: items.length, articles: groups.length, folds: FOLDS, seeds: SEEDS, tagPrecisionMin: TAG_PRECISION_MIN, minTags: MIN_TAGS, outOfFold: summary, perSeed, fittedOnAll: fitted }, null, 1) + '\n');
+console.log(`wrote ${values.out}`);
+if (values.write) {
+  const path = join(values.profile!, PROFILE_FILE);
+  const profile = JSON.parse(await readFile(path, 'utf8')) as ProfileFile;
+  profile.bands = { ...fitted, fittedBy: `node --import tsx scripts/learn/engine-bands.ts --rows ${values.rows} (${items.length} WiCE dev citations, ${FOLDS}-fold CV by article; ${values.out})` };
+  await writeFileAtomic(path, JSON.stringify(profile, null, 2) + '\n');
+  console.log(`wrote bands into ${path}`);
+}
