@@ -6,6 +6,12 @@
  *
  * Workers start lazily, are kept for the next task (starting one costs ~100-300 ms: loading the parsers),
  * and are unref'd while idle so that a CLI process exits when its work is done.
+ *
+ * Closing settles every task first, then terminates: a worker being terminated is held (ref'd) by
+ * terminate() until it has stopped, and nothing may unref it after that. An answer that was on its way
+ * when close() began used to finish its task normally, unref'ing a worker that was still stopping; with
+ * nothing else pending the event loop then ended with close() unsettled (a test cancelled with "Promise
+ * resolution is still pending", a CLI exiting 13 without its error message).
  */
 import type { Worker } from 'node:worker_threads';
 
@@ -56,6 +62,8 @@ interface Slot {
   busy: boolean;
   /** Resolves when the worker has loaded its modules: a task's time runs from then, not from the start. */
   ready: Promise<void>;
+  /** While busy: settles its task with `e` and drops its listeners, leaving the worker to close(). */
+  abandon?: (e: Error) => void;
 }
 
 interface Pending {
@@ -85,7 +93,7 @@ export class WorkerPool {
   }
 
   private pump(): void {
-    while (this.queue.length) {
+    while (!this.closed && this.queue.length) {
       let slot = this.slots.find((s) => !s.busy);
       if (!slot && this.slots.length < this.opts.size) {
         const worker = this.startWorker();
@@ -112,10 +120,19 @@ export class WorkerPool {
   private dispatch(slot: Slot, job: Pending): void {
     slot.busy = true;
     slot.worker.ref();
+    // Closed while the worker loads: the task is settled by close(), not by the worker's start or exit.
+    let abandoned = false;
+    slot.abandon = (e) => {
+      abandoned = true;
+      job.reject(e);
+    };
     slot.ready.then(
-      () => this.start(slot, job),
+      () => {
+        if (!abandoned) this.start(slot, job);
+      },
       (e: Error) => {
-        this.slots.splice(this.slots.indexOf(slot), 1);
+        if (abandoned) return;
+        this.removeSlot(slot);
         void slot.worker.terminate();
         job.reject(new Error(`${this.opts.what}: its worker could not start (${e.message})`));
         this.pump();
@@ -123,23 +140,31 @@ export class WorkerPool {
     );
   }
 
+  private removeSlot(slot: Slot): void {
+    const i = this.slots.indexOf(slot);
+    if (i >= 0) this.slots.splice(i, 1);
+  }
+
   private start(slot: Slot, job: Pending): void {
     const { worker } = slot;
     const id = nextId++;
     const { timeMs, heapMb } = this.opts.budget;
     let settled = false;
-    const finish = (fn: () => void, replace: boolean) => {
+    // `replace`: the worker is terminated and a fresh one will take its place; 'closing': close() settles
+    // the task and terminates the worker itself, so the worker is neither unref'd nor put back.
+    const finish = (fn: () => void, replace: boolean | 'closing') => {
       if (settled) return;
       settled = true;
+      slot.abandon = undefined;
       clearTimeout(timer);
       worker.off('message', onMessage);
       worker.off('error', onError);
       worker.off('exit', onExit);
       job.signal?.removeEventListener('abort', onAbort);
-      if (replace) {
+      if (replace === true) {
         void worker.terminate();
-        this.slots.splice(this.slots.indexOf(slot), 1);
-      } else {
+        this.removeSlot(slot);
+      } else if (replace === false && !this.closed) {
         slot.busy = false;
         worker.unref();
       }
@@ -169,6 +194,7 @@ export class WorkerPool {
       () => finish(() => job.reject(new BudgetError('time', `${this.opts.what} took longer than ${fmtSeconds(timeMs)} (the limit per document): raise it with ${this.opts.flags.time} if the document is genuine`)), true),
       timeMs,
     );
+    slot.abandon = (e) => finish(() => job.reject(e), 'closing');
     worker.on('message', onMessage);
     worker.on('error', onError);
     worker.on('exit', onExit);
@@ -176,11 +202,17 @@ export class WorkerPool {
     worker.postMessage({ id, task: job.task, payload: job.payload });
   }
 
-  /** Terminates every worker; tasks still queued or running are rejected. */
+  /**
+   * Terminates every worker; tasks still queued or running are rejected. Running tasks are settled before
+   * their workers are terminated, so that an answer arriving meanwhile cannot unref a stopping worker.
+   */
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.reject(new Error(`${this.opts.what}: the worker pool is closed`));
-    await Promise.all(this.slots.splice(0).map((s) => s.worker.terminate()));
+    const closed = () => new Error(`${this.opts.what}: the worker pool is closed`);
+    for (const job of this.queue.splice(0)) job.reject(closed());
+    const slots = this.slots.splice(0);
+    for (const s of slots) s.abandon?.(closed());
+    await Promise.all(slots.map((s) => s.worker.terminate()));
   }
 }
 
