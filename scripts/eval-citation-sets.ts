@@ -6,7 +6,7 @@
  * (`verification.probability`, and the entailment verdict's `verification.support` beside it) for supported
  * against contradicted, changed-number and wrong-source citations, pooled over each set. Each run is saved under its name in
  * eval-results/citation-sets.json (the earlier runs are kept: "first-run" is the figure before any rule was
- * changed for the set, docs/RESULTS.md).
+ * changed for the set, docs/RESULTS-HISTORY.md).
  *
  *   node --import tsx scripts/eval-citation-sets.ts --name after-fix
  */

@@ -3,7 +3,7 @@
  * folder laid out as ../shared/data is, built here from the samples the repository ships (SciFact, SNLI, WiCE:
  * data/samples/calibration, licences in SOURCES.md) and a few RTE, COVID-Fact and HealthVer rows written in
  * their published formats. `--limit` keeps each domain to a handful of cases: this checks the command, not
- * the figures (those are in docs/RESULTS.md).
+ * the figures (those are in docs/RESULTS-HISTORY.md).
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';

@@ -2,7 +2,7 @@
  * One decision per (claim, source) pair (issue 36), on the shipped audit sample (data/samples/audit, its
  * labels): `veracite audit`, `veracite check` (Veracite.check, the path of POST /v1/citations/check) and the
  * citation view the web page and the gadget read (its `decision` field) give every citation the same band,
- * the same probability and the same tag; and the audit's bands hold the figures recorded in docs/RESULTS.md
+ * the same probability and the same tag; and the audit's bands hold the figures recorded in docs/RESULTS-HISTORY.md
  * (at least 16 of 22 right, none of the 7 not-supported citations banded supported, no tag proposed for a
  * citation labelled supported). One model load, the article audited once, each citation checked once (no
  * index: suggestions play no part in the band).
@@ -18,7 +18,7 @@ import { scoreCitationSet, type SetLabel } from '../src/eval/citation-set.js';
 
 const DIR = join(import.meta.dirname, '..', 'data', 'samples', 'audit');
 const ARTICLE = join(DIR, 'Breast_cancer_risk_factors.txt');
-/** The after-fix figure of docs/RESULTS.md (issue 36); fewer is a regression. */
+/** The after-fix figure of docs/RESULTS-HISTORY.md (issue 36); fewer is a regression. */
 const BANDS_RIGHT_FLOOR = 16;
 
 describe('one decision for each (claim, source): audit, check and the web/gadget view agree (shipped sample)', () => {

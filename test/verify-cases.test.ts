@@ -69,7 +69,7 @@ describe('issue 11 cases: support is told from contradiction and from irrelevanc
   // evidence scorer reads findings on a similar subject as relevant. Judged on its own, the document's
   // claim coverage (src/verify/coverage.ts: it never names aspirin or an attack) keeps it from supporting
   // the claim. `verify` still says SUPPORTS on it: its calibration reads no coverage, because the ten
-  // documents it retrieves all name the claim's words (docs/RESULTS.md).
+  // documents it retrieves all name the claim's words (docs/RESULTS-HISTORY.md).
   it('"Aspirin reduces the risk of heart attack": a trial of tricyclics for headaches, judged alone, does not support it', async () => {
     const [v] = await verifier.verifyEachDocument('Aspirin reduces the risk of heart attack.', ['14606752']);
     assert.ok(v, 'the tricyclics review is in the sample');
@@ -95,7 +95,7 @@ describe('issue 11 cases: support is told from contradiction and from irrelevanc
   // the risk of skeletal fractures"); the cause of the third is the shared subject, a deficiency
   // (src/models/align/analyse.ts). Read without that, the sentence looked like a contradiction. The
   // review decides (with stop 21's heads and rule an alendronate trial, as relevant by evidence score,
-  // decided: right label, partly the wrong reason; docs/RESULTS.md).
+  // decided: right label, partly the wrong reason; docs/RESULTS-HISTORY.md).
   it('the README\'s "Vitamin D deficiency increases the risk of fractures" is supported by the vitamin D review', async () => {
     const v = await verifier.verify('Vitamin D deficiency increases the risk of fractures.');
     assert.equal(v.label, 'SUPPORTS', `got ${v.label} ${JSON.stringify(v.probs)}`);

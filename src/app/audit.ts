@@ -132,7 +132,7 @@ export async function buildAuditPipeline(settings: Settings, models: ModelHub, s
 /**
  * The threshold file: the one named in the settings, else the committed calibration made for exactly these
  * settings, by signal in order of measured detection quality on WiCE dev (not_supported ROC AUC,
- * docs/RESULTS.md): the support signal, P(supports) with the page's similarity to the claim (0.875 out of
+ * docs/RESULTS-HISTORY.md): the support signal, P(supports) with the page's similarity to the claim (0.875 out of
  * fold; when the NLI model has a fitted verdict calibration), else the source ranker's score (0.822; when a
  * ranker is loaded and calibrated), else the engine's score (0.725); else the default file (whose mismatch
  * flagRule reports).

@@ -128,7 +128,7 @@ export const AuditSettings = z
     /**
      * Citations one audit checks, at most. An article with more is refused with a message naming this
      * setting (the CLI's --limit n audits its first n instead); the parse stops one citation past it, so a
-     * huge article never has all its citations in memory (docs/RESULTS.md, "HTTP service", large audits).
+     * huge article never has all its citations in memory (docs/RESULTS-HISTORY.md, "HTTP service", large audits).
      */
     maxCitations: z.number().int().positive().default(DEFAULT_MAX_CITATIONS),
   })

@@ -14,7 +14,7 @@
  * report-scale.ts). They were fitted by scripts/learn/citation-bands.ts on WiCE dev (src/learn/bands.ts: the
  * cost of each confusion, a fixed cost per citation sent to review), and judged only out of fold by article
  * (every citation banded by thresholds, support-signal weights and probability curve fitted without its
- * article): docs/RESULTS.md "Plain bands", eval-results/citation-bands.json.
+ * article): docs/RESULTS-HISTORY.md "Plain bands", eval-results/citation-bands.json.
  */
 import { CITATION_BANDS, type BandInfo, type CitationAudit, type CitationBand, type Verification } from './types.js';
 import { citationStatus } from './citation-status.js';
@@ -34,7 +34,7 @@ export const BAND_LABELS: Record<CitationBand, string> = {
 export type BandThresholds = Pick<DecisionThresholds, 'supportedFrom' | 'partlyFrom' | 'notSupportedBelow'> & Partial<Pick<DecisionThresholds, 'tagBelow'>>;
 export { BAND_THRESHOLDS };
 
-/** Fitted on all of WiCE dev (349 citations) by scripts/learn/citation-bands.ts; out-of-fold figures in docs/RESULTS.md. */
+/** Fitted on all of WiCE dev (349 citations) by scripts/learn/citation-bands.ts; out-of-fold figures in docs/RESULTS-HISTORY.md. */
 /** Citations per band, bands with none left out, in CITATION_BANDS order. */
 export function countByBand(citations: readonly Pick<CitationAudit, 'source' | 'verification' | 'error' | 'band'>[]): Partial<Record<CitationBand, number>> {
   const counts: Partial<Record<CitationBand, number>> = {};

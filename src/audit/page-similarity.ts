@@ -1,7 +1,7 @@
 /**
  * How closely a page words the claim: the TF-IDF cosine of the claim to the page's closest ~100-word
  * passage, with IDF over that page's own passages (so the words the whole page is about weigh little and
- * the claim's particular words weigh much). The TF-IDF baseline of WiCE detection (docs/RESULTS.md: not
+ * the claim's particular words weigh much). The TF-IDF baseline of WiCE detection (docs/RESULTS-HISTORY.md: not
  * supported ROC AUC 0.865 alone, more than the trained signals), and the second input of the audit's
  * support signal (support-signal.ts). Needs no index and no model.
  */

@@ -8,7 +8,7 @@
  * abstracts; the page similarity (page-similarity.ts) is whether the page words the claim at all. Each
  * misses what the other sees: on WiCE dev P(supports) alone detects not_supported citations with ROC AUC
  * 0.82, the similarity alone 0.86, the two together 0.88 out of fold (learn/support-signal.ts,
- * docs/RESULTS.md). The weights are fitted by `veracite calibrate --signal support` on labelled citations
+ * docs/RESULTS-HISTORY.md). The weights are fitted by `veracite calibrate --signal support` on labelled citations
  * and stored in the calibration file (calibration.ts `supportSignal`), beside the threshold and the
  * probability curve read on this signal.
  */

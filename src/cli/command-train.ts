@@ -48,7 +48,7 @@ export function registerTrainCommand(program: Command): void {
     .option('--threads <n>', 'embedder threads (1 reproduces the committed weights exactly)', positiveInt('--threads'), 1)
     .option('--annotations <file>', 'add blind-comparison annotations (veracite annotations export) to the training pairs')
     .option('--no-contrast', 'leave out the rule-made contrast twins (src/learn/contrast) of supported training pairs')
-    .option('--reverse-twins', 'add reverse twins: contradicted SciFact train claims with negation toggled, as entailment (opt-in; see docs/RESULTS.md)')
+    .option('--reverse-twins', 'add reverse twins: contradicted SciFact train claims with negation toggled, as entailment (opt-in; see docs/RESULTS-HISTORY.md)')
     .option('--sick', 'add SICK train pairs (nli/sick; CC BY-NC-SA 3.0, non-commercial: weights trained with it must not be shipped, so --out must not be models/)')
     .option('-q, --quiet', 'only print the summary')
     .action(async (flags: TrainFlags) => {

@@ -4,7 +4,7 @@
  * claims, so each half of them is judged by heads trained without it (2-fold cross-fitting,
  * learn/verdict/crossfit.ts): fitting on the NLI head's in-sample predictions gave dev accuracy 55.3% and
  * ECE 0.29; cross-fitting the NLI head, 61.2% and 0.16; cross-fitting the evidence head too (its score is
- * the relevance the gate reads), dev ECE 0.180 -> 0.069 on the same heads' successors (docs/RESULTS.md).
+ * the relevance the gate reads), dev ECE 0.180 -> 0.069 on the same heads' successors (docs/RESULTS-HISTORY.md).
  * Same data and seed give the same file.
  */
 import { existsSync } from 'node:fs';

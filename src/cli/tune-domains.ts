@@ -72,7 +72,7 @@ export const DOMAIN_LIMITS: Partial<Record<DomainName, number>> = { snli: 500, s
 export const DOMAIN_CAP = 400;
 
 /**
- * P(right) below which a verdict needs review: a stated level, not fitted (docs/RESULTS.md gives, per held-out
+ * P(right) below which a verdict needs review: a stated level, not fitted (docs/RESULTS-HISTORY.md gives, per held-out
  * domain, the share answered at it and their accuracy).
  */
 export const REVIEW_LEVEL = 0.6;

@@ -10,7 +10,7 @@ export interface ParseBudget extends WorkerBudget {
   pdf: Required<PdfLimitOptions>;
 }
 
-/** Defaults: a 2 MB heading-less article reads in ~4 CPU s, a 10 MB one in ~12 s (docs/RESULTS.md). */
+/** Defaults: a 2 MB heading-less article reads in ~4 CPU s, a 10 MB one in ~12 s (docs/RESULTS-HISTORY.md). */
 export const DEFAULT_PARSE_BUDGET: ParseBudget = {
   timeMs: 60_000,
   heapMb: 1024,

@@ -34,7 +34,7 @@ export interface BandRow {
  * on a failing one costs 1; a green badge on a partly supported citation 0.75 (more than the 0.5 of a missed
  * badge, "partly" for supported, or of "not" for partly). At 1 the supported band shrank to the single most
  * probable citation of WiCE dev (threshold 0.939), and out of fold its badge was right less often (48.8% against
- * 61.0%): WiCE's supported and partially supported citations overlap on this signal (docs/RESULTS.md).
+ * 61.0%): WiCE's supported and partially supported citations overlap on this signal (docs/RESULTS-HISTORY.md).
  */
 export const BAND_COSTS: Record<WiceLabel3, Record<DecidedBand, number>> = {
   supported: { supported: 0, 'partly-supported': 0.5, 'not-supported': 1 },

@@ -8,7 +8,7 @@
  * says the opposite. The verdict calibration reads that as one input, the twin margin
  * P(entailment | claim) - max P(entailment | counter-claim) on the same evidence (0 when no rule applies).
  *
- * Measured on SciFact train, held out (5 folds by claim x 3 repeats, cross-fitted heads; docs/RESULTS.md
+ * Measured on SciFact train, held out (5 folds by claim x 3 repeats, cross-fitted heads; docs/RESULTS-HISTORY.md
  * "Claim verification", stop 24): `verify`'s concat rule 78.0% -> 79.2%, one document judged alone 80.8%
  * -> 82.0%. On cited abstracts, a counter-claim is read as at least as entailed as the claim for 15% of
  * supported pairs, against 49% of refuted ones.

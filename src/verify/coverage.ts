@@ -6,7 +6,7 @@
  * sentences that look like findings on the claim's subject as relevant whatever they are about, so a
  * trial of tricyclics for headaches "supported" "Aspirin reduces the risk of heart attack".
  *
- * Measured on SciFact train (docs/RESULTS.md, "Claim verification"): telling a cited abstract with
+ * Measured on SciFact train (docs/RESULTS-HISTORY.md, "Claim verification"): telling a cited abstract with
  * evidence from one without, coverage over the abstract reaches ROC AUC 0.85 against 0.81 for the
  * cross-fitted relevance, 0.88 for the two together; as a calibrator input it raised held-out accuracy
  * 78.0% -> 80.4% (concat; 80.8% with adverbs left out, stop 23). Read only where one document is judged on its own (VerdictCalibration.documentRules):

@@ -15,7 +15,7 @@
  *      fails verification, listed in the worklist) without a tag, unless the probability is below the band.
  *   3. A tag only where tags are right often enough: a decisive finding, or a probability below `tagBelow`;
  *      both measured out of fold on WiCE dev and the shipped sample (scripts/learn/tag-precision.ts,
- *      eval-results/tag-precision.json, docs/RESULTS.md). Any other low score is "needs review" or "not
+ *      eval-results/tag-precision.json, docs/RESULTS-HISTORY.md). Any other low score is "needs review" or "not
  *      supported" without a tag: an editor reads the source.
  */
 
@@ -34,7 +34,7 @@ export interface DecisionThresholds {
 
 /**
  * The one set of thresholds every surface quotes. Bands: fitted on all of WiCE dev (349 citations) by
- * scripts/learn/citation-bands.ts (out-of-fold figures in docs/RESULTS.md "Plain bands"). tagBelow: the
+ * scripts/learn/citation-bands.ts (out-of-fold figures in docs/RESULTS-HISTORY.md "Plain bands"). tagBelow: the
  * highest probability, within the not-supported band, whose tags stayed at precision >= 0.8 out of fold on
  * WiCE dev and the sample (scripts/learn/tag-precision.ts: every fold chose the band's own threshold, 0.147;
  * held-out precision 0.906 counting partially supported citations as rightly tagged, 0.469 counting only

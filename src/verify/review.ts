@@ -20,7 +20,7 @@ import type { Label, LabelProbs, Review, ReviewReason } from './types.js';
 export const REVIEW_PATH = join(packageRoot(), 'models', 'verdict-review.json');
 
 /**
- * What P(right) reads. Chosen leave-one-domain-out (docs/RESULTS.md): richer sets (the margin, the relevance,
+ * What P(right) reads. Chosen leave-one-domain-out (docs/RESULTS-HISTORY.md): richer sets (the margin, the relevance,
  * the twin margin, the label) fitted the domains they were fitted on and ranked a held-out domain's verdicts
  * worse; relevance in particular means opposite things on SciFact (low: another subject, NOT ENOUGH INFO is
  * right) and SNLI (low: the evidence scorer does not know the style).

@@ -78,7 +78,7 @@ export interface VerdictCalibration {
    * document judged on its own: `verifyEachDocument` (SciFact's abstract-level task) and the audit's
    * probability that a cited source supports its claim. Not for `verify`: every document it retrieves is on
    * the claim's subject and names its words, and with coverage read as evidence of a side its claim-level
-   * accuracy on SciFact train fell from 0.688 to 0.483 (docs/RESULTS.md). Absent in older files.
+   * accuracy on SciFact train fell from 0.688 to 0.483 (docs/RESULTS-HISTORY.md). Absent in older files.
    */
   documentRules?: Partial<Record<VerdictRule, RuleCalibration>>;
   /** The rule `chooseRule` picked (columbia unless another leads by a point of held-out accuracy): the default when none is configured. */

@@ -61,7 +61,7 @@ export const DEFAULT_VERIFIER_CONFIG: VerifierConfig = {
   // 'by-document': each decision is made on one document's sentences, as the verdict calibration was
   // fitted (claim x one abstract), and the most relevant document that takes a side decides. Measured on
   // SciFact train claims in the open setting with the shipped rule (scripts/learn/verdict-across-
-  // documents.ts, docs/RESULTS.md): claim-level accuracy by-document 0.690, pooled 0.649, 'by-rank' 0.685.
+  // documents.ts, docs/RESULTS-HISTORY.md): claim-level accuracy by-document 0.690, pooled 0.649, 'by-rank' 0.685.
   // At stop 21 by-rank led by 1.4 points under concat but let the top-retrieved document decide on a
   // misreading of "Smoking reduces the risk of lung cancer" (test/verify-cases.test.ts); it stays a
   // library option. A claim-coverage gate on the deciding document gained 0.6 point at best (under the

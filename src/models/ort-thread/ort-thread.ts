@@ -5,7 +5,7 @@
  * the synchronous native run by one setImmediate). In the server that thread is the event loop, so each
  * embedding batch (~20-100 ms of GEMMs per batch of passages on the 2-core box, several per verify) held
  * every other request, /v1/health included, behind it: with a large audit and 8 verifies running, health
- * waited seconds (docs/RESULTS.md, "HTTP service"). In a worker the native run blocks only that thread.
+ * waited seconds (docs/RESULTS-HISTORY.md, "HTTP service"). In a worker the native run blocks only that thread.
  *
  * One worker per session, one run at a time in it (what the in-thread session did too: concurrent runs
  * would only fight over the same cores). Inputs and outputs are transferred, not copied. The worker keeps
