@@ -66,6 +66,23 @@ export function foundByLine(view) {
 }
 
 /**
+ * Whether a citation template is safe to paste (the server's rule, src/search/cite-template.ts): one
+ * {{cite ...}} of " |name=value" parameters whose values hold no markup: no < > [ ] { } (so no "</ref>",
+ * "<!--", "[[", "{{"), no ~~~ (a signature), no __ (__NOINDEX__), no line break; a pipe only as {{!}}; "=" and
+ * "://" only in |url=. A template from an older or foreign server that fails it is not offered for pasting.
+ */
+export function inertTemplate(t) {
+  if (typeof t !== 'string') return false;
+  const m = /^\{\{cite [A-Za-z]+((?: \|[a-z0-9-]+=[^|]*)*)\}\}$/.exec(t.replace(/\{\{!\}\}/g, '\u0001'));
+  if (!m) return false;
+  return m[1].split(' |').slice(1).every((part) => {
+    const eq = part.indexOf('=');
+    const value = part.slice(eq + 1);
+    return !/[<>[\]{}\r\n]|~~~|__/.test(value) && (part.slice(0, eq) === 'url' || !/=|:\/\//.test(value));
+  });
+}
+
+/**
  * The server's ready citation for a suggested source ({{cite journal |doi=...}} / {{cite web |url=...}} with its
  * access date, as `veracite audit --suggest-from search` prints it) and a button that copies it.
  */
@@ -101,6 +118,6 @@ export function sourceCard(heading, view, scoreText, claim, roles) {
     // What the source names of the claim (absent without the NLI head): often why its score is low.
     view.names ? h('p', { class: 'hint coverage' }, view.names) : null,
     sentencesView(view.sentences, claim, roles),
-    typeof view.template === 'string' && view.template ? citationBox(view.template) : null,
+    typeof view.template === 'string' && view.template ? (inertTemplate(view.template) ? citationBox(view.template) : h('p', { class: 'hint' }, 'The server\u2019s ready citation holds wikitext markup from its source, so it is not offered for pasting: cite this source by hand.')) : null,
   );
 }

@@ -136,14 +136,59 @@
     }
   }
 
-  /** A template parameter's value: no pipes, braces or line breaks (they would end the template). */
+  /**
+   * A template parameter's value, inert in wikitext (the server's rule, src/search/cite-template.ts): one
+   * line; < > [ ] { } = as character references (so "</ref>", "<!--", "[[", "{{" start or end nothing);
+   * runs of 3+ tildes (a signature) and doubled underscores (__NOINDEX__) broken by references; "://" as
+   * "&#58;//"; a pipe as {{!}}. The references survive a paste into the editor and are decoded only when
+   * the page is rendered, after the template's parameters are split and after signatures are expanded.
+   */
+  var REFERENCES = { '<': '&lt;', '>': '&gt;', '[': '&#91;', ']': '&#93;', '{': '&#123;', '}': '&#125;', '=': '&#61;' };
   function param(v) {
     return String(v == null ? '' : v)
       .replace(/\s+/g, ' ')
-      .replace(/\{\{|\}\}/g, '')
-      .replace(/\|/g, '{{!}}')
-      .replace(/\s+/g, ' ')
-      .trim();
+      .trim()
+      .replace(/&(?=#?[a-z0-9]+;)/gi, '&amp;')
+      .replace(/[<>[\]{}=]/g, function (c) {
+        return REFERENCES[c];
+      })
+      .replace(/~{3,}/g, function (m) {
+        return new Array(m.length + 1).join('&#126;');
+      })
+      .replace(/_(?=_)/g, '&#95;')
+      .replace(/:\/\//g, '&#58;//')
+      .replace(/\|/g, '{{!}}');
+  }
+
+  /** A URL as an inert |url= value: http(s) only, the characters CS1 says to encode percent-encoded (and ~, __). */
+  function urlParam(u) {
+    var url = String(u == null ? '' : u).trim();
+    if (!/^https?:\/\/[^\s]/i.test(url)) return '';
+    return url
+      .replace(/[\s"'<>[\]{}|~^`]/g, function (c) {
+        return '%' + ('0' + c.charCodeAt(0).toString(16).toUpperCase()).slice(-2);
+      })
+      .replace(/_(?=_)/g, '%5F');
+  }
+
+  /**
+   * Whether a citation template is safe to paste: one {{cite ...}} of " |name=value" parameters whose values
+   * hold no markup (a pipe only as {{!}}; "=" and "://" only in |url=). The server's template is offered only
+   * when it is; an older or foreign server's is replaced by one made here.
+   */
+  function inertTemplate(t) {
+    if (typeof t !== 'string') return false;
+    var m = /^\{\{cite [A-Za-z]+((?: \|[a-z0-9-]+=[^|]*)*)\}\}$/.exec(t.replace(/\{\{!\}\}/g, '\u0001'));
+    if (!m) return false;
+    var parts = m[1].split(' |').slice(1);
+    for (var i = 0; i < parts.length; i++) {
+      var eq = parts[i].indexOf('=');
+      var name = parts[i].slice(0, eq);
+      var value = parts[i].slice(eq + 1);
+      if (/[<>[\]{}\r\n]|~~~|__/.test(value)) return false;
+      if (name !== 'url' && /=|:\/\//.test(value)) return false;
+    }
+    return true;
   }
 
   /** YYYY-MM-DD of a date (UTC). */
@@ -164,12 +209,13 @@
       var parts = ['{{cite journal'];
       if (title) parts.push('title=' + title);
       if (ids.doi) parts.push('doi=' + param(ids.doi));
-      if (ids.pmid) parts.push('pmid=' + ids.pmid);
+      if (ids.pmid) parts.push('pmid=' + param(ids.pmid));
       return parts.join(' |') + '}}';
     }
-    if (ids.arxiv) return '{{cite arXiv |eprint=' + ids.arxiv + (title ? ' |title=' + title : '') + '}}';
+    if (ids.arxiv) return '{{cite arXiv |eprint=' + param(ids.arxiv) + (title ? ' |title=' + title : '') + '}}';
     var web = ['{{cite web'];
-    if (source.url) web.push('url=' + param(source.url));
+    var url = urlParam(source.url);
+    if (url) web.push('url=' + url);
     web.push('title=' + (title || param(source.url) || 'Untitled'));
     web.push('access-date=' + isoDay(today || new Date()));
     return web.join(' |') + '}}';
@@ -181,7 +227,7 @@
    * --suggest-from search` prints it), else one made here from its title and URL (an index's document).
    */
   function betterTemplate(source, today) {
-    if (source && typeof source.template === 'string' && /^\{\{cite /i.test(source.template)) return source.template;
+    if (source && inertTemplate(source.template)) return source.template;
     return citeTemplate(source, today);
   }
 
@@ -291,6 +337,7 @@
     workIdsOf: workIdsOf,
     citeTemplate: citeTemplate,
     betterTemplate: betterTemplate,
+    inertTemplate: inertTemplate,
     foundByText: foundByText,
     failedVerificationTag: failedVerificationTag,
     noteIdOf: noteIdOf,

@@ -185,7 +185,8 @@ describe('wiki gadget logic (Node)', () => {
     assert.equal(logic.citeTemplate({ title: 'A | B', url: 'https://doi.org/10.1000/xyz.1' }, day), '{{cite journal |title=A {{!}} B |doi=10.1000/xyz.1}}');
     assert.equal(logic.citeTemplate({ title: 'T', url: 'https://pubmed.ncbi.nlm.nih.gov/29876543/' }, day), '{{cite journal |title=T |pmid=29876543}}');
     assert.equal(logic.citeTemplate({ title: 'P', url: 'https://arxiv.org/abs/2104.01234v2' }, day), '{{cite arXiv |eprint=2104.01234 |title=P}}');
-    assert.equal(logic.citeTemplate({ title: 'Page }} x', url: 'https://example.org/a' }, day), '{{cite web |url=https://example.org/a |title=Page x |access-date=2025-11-03}}');
+    // Braces are kept as character references: shown as typed, they open or close nothing (cite-template-inert.test.ts).
+    assert.equal(logic.citeTemplate({ title: 'Page }} x', url: 'https://example.org/a' }, day), '{{cite web |url=https://example.org/a |title=Page &#125;&#125; x |access-date=2025-11-03}}');
     assert.equal(logic.failedVerificationTag(day), '{{failed verification|date=November 2025}}');
   });
 
