@@ -32,6 +32,8 @@ const { values } = parseArgs({
     work: { type: 'string', default: '.veracite/engine-calibration' },
     out: { type: 'string', default: bundledProfileDir() },
     quick: { type: 'boolean', default: false },
+    /** train,dev,wice,snli: the first n of each sample (a dry run of the flow). */
+    limit: { type: 'string' },
   },
 });
 
@@ -68,7 +70,9 @@ await writePullInfo(dir, { repo, revision: 'committed', role: 'nli', dtype });
 
 const command = `node --import tsx scripts/learn/calibrate-engine.ts --model ${values.model} --dtype ${dtype}${values.quick ? ' --quick' : ''}`;
 const started = performance.now();
-const profile = await calibrateProfile({ name, home, command, quick: values.quick!, log: (l) => console.error(l) });
+const [train, dev, wice, snli] = (values.limit ?? '').split(',').map((x) => (x ? Number(x) : undefined));
+const limit = values.limit ? { ...(train ? { train } : {}), ...(dev ? { dev } : {}), ...(wice ? { wice } : {}), ...(snli ? { snli } : {}) } : undefined;
+const profile = await calibrateProfile({ name, home, command: command + (values.limit ? ` --limit ${values.limit}` : ''), quick: values.quick!, ...(limit ? { limit } : {}), log: (l) => console.error(l) });
 console.error(`calibrated in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 
 // The shipped profile: the same files, pointing at the committed model folder.

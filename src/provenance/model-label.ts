@@ -12,6 +12,6 @@ export function weightsHash12(m: Pick<ModelInfo, 'version'>): string | undefined
 
 export function modelLabel(m: Pick<ModelInfo, 'id' | 'version' | 'file' | 'backend'>): string {
   const h = weightsHash12(m);
-  if (!h || m.backend === 'profile') return m.id;
+  if (!h || m.backend === 'profile' || m.id.includes(h)) return m.id;
   return `${m.id} (${m.file ? `${m.file} ` : ''}sha256 ${h})`;
 }

@@ -16,16 +16,16 @@
  * back to the lite heads.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { packageRoot } from '../../util/package-root.js';
 import { PROFILE_FILE, loadProfile, type LoadedProfile } from './profile.js';
 
 /** The shipped engine's profile name (`--profile verifier`; reserved: no pulled profile may take it). */
 export const ENGINE_PROFILE = 'verifier';
 
-/** The shipped engine's profile folder. */
+/** The shipped engine's profile folder; VERACITE_ENGINE_DIR names another (a re-calibrated copy, a dry run). */
 export function bundledProfileDir(): string {
-  return join(packageRoot(), 'models', 'engine');
+  return process.env.VERACITE_ENGINE_DIR ? resolve(process.env.VERACITE_ENGINE_DIR) : join(packageRoot(), 'models', 'engine');
 }
 
 /** Whether this package ships a calibrated engine. */
