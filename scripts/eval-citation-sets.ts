@@ -18,7 +18,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { scoreCitationSet, separationOfSupport, type ScoredCitation, type ScoredRow, type SetLabel, type SetScore } from '../src/eval/citation-set.js';
 
-const { values } = parseArgs({ options: { name: { type: 'string', default: 'latest' }, out: { type: 'string', default: 'eval-results/citation-sets.json' } } });
+const { values } = parseArgs({ options: { name: { type: 'string', default: 'latest' }, out: { type: 'string', default: 'eval-results/citation-sets.json' }, profile: { type: 'string' } } });
+/** --profile lite | verifier | <name>: the engine the audits run with (default: the package's default engine). */
+const engineArgs = values.profile ? ['--profile', values.profile] : [];
 
 /** The sample's labels name what is wrong in its README's table, not per line: contradicted 5 15 22, changed number 13. */
 const SAMPLE_KINDS: Record<number, string> = { 5: 'contradiction', 15: 'contradiction', 22: 'contradiction', 13: 'number', 6: 'wrong-page', 18: 'wrong-page', 20: 'wrong-page' };
@@ -38,7 +40,7 @@ const separations = (rows: readonly ScoredRow[]): Separations => ({ probability:
 const out: Record<string, { articles: { article: string; score: SetScore; separation: Separations }[]; total: Omit<SetScore, 'rows' | 'confusion'>; separation?: Separations }> = {};
 for (const s of SETS) {
   const json = join(tmpdir(), `veracite-citation-set-${process.pid}.json`);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', 'audit', s.article, '--sources', s.sources, '--no-index', '--out', json, '--quiet'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', 'audit', s.article, '--sources', s.sources, '--no-index', '--out', json, '--quiet', ...engineArgs], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
   if (r.status !== 0) throw new Error(`audit of ${s.article} failed:\n${r.stderr}`);
   const report = JSON.parse(await readFile(json, 'utf8')) as { citations: ScoredCitation[] };
   const score = scoreCitationSet(report.citations, (await readLabels(s.labels)).map((l) => ({ ...l, ...(s.kinds?.[l.citation] ? { kind: s.kinds[l.citation] } : {}) })));
@@ -57,7 +59,11 @@ for (const [set, e] of Object.entries(out)) {
 for (const [set, e] of Object.entries(out)) console.log(`${set}: bands right ${e.total.bandsRight}/${e.total.citations}; not supported banded supported ${e.total.notSupportedBandedSupported}; contradicted/number banded supported ${e.total.contradictedOrNumberBandedSupported}/${e.total.contradictedOrNumber}; tags on supported ${e.total.tagsOnSupported} (of ${e.total.tags} tags)`);
 
 const saved = existsSync(values.out!) ? (JSON.parse(await readFile(values.out!, 'utf8')) as { runs: Record<string, unknown> }) : { runs: {} };
-saved.runs[values.name!] = { at: new Date().toISOString(), command: `node --import tsx scripts/eval-citation-sets.ts --name ${values.name}`, ...out };
+// Which code gave the figures: the commit, and whether the working tree differed from it (others' edits count).
+const git = (...args: string[]) => spawnSync('git', args, { encoding: 'utf8' });
+const head = git('rev-parse', '--short', 'HEAD');
+const tree = head.status === 0 ? `${head.stdout.trim()}${git('status', '--porcelain', '--untracked-files=no').stdout.trim() ? ' + uncommitted changes' : ''}` : 'not a git checkout';
+saved.runs[values.name!] = { at: new Date().toISOString(), command: `node --import tsx scripts/eval-citation-sets.ts --name ${values.name}${values.profile ? ` --profile ${values.profile}` : ''}`, tree, ...out };
 await mkdir('eval-results', { recursive: true });
 await writeFile(values.out!, JSON.stringify(saved, null, 1) + '\n');
 console.log(`saved run "${values.name}" in ${values.out}`);
