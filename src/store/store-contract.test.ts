@@ -1,6 +1,7 @@
 /**
  * The Store contract suite against every engine: in-memory and LanceDB always; OpenSearch when
- * OPENSEARCH_URL is set (e.g. the docker-compose.yml cluster), otherwise reported as skipped.
+ * OPENSEARCH_URL is set (`npm run opensearch:start`, as .ci/run does, or the docker-compose.yml cluster),
+ * otherwise reported as skipped.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,4 +26,8 @@ describeStoreContract('lancedb', {
   },
 });
 
-describeStoreContract('opensearch', process.env.OPENSEARCH_URL ? openSearchHarness(process.env.OPENSEARCH_URL) : { skip: 'OPENSEARCH_URL is not set (see docs/OPENSEARCH.md to run a local cluster)' });
+// CI (.ci/run) starts a cluster and sets VERACITE_REQUIRE_OPENSEARCH=1: there a missing URL fails, never skips.
+if (!process.env.OPENSEARCH_URL && process.env.VERACITE_REQUIRE_OPENSEARCH === '1') {
+  throw new Error('VERACITE_REQUIRE_OPENSEARCH=1 but OPENSEARCH_URL is not set: start a cluster with npm run opensearch:start');
+}
+describeStoreContract('opensearch', process.env.OPENSEARCH_URL ? openSearchHarness(process.env.OPENSEARCH_URL) : { skip: 'OPENSEARCH_URL is not set (npm run opensearch:start, then export the URL it prints; docs/OPENSEARCH.md)' });

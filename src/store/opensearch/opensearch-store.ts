@@ -75,10 +75,16 @@ export interface OpenSearchStoreOptions {
 }
 
 const META_ID = 'store';
+/** The server's default index.max_result_window. */
+const MAX_RESULT_WINDOW = 10_000;
 const PASSAGE_FIELDS = ['id', 'doc_id', 'title', 'idx', 'sent_start', 'sent_end', 'text'];
 
 function toPassage(s: PassageSource): Passage {
   return { id: s.id, docId: s.doc_id, title: s.title, index: s.idx, sentenceStart: s.sent_start, sentenceEnd: s.sent_end, text: s.text };
+}
+
+function passageSource(p: Passage): PassageSource & { search_text: string } {
+  return { id: p.id, doc_id: p.docId, title: p.title, idx: p.index, sent_start: p.sentenceStart, sent_end: p.sentenceEnd, text: p.text, search_text: searchTextOf(p.title, p.text) };
 }
 
 function toDocument(s: DocumentSource): Document {
@@ -227,10 +233,7 @@ export class OpenSearchStore implements VectorBackfillStore {
       const body: BulkBody = [];
       for (const item of items.slice(i, i + per)) {
         item.passages.forEach((p, k) => {
-          const src: PassageSource & { search_text: string } = {
-            id: p.id, doc_id: p.docId, title: p.title, idx: p.index, sent_start: p.sentenceStart, sent_end: p.sentenceEnd, text: p.text,
-            search_text: searchTextOf(p.title, p.text),
-          };
+          const src = passageSource(p);
           const v = item.vectors?.[k];
           if (v) src.vector = Array.from(v);
           body.push({ index: { _index: this.passagesIndex, _id: p.id } }, src);
@@ -328,7 +331,11 @@ export class OpenSearchStore implements VectorBackfillStore {
   }
 
   /** Pages through passages matching `query` with a point in time and search_after (one consistent view). */
-  private async *scan(query: QueryContainer, fields: string[], size: number): AsyncIterable<PassageSource[]> {
+  private async *scan(query: QueryContainer, fields: string[], pageSize: number): AsyncIterable<PassageSource[]> {
+    // A search page is at most index.max_result_window (10,000) hits even with search_after: the server
+    // answers 20,000 with "Result window is too large" (the backfill's default batch). Larger batches
+    // come as several pages.
+    const size = Math.min(pageSize, MAX_RESULT_WINDOW);
     await this.fresh();
     const pit = await this.client.createPit({ index: [this.passagesIndex], keep_alive: '5m' });
     const pitId = pit.body.pit_id!;
@@ -357,8 +364,11 @@ export class OpenSearchStore implements VectorBackfillStore {
     this.assertWritable('write vectors');
     if (items.length === 0) return;
     await this.ensureVectorColumn(items[0]!.vector.length);
+    // Whole passages, not partial updates: an update re-indexes the stored _source, which leaves out
+    // search_text (excluded to save space), so a partial { doc: { vector } } update on the live cluster
+    // silently dropped the passage from BM25 search.
     const body: BulkBody = [];
-    for (const { passage, vector } of items) body.push({ update: { _index: this.passagesIndex, _id: passage.id } }, { doc: { vector: Array.from(vector) } });
+    for (const { passage, vector } of items) body.push({ index: { _index: this.passagesIndex, _id: passage.id } }, { ...passageSource(passage), vector: Array.from(vector) });
     await this.bulk(body, 'vectors');
     await this.wrote();
   }
