@@ -23,6 +23,16 @@ import { MemoryStore } from '../store/memory/memory-store.js';
 import { retrieveDocuments } from '../verify/document-retrieval.js';
 import type { Verdict } from '../verify/types.js';
 import { Verifier, type DeepPartial, type VerifierConfig } from '../verify/verifier.js';
+import { ServiceUnavailableError } from '../util/exit-codes.js';
+import type { ProviderFailure } from '../search/types.js';
+
+/** No provider could be asked: the claim could not be checked (exit 69), each failure named. */
+export class CouldNotCheckError extends ServiceUnavailableError {
+  constructor(readonly failures: ProviderFailure[]) {
+    super(`could not check: every search provider failed: ${failures.map((f) => f.message).join('; ')}`);
+    this.name = 'CouldNotCheckError';
+  }
+}
 
 /** One source search found, as a verdict reports it. */
 export interface SearchedSource {
@@ -60,6 +70,10 @@ export class SearchVerifier {
     const providers = opts.providers?.length ? opts.providers : this.parts.search.providers;
     const { sources, report } = await searchSources(claim, { ...this.parts.search, providers });
     signal?.throwIfAborted();
+    // Every provider failed: nothing was searched, so no verdict ("NOT ENOUGH INFO" would claim a search found nothing).
+    if (!this.parts.index && report.failures.length > 0 && report.failures.length >= report.providers.length) {
+      throw new CouldNotCheckError(report.failures);
+    }
     const docs: Document[] = sources.map((s) => s.document);
     const index = this.parts.index;
     if (index) {

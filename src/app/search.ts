@@ -21,7 +21,7 @@ import { retrieveCandidates } from '../audit/recommend.js';
 import { chunkPassages } from '../corpus/passages.js';
 import { Retriever } from '../retrieve/retriever.js';
 import { MemoryStore } from '../store/memory/memory-store.js';
-import { pageCacheDir, workOptions } from './source-settings.js';
+import { contactEmail, pageCacheDir, workOptions } from './source-settings.js';
 import type { Settings } from './settings.js';
 
 /** Test only: DNS and an allowlist for loopback pages (never set by the CLI or the server). */
@@ -36,7 +36,7 @@ export function searchOptions(settings: Settings, hooks: SearchTestHooks = {}): 
   const policy = { timeoutMs: src.timeoutMs, maxBytes: src.maxBytes, maxRedirects: src.maxRedirects, ...hooks.policy };
   const client = new SearchClient({
     ...(src.apis ? { bases: src.apis } : {}),
-    ...(src.contactEmail ? { email: src.contactEmail } : {}),
+    ...(contactEmail(settings) ? { email: contactEmail(settings)! } : {}),
     wiki: s.wiki,
     ...(src.apiIntervalMs !== undefined ? { intervalMs: src.apiIntervalMs } : {}),
     policy,

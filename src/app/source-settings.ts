@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import { WORK_API_BASES } from '../sources/work-api-bases.js';
+import { envContactEmail } from '../sources/user-agent.js';
 import type { WorkRecordOptions } from '../sources/work-records.js';
 import { storeEngineOf } from '../store/open-store.js';
 import type { Settings } from './settings.js';
@@ -20,11 +21,19 @@ export function workOptions(settings: Settings): WorkRecordOptions {
   const s = settings.sources;
   return {
     ...(s.apis ? { bases: Object.fromEntries(Object.entries(s.apis).filter(([k]) => k in WORK_API_BASES)) as WorkRecordOptions['bases'] } : {}),
-    ...(s.contactEmail ? { email: s.contactEmail } : {}),
+    ...(contactEmail(settings) ? { email: contactEmail(settings)! } : {}),
     openAbstracts: s.openAbstracts,
     ...(s.apiIntervalMs !== undefined ? { intervalMs: s.apiIntervalMs } : {}),
     ...(s.offline ? { offline: true } : {}),
   };
+}
+
+/**
+ * The contact for the APIs' polite pools and the User-Agent (Wikimedia's policy wants one): --contact-email
+ * (sources.contactEmail), else VERACITE_CONTACT_EMAIL, else none (the User-Agent then names the project page).
+ */
+export function contactEmail(settings: Settings): string | undefined {
+  return settings.sources.contactEmail ?? envContactEmail();
 }
 
 /** Where fetched pages are cached: beside a local index, else in .veracite/. */

@@ -165,7 +165,7 @@ export const OPTION_GROUPS = {
     maxRedirects: def('--max-redirects <n>', 'sources.maxRedirects', `redirect hops followed (default ${DEFAULTS.sources.maxRedirects})`, nonNegativeInt('--max-redirects')),
     wayback: def('--no-wayback', 'sources.wayback', 'do not try the Wayback Machine for dead pages without an archive URL', undefined, false),
     apis: def('--api-base <name=url,...>', 'sources.apis', `identifier resolvers, metadata and search APIs at a mirror: ${API_NAMES.join(', ')} (e.g. crossref=https://crossref.mirror.example, searxng=https://searx.example)`, apiBases),
-    contactEmail: def('--contact-email <email>', 'sources.contactEmail', 'contact e-mail for the metadata APIs\' polite pools (Crossref/OpenAlex mailto, Europe PMC email)'),
+    contactEmail: def('--contact-email <email>', 'sources.contactEmail', 'your contact e-mail, sent in the User-Agent (Wikimedia\'s policy wants one) and to the polite pools (Crossref/OpenAlex mailto, Europe PMC email); default VERACITE_CONTACT_EMAIL'),
     openAbstracts: def('--open-abstracts', 'sources.openAbstracts', 'ask OpenAlex for a DOI\'s abstract when Crossref has none'),
     apiIntervalMs: def('--api-interval <ms>', 'sources.apiIntervalMs', 'least ms between two requests to one metadata API (default: each API\'s polite interval)', nonNegativeInt('--api-interval')),
     offline: def('--offline', 'sources.offline', 'replay from --cache only: recorded pages and search answers, no request (what is not there is "could not reach")'),

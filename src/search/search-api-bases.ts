@@ -24,3 +24,6 @@ export const PROVIDER_BASES = {
 
 /** The environment variable holding the Brave Search key (never a flag, a setting or a file: keys stay out of reports). */
 export const BRAVE_KEY_ENV = 'BRAVE_SEARCH_API_KEY';
+
+/** The environment variable holding the OpenAlex key (required by OpenAlex since 13 February 2026; sent as api_key, never cached or printed). */
+export const OPENALEX_KEY_ENV = 'OPENALEX_API_KEY';

@@ -22,7 +22,8 @@ export interface CachedAnswer {
 }
 
 const DAY = 24 * 3600 * 1000;
-const PRIVATE_PARAMS = /^(mailto|email|api_key|key)$/i;
+/** Parameters that do not change the answer (a contact, a key, MediaWiki's maxlag): never in a key. */
+const PRIVATE_PARAMS = /^(mailto|email|api_key|key|maxlag)$/i;
 
 /** The request as the cache knows it: the provider and the URL after its base, without contact parameters. */
 export function requestKey(provider: string, url: string, base: string): string {

@@ -119,7 +119,7 @@ describe('search providers (loopback, documented shapes)', () => {
     const bay = sources.find((s) => s.hit.title === 'St Ives Bay')!;
     assert.equal(bay.textFrom, 'wikipedia');
     assert.deepEqual(bay.document.sentences, ['St Ives Bay is a bay in north Cornwall, between St Ives and Godrevy Point.', 'The bay is sheltered from the prevailing westerly winds by the headland of The Island.', 'Geography', 'The Hayle estuary opens into the bay at its eastern end.']);
-    assert.ok(srv.hits.some((h) => h === '/wikipedia/api/rest_v1/page/html/St_Ives_Bay'));
+    assert.ok(srv.hits.some((h) => h === '/wikipedia/w/rest.php/v1/page/St_Ives_Bay/html'), 'core MediaWiki REST, which non-Wikimedia wikis serve');
   });
 
   it('a provider that cannot be reached is named, the others still answer', async () => {

@@ -57,16 +57,36 @@ export interface ProviderFailure {
   message: string;
 }
 
+/** What an answer's headers say beside its body (MediaWiki's maxlag error comes as a 200 with Retry-After). */
+export interface AnswerMeta {
+  retryAfter?: string;
+}
+
+export interface RequestOptions {
+  accept?: string;
+  /** Headers carrying a key (Brave), never logged or cached. */
+  headers?: Record<string, string>;
+  /** The provider's own words for a failed request (a 403 that means "a key is needed"), else the fetcher's. */
+  explain?: (res: Extract<ApiResult, { ok: false }>) => string | undefined;
+}
+
 /** What a provider needs for one request: the one guarded, cached, polite GET (search-client.ts). */
 export interface SearchRequester {
-  /** GET a provider's API; `headers` carry a key (Brave), never logged or cached. */
-  get(provider: SearchProviderName, url: string, opts?: { accept?: string; headers?: Record<string, string> }): Promise<ApiResult>;
+  /**
+   * GET a provider's JSON API; `read` checks the answer (its schema, its error conventions) and is what makes
+   * it cacheable: an answer `read` refuses is never stored. Throws an Error the user reads.
+   */
+  json<T>(provider: SearchProviderName, url: string, read: (answer: unknown, meta: AnswerMeta) => T, opts?: RequestOptions): Promise<T>;
+  /** GET a page of text or HTML (an article's rendered HTML), cached only as a non-empty 200. */
+  text(provider: SearchProviderName, url: string, opts?: RequestOptions): Promise<ApiResult>;
   /** The provider's API base (a mirror given with --api-base, else the public one). */
   base(provider: SearchProviderName): string;
   /** Contact e-mail for polite pools (OpenAlex / Crossref mailto, Europe PMC email). */
   readonly email: string | undefined;
   /** The Wikipedia language edition ("en", "de"). */
   readonly wiki: string;
+  /** A batch run (MediaWiki's maxlag=5 is sent). */
+  readonly batch?: boolean;
 }
 
 export interface SearchProvider {

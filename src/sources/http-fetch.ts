@@ -75,7 +75,7 @@ const NETWORK_ERRORS: Record<string, string> = {
 };
 
 export type FetchResult =
-  | { ok: true; url: string; finalUrl: string; httpStatus: number; contentType: string; kind: 'html' | 'text'; body: string; redirects: string[] }
+  | { ok: true; url: string; finalUrl: string; httpStatus: number; contentType: string; kind: 'html' | 'text'; body: string; redirects: string[]; retryAfter?: string }
   /** Only with `pdf: true`; `body` is '' (the text is extracted by pdf-text.ts, page by page). */
   | { ok: true; url: string; finalUrl: string; httpStatus: number; contentType: string; kind: 'pdf'; body: ''; bytes: Uint8Array; redirects: string[] }
   | {
@@ -91,6 +91,8 @@ export type FetchResult =
       transient?: true;
       /** DNS said the name does not exist (ENOTFOUND / no address); offline, it says so too. */
       noSuchName?: true;
+      /** An HTTP error's Retry-After header as sent (429 / 503: when to ask again). */
+      retryAfter?: string;
     };
 
 class FetchFailure extends Error {
@@ -101,6 +103,7 @@ class FetchFailure extends Error {
     readonly contentType?: string,
     readonly transient = false,
     readonly noSuchName = false,
+    readonly retryAfter?: string,
   ) {
     super(reason);
   }
@@ -146,7 +149,8 @@ export async function fetchPage(url: string, policy: FetchPolicy = {}): Promise<
       if (status < 200 || status >= 300) {
         res.destroy();
         const dead = status === 404 || status === 410;
-        throw new FetchFailure(dead ? 'dead' : 'unreachable', `HTTP ${status}`, status);
+        const retryAfter = res.headers['retry-after'];
+        throw new FetchFailure(dead ? 'dead' : 'unreachable', `HTTP ${status}`, status, undefined, false, false, typeof retryAfter === 'string' ? retryAfter : undefined);
       }
       const contentType = String(res.headers['content-type'] ?? '');
       const declared = p.accept ? 'text' : kindOf(contentType);
@@ -169,7 +173,9 @@ export async function fetchPage(url: string, policy: FetchPolicy = {}): Promise<
       // Declared (or sniffed as) text, but binary data: not read as text (util/not-text.ts). UTF-16 pages have NUL bytes by design.
       const binary = /charset=["']?(utf-16|ucs-2)/i.test(contentType) ? undefined : notTextReason(body);
       if (binary) throw new FetchFailure('unsupported', `unreadable: not text (${binary})`, status, contentType);
-      return { ok: true, url, finalUrl: current.href, httpStatus: status, contentType, kind, body: decode(body, contentType), redirects };
+      const retryAfter = res.headers['retry-after'];
+      // MediaWiki sends maxlag errors as HTTP 200 with Retry-After: the API reader waits on it.
+      return { ok: true, url, finalUrl: current.href, httpStatus: status, contentType, kind, body: decode(body, contentType), redirects, ...(typeof retryAfter === 'string' ? { retryAfter } : {}) };
     }
   } catch (e) {
     const f = toFailure(e, current.host);
@@ -178,6 +184,7 @@ export async function fetchPage(url: string, policy: FetchPolicy = {}): Promise<
     if (f.contentType) out.contentType = f.contentType;
     if (f.transient) out.transient = true;
     if (f.noSuchName) out.noSuchName = true;
+    if (f.retryAfter !== undefined) out.retryAfter = f.retryAfter;
     return out;
   }
 }

@@ -23,6 +23,12 @@ export interface GuardOptions {
    * sets it.
    */
   allowHosts?: readonly string[];
+  /**
+   * Origins (scheme, host and port: `http://127.0.0.1:8080`) that may be reached although their addresses are
+   * forbidden: a mirror the user named (`--api-base`). Narrower than `allowHosts`: a redirect from the mirror
+   * to another port or scheme of the same host is checked like any other address.
+   */
+  allowOrigins?: readonly string[];
   /** DNS resolver (default dns.lookup with all: true); tests inject one to simulate hostile DNS answers. */
   resolver?: Resolver;
 }
@@ -82,6 +88,7 @@ export async function resolveChecked(url: URL, opts: GuardOptions = {}): Promise
   const hostname = bareHost(url);
   if (!hostname) throw new BadUrlError(url.href, 'URL without host');
   const allow = new Set((opts.allowHosts ?? []).map((h) => h.toLowerCase()));
+  const originAllowed = (opts.allowOrigins ?? []).some((o) => o === url.origin);
 
   let addresses: LookupAddress[];
   const literal = isIP(hostname);
@@ -95,7 +102,7 @@ export async function resolveChecked(url: URL, opts: GuardOptions = {}): Promise
     if (addresses.length === 0) throw new DnsError(hostname, 'NODATA');
   }
   for (const a of addresses) {
-    if (allow.has(hostname)) break;
+    if (allow.has(hostname) || originAllowed) break;
     const reason = forbiddenAddressReason(a.address);
     if (reason) throw new BlockedAddressError(url.href, a.address, reason);
   }

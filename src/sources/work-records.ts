@@ -22,6 +22,8 @@ import { fetchApi, type ApiFetchPolicy, type ApiResult } from './api-fetch.js';
 import type { PageCache } from './page-cache.js';
 import { pageToDocument } from './page-text.js';
 import { WORK_API_BASES, type WorkApiBases, type WorkApiName } from './work-api-bases.js';
+import { userAgent } from './user-agent.js';
+import { markupText } from './markup-text.js';
 
 // The endpoints live in work-api-bases.ts (light: the settings and the CLI's help read them).
 export { WORK_API_BASES, type WorkApiBases, type WorkApiName };
@@ -82,9 +84,8 @@ export function trustedHosts(opts: WorkRecordOptions): string[] {
   return [...new Set(hosts)];
 }
 
-export function userAgent(email: string | undefined): string {
-  return `veracite-citation-audit/0.1 (checks Wikipedia citations${email ? `; mailto:${email}` : ''})`;
-}
+/** The User-Agent with its contact (sources/user-agent.ts: Wikimedia's policy wants one). */
+export { userAgent };
 
 async function get(api: WorkApiName, url: string, opts: WorkRecordOptions, accept: string): Promise<ApiResult> {
   if (opts.offline) return { ok: false, url, finalUrl: url, status: 'unreachable', reason: `could not reach ${new URL(url).host}: offline, and the answer is not in the cache`, transient: true };
@@ -125,21 +126,8 @@ const withParams = (url: string, params: Record<string, string | undefined>) => 
   return u.href;
 };
 
-/** Text of a JATS / HTML fragment: tags dropped, paragraphs kept apart. */
-export function markupText(s: string): string {
-  return s
-    .replace(/<\/?(?:jats:)?(?:p|sec|title|abstract|div|br)\b[^>]*>/gi, '\n\n')
-    .replace(/<[^>]+>/g, '')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;|&apos;/g, "'")
-    .replace(/&amp;/g, '&')
-    .split(/\n\s*\n/)
-    .map((p) => p.replace(/\s+/g, ' ').trim())
-    .filter(Boolean)
-    .join('\n\n');
-}
+/** Text of a JATS / HTML fragment (sources/markup-text.ts: linear time on hostile answers). */
+export { markupText };
 
 function doc(text: string, title: string, url: string): Document {
   return pageToDocument(text, 'text', url, title);

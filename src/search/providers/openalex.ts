@@ -2,49 +2,93 @@
  * OpenAlex works search (`GET /works?search=...`): title, DOI, venue, authors, and the abstract, which
  * OpenAlex gives as an inverted index (word -> positions). Documented shape:
  * https://docs.openalex.org/api-entities/works/search-works, https://docs.openalex.org/api-entities/works/work-object.
+ *
+ * Since 13 February 2026 the API wants a key (`api_key=`, free at https://openalex.org/settings/api); without
+ * one a few searches a day are allowed, then 429 (403 when requests come too fast:
+ * https://developers.openalex.org/api-reference/errors). The key is read only from OPENALEX_API_KEY, sent as
+ * `api_key`, and never reaches a cache key, a cache file or a message (search-cache.ts, search-client.ts).
  */
-import { parseJson } from '../search-client.js';
+import { z } from 'zod';
+import { checked, MAX_ABSTRACT_WORDS, results, text } from '../answer-check.js';
+import { OPENALEX_KEY_ENV } from '../search-api-bases.js';
+import { failureText } from '../search-client.js';
+import type { ApiResult } from '../../sources/api-fetch.js';
 import type { SearchHit, SearchProvider } from '../types.js';
 
-interface Work {
-  id?: string;
-  doi?: string | null;
-  title?: string | null;
-  display_name?: string | null;
-  publication_date?: string | null;
-  publication_year?: number | null;
-  abstract_inverted_index?: Record<string, number[]> | null;
-  primary_location?: { landing_page_url?: string | null; source?: { display_name?: string | null; host_organization_name?: string | null } | null } | null;
-  authorships?: { author?: { display_name?: string | null } }[];
-  ids?: { pmid?: string; pmcid?: string };
-}
+const position = z
+  .number()
+  .int({ error: 'a word position must be a whole number' })
+  .min(0, { error: 'a word position must not be negative' })
+  .max(MAX_ABSTRACT_WORDS - 1, { error: `a word position past the ${MAX_ABSTRACT_WORDS} words an abstract may have` });
 
-/** The abstract from OpenAlex's inverted index. */
+/** word -> positions, with at most MAX_ABSTRACT_WORDS positions in all (the abstract's length). */
+const invertedIndex = z
+  .record(z.string().max(1000), z.array(position).max(MAX_ABSTRACT_WORDS))
+  .refine((ix) => Object.values(ix).reduce((n, at) => n + at.length, 0) <= MAX_ABSTRACT_WORDS, { error: `more than ${MAX_ABSTRACT_WORDS} words in one abstract` })
+  .nullish();
+
+const work = z.object({
+  id: text(),
+  doi: text(),
+  title: text(),
+  display_name: text(),
+  publication_date: text(),
+  publication_year: z.number().int().nullish(),
+  abstract_inverted_index: invertedIndex,
+  primary_location: z.object({ landing_page_url: text(), source: z.object({ display_name: text() }).nullish() }).nullish(),
+  authorships: z.array(z.object({ author: z.object({ display_name: text() }).nullish() })).max(5000).nullish(),
+  ids: z.object({ pmid: text(), pmcid: text() }).nullish(),
+});
+
+const answer = z.object({ results: results(work) });
+
+/** The abstract from OpenAlex's inverted index (positions already bounded by the schema). */
 export function invertedAbstract(index: Record<string, number[]> | null | undefined): string {
   const words: string[] = [];
-  for (const [w, at] of Object.entries(index ?? {})) for (const i of at) words[i] = w;
+  for (const [w, at] of Object.entries(index ?? {})) {
+    for (const i of at) {
+      // A hand-built index that slipped past the schema: never a sparse array of billions of slots.
+      if (!Number.isInteger(i) || i < 0 || i >= MAX_ABSTRACT_WORDS) continue;
+      words[i] = w;
+    }
+  }
   return words.filter((w) => w !== undefined).join(' ');
 }
 
 const bareDoi = (doi: string | null | undefined) => (doi ? doi.replace(/^https?:\/\/(dx\.)?doi\.org\//i, '') : undefined);
+
+/** 403 / 429: what OpenAlex means by them in 2026, and what to do. */
+function explain(res: Extract<ApiResult, { ok: false }>): string | undefined {
+  if (res.httpStatus !== 403 && res.httpStatus !== 429) return undefined;
+  const hasKey = !!process.env[OPENALEX_KEY_ENV];
+  const what = res.httpStatus === 429 ? 'its daily allowance is spent' : 'too many requests';
+  return hasKey
+    ? `${failureText(res)}: ${what} for this API key; wait until tomorrow (UTC) or see https://developers.openalex.org/api-reference/authentication`
+    : `${failureText(res)}: OpenAlex needs an API key since 13 February 2026 (without one, a few searches a day): get a free one at https://openalex.org/settings/api and set ${OPENALEX_KEY_ENV}`;
+}
 
 export const openalex: SearchProvider = {
   name: 'openalex',
   async search(query, limit, req) {
     const u = new URL(`${req.base('openalex')}/works`);
     u.searchParams.set('search', query);
-    u.searchParams.set('per-page', String(limit));
+    u.searchParams.set('per-page', String(Math.min(limit, 200)));
     if (req.email) u.searchParams.set('mailto', req.email);
-    const j = parseJson<{ results?: Work[]; error?: string; message?: string }>(await req.get('openalex', u.href));
-    if (!Array.isArray(j.results)) throw new Error(`unexpected answer: ${j.message ?? j.error ?? 'no results list'}`);
+    const key = process.env[OPENALEX_KEY_ENV];
+    if (key) u.searchParams.set('api_key', key);
+    const j = await req.json('openalex', u.href, (a) => {
+      const o = a as { error?: unknown; message?: unknown } | null;
+      if (o && typeof o === 'object' && !Array.isArray((o as { results?: unknown }).results) && (o.error || o.message)) throw new Error(`the API answered an error: ${String(o.message ?? o.error).slice(0, 300)}`);
+      return checked(answer, a);
+    }, { explain });
     return j.results.slice(0, limit).flatMap((w, i): SearchHit[] => {
       const doi = bareDoi(w.doi);
       const url = doi ? `https://doi.org/${doi}` : (w.primary_location?.landing_page_url ?? w.id);
       const title = (w.title ?? w.display_name ?? '').trim();
       if (!url || !title) return [];
-      const text = invertedAbstract(w.abstract_inverted_index);
+      const abstract = invertedAbstract(w.abstract_inverted_index);
       const hit: SearchHit = { provider: 'openalex', query, rank: i + 1, url, title };
-      if (text) Object.assign(hit, { text, textKind: 'abstract' });
+      if (abstract) Object.assign(hit, { text: abstract, textKind: 'abstract' });
       if (doi) hit.doi = doi;
       const pmid = w.ids?.pmid?.replace(/^https?:\/\/pubmed\.ncbi\.nlm\.nih\.gov\//, '').replace(/\/$/, '');
       if (pmid) hit.pmid = pmid;

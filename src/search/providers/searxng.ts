@@ -1,15 +1,26 @@
 /**
  * A self-hosted SearXNG (`GET /search?q=...&format=json`; the JSON format must be enabled in the instance's
- * settings.yml `search.formats`): url, title, content (a snippet) per result. Documented shape:
- * https://docs.searxng.org/dev/search_api.html.
+ * settings.yml `search.formats`, else the instance answers 403: https://docs.searxng.org/dev/search_api.html):
+ * url, title, content (a snippet) per result.
+ *
+ * Its limiter (on by default in searxng-docker; https://docs.searxng.org/src/searx.botdetection.html) takes a
+ * request whose Accept lacks text/html, or that has no Accept-Language, for a bot: both are sent. An answer
+ * with no results and every engine in `unresponsive_engines` is the engines' outage, not "nothing found":
+ * a failure, never cached.
  */
-import { parseJson } from '../search-client.js';
+import { z } from 'zod';
+import { plainText } from '../../sources/markup-text.js';
+import { checked, results, text } from '../answer-check.js';
+import { failureText } from '../search-client.js';
 import type { SearchHit, SearchProvider } from '../types.js';
 
-interface Answer {
-  results?: { url?: string; title?: string; content?: string; publishedDate?: string | null }[];
-  unresponsive_engines?: [string, string][];
-}
+const answer = z.object({
+  results: results(z.object({ url: text(), title: text(), content: text(), publishedDate: text() })),
+  unresponsive_engines: z.array(z.array(z.string().max(500).nullable()).max(4)).max(500).nullish(),
+});
+
+/** Headers the limiter's bot detection lets through (a browser's Accept, a language). */
+export const SEARXNG_HEADERS = { accept: 'application/json, text/html;q=0.9, */*;q=0.5', 'accept-language': 'en-GB,en;q=0.8' } as const;
 
 export const searxng: SearchProvider = {
   name: 'searxng',
@@ -19,11 +30,32 @@ export const searxng: SearchProvider = {
     const u = new URL(`${base}/search`);
     u.searchParams.set('q', query);
     u.searchParams.set('format', 'json');
-    const j = parseJson<Answer>(await req.get('searxng', u.href));
-    if (!Array.isArray(j.results)) throw new Error('unexpected answer: no results list (is format=json enabled on the instance?)');
+    const j = await req.json(
+      'searxng',
+      u.href,
+      (a) => {
+        const r = checked(answer, a);
+        const down = (r.unresponsive_engines ?? []).map((e) => `${e[0] ?? '?'}${e[1] ? ` (${e[1]})` : ''}`);
+        if (r.results.length === 0 && down.length) throw new Error(`every engine failed on the instance: ${down.slice(0, 5).join(', ')}${down.length > 5 ? ` and ${down.length - 5} more` : ''}; try again later`);
+        return r;
+      },
+      {
+        accept: SEARXNG_HEADERS.accept,
+        headers: { 'accept-language': SEARXNG_HEADERS['accept-language'] },
+        explain: (res) =>
+          res.httpStatus === 403
+            ? `${failureText(res)}: the instance refuses JSON answers: add json to search.formats in its settings.yml (https://docs.searxng.org/admin/settings/settings_search.html), or, if it is on, its limiter blocked this client (pass this address in limiter.toml)`
+            : res.httpStatus === 429
+              ? `${failureText(res)}: the instance's limiter is rate-limiting this client: space the requests (--api-interval) or pass this address in its limiter.toml`
+              : undefined,
+      },
+    );
     return j.results
       .filter((r) => r.url && /^https?:/i.test(r.url) && r.title)
       .slice(0, limit)
-      .map((r, i): SearchHit => ({ provider: 'searxng', query, rank: i + 1, url: r.url!, title: r.title!.trim(), ...(r.content ? { text: r.content.trim(), textKind: 'snippet' as const } : {}), ...(r.publishedDate ? { date: r.publishedDate.slice(0, 10) } : {}) }));
+      .map((r, i): SearchHit => {
+        const snippet = plainText(r.content);
+        return { provider: 'searxng', query, rank: i + 1, url: r.url!, title: plainText(r.title), ...(snippet ? { text: snippet, textKind: 'snippet' as const } : {}), ...(r.publishedDate ? { date: r.publishedDate.slice(0, 10) } : {}) };
+      });
   },
 };

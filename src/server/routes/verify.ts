@@ -1,5 +1,7 @@
 /** POST /v1/verify: one claim -> verdict, evidence, candidate documents, provenance. */
+import { CouldNotCheckError } from '../../app/search-verify.js';
 import { runLimited } from '../deadline.js';
+import { HttpError } from '../errors.js';
 import { defineRoute, errorResponses } from '../route.js';
 import { VerdictResponse, VerifyRequest } from '../schemas.js';
 
@@ -17,6 +19,12 @@ export const verifyRoute = defineRoute(
   // `veracite verify` prints them: one decision wherever the pair is asked about.
   async (ctx, { body }, _req, reply) =>
     runLimited(ctx.limiter, reply, ctx.options.requestTimeoutMs, async (signal) =>
-      body.search ? ctx.app.verifyBySearch(body.claim, { signal, providers: body.search }) : ctx.app.decideDocuments(await ctx.verifier.verify(body.claim, signal), { signal }),
+      body.search
+        ? ctx.app.verifyBySearch(body.claim, { signal, providers: body.search }).catch((e: unknown) => {
+            // Every provider failed: 503 with each failure named, never a verdict (issue 44).
+            if (e instanceof CouldNotCheckError) throw new HttpError(503, 'could_not_check', e.message);
+            throw e;
+          })
+        : ctx.app.decideDocuments(await ctx.verifier.verify(body.claim, signal), { signal }),
     ),
 );

@@ -1,0 +1,107 @@
+/**
+ * `veracite verify --search <provider>` (and the other commands that search) as a user runs them: the CLI in
+ * its own process, against loopback fakes answering in each API's documented shape in 0 ms (faster than the
+ * polite interval: an unref'd timer there ended the process with exit 13 and no output) and in 300 ms (slower
+ * than it), and with errors. Each run must end settled (runCliProcess.assertSettled: never exit 13, never a
+ * non-zero code with nothing said), and with evidence naming its page. The default polite intervals are
+ * kept (no --api-interval 0): waiting for its turn is what the bug was.
+ */
+import { strict as assert } from 'node:assert';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startSearchApiServer, type SearchApiServer } from '../../test/fixtures/search/serve-search-apis.js';
+import { assertSettled, runCliProcess } from './testing/run-cli-process.js';
+
+const SEALS = 'Grey seal pup production in Cornwall rose by a fifth between 2016 and 2021.';
+const GODREVY = 'Godrevy Lighthouse was built in 1859 by the engineer James Walker.';
+const evidence = (out: string) => out.split('\n').filter((l) => /^ {3}\d\.\d{3} /.test(l));
+
+const CASES = [
+  ['wikipedia', GODREVY, 'https://en.wikipedia.org/wiki/Godrevy_Lighthouse'],
+  ['openalex', SEALS, 'https://doi.org/10.5555/seal.pups.2022'],
+  ['europepmc', SEALS, 'https://doi.org/10.5555/seal.survey.2023'],
+  ['crossref', SEALS, 'https://doi.org/10.5555/seal.trend.2022'],
+  ['searxng', SEALS, 'https://news.example/cornwall-seal-pups'],
+] as const;
+
+describe('veracite verify --search, each provider, as its own process (loopback fakes, 0 ms and 300 ms)', { concurrency: 2 }, () => {
+  let fast: SearchApiServer;
+  let slow: SearchApiServer;
+  let dir: string;
+  before(async () => {
+    fast = await startSearchApiServer();
+    slow = await startSearchApiServer();
+    slow.delayMs = 300;
+    dir = await mkdtemp(join(tmpdir(), 'vc-search-child-'));
+  });
+  after(async () => {
+    await fast.close();
+    await slow.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  for (const [provider, claim, url] of CASES) {
+    for (const latency of [0, 300] as const) {
+      it(`${provider}, answers in ${latency} ms: evidence from ${url}, exit 0`, async () => {
+        const srv = latency ? slow : fast;
+        const r = await runCliProcess(['verify', claim, '--search', provider, '--api-base', srv.apiBase(provider), '--search-fetches', provider === 'wikipedia' ? '2' : '0', '--cache', join(dir, `${provider}-${latency}`), '--contact-email', 'editor@example.org']);
+        assertSettled(r);
+        assert.equal(r.code, 0, r.stderr);
+        assert.ok(evidence(r.stdout).some((l) => l.includes(`(${url})`)), `${provider}:\n${r.stdout}\n${r.stderr}`);
+      });
+    }
+  }
+
+  it('every provider fails (HTTP 500, a closed port): "could not check", each failure named, exit 69', async () => {
+    fast.fail.add('crossref');
+    try {
+      const r = await runCliProcess(['verify', SEALS, '--search', 'crossref,openalex', '--api-base', `${fast.apiBase('crossref')},openalex=http://127.0.0.1:9`, '--cache', join(dir, 'down')]);
+      assertSettled(r);
+      assert.equal(r.code, 69, r.stderr);
+      assert.match(r.stderr, /could not check: every search provider failed: /);
+      assert.match(r.stderr, /Crossref search: 127\.0\.0\.1:\d+ answered HTTP 500/);
+      assert.match(r.stderr, /OpenAlex search: could not reach 127\.0\.0\.1:9/);
+      assert.doesNotMatch(r.stdout, /NOT ENOUGH INFO/);
+    } finally {
+      fast.fail.delete('crossref');
+    }
+  });
+
+  it('the OpenAlex key is sent as api_key, and is in no output, cache key or cache file', async () => {
+    const key = 'sk-test-0a1b2c3d4e5f';
+    const cache = join(dir, 'keyed');
+    const before = fast.hits.length;
+    const r = await runCliProcess(['verify', SEALS, '--search', 'openalex', '--api-base', fast.apiBase('openalex'), '--search-fetches', '0', '--cache', cache, '--json'], { env: { OPENALEX_API_KEY: key } });
+    assertSettled(r);
+    assert.equal(r.code, 0, r.stderr);
+    const sent = fast.hits.slice(before).filter((h) => h.startsWith('/openalex/works?'));
+    assert.ok(sent.length > 0 && sent.every((h) => new URLSearchParams(h.split('?')[1]).get('api_key') === key), sent.join('\n'));
+    assert.ok(!`${r.stdout}${r.stderr}`.includes(key), 'the key in the output');
+    const files = await readdir(join(cache, 'search'));
+    assert.ok(files.length > 0);
+    for (const f of files) assert.ok(!(await readFile(join(cache, 'search', f), 'utf8')).includes(key), `the key in ${f}`);
+  });
+
+  it('the User-Agent carries a contact: VERACITE_CONTACT_EMAIL (as --contact-email does), else the project page', async () => {
+    const own = await startSearchApiServer();
+    try {
+      const run = async (env: NodeJS.ProcessEnv, tag: string) => {
+        const at = own.headers.length;
+        const r = await runCliProcess(['verify', GODREVY, '--search', 'wikipedia', '--api-base', own.apiBase('wikipedia'), '--search-fetches', '1', '--cache', join(dir, `ua-${tag}`)], { env: { VERACITE_CONTACT_EMAIL: '', ...env } });
+        assertSettled(r);
+        assert.equal(r.code, 0, r.stderr);
+        const agents = own.headers.slice(at).map((h) => String(h['user-agent']));
+        assert.ok(agents.length >= 2, 'a search and an article');
+        return agents;
+      };
+      const withEnv = await run({ VERACITE_CONTACT_EMAIL: 'bot-owner@example.net' }, 'env');
+      assert.ok(withEnv.every((ua) => /^veracite-citation-audit\/\S+ \(mailto:bot-owner@example\.net; /.test(ua)), withEnv.join('\n'));
+      const none = await run({}, 'none');
+      assert.ok(none.every((ua) => /\(\+https:\/\/\S+; checks Wikipedia citations\)/.test(ua)), none.join('\n'));
+    } finally {
+      await own.close();
+    }
+  });
+});
