@@ -459,6 +459,12 @@ function sourceReport(c: AuditCitation, r: ResolvedSource): SourceReport {
   return s;
 }
 
+/** Citations whose judge could not answer (its reply unreadable): counted in every report, absent when none. */
+function judgeUnreadableCount(results: readonly CitationAudit[]): { judgeUnreadable?: number } {
+  const n = results.filter((r) => r.verification?.review?.reason === 'judge').length;
+  return n ? { judgeUnreadable: n } : {};
+}
+
 export function summarise(results: readonly CitationAudit[], seconds: number): AuditSummary {
   const byStatus: AuditSummary['byStatus'] = {};
   for (const r of results) byStatus[r.source.status] = (byStatus[r.source.status] ?? 0) + 1;
@@ -471,6 +477,7 @@ export function summarise(results: readonly CitationAudit[], seconds: number): A
     taggedFailedVerification: results.filter((r) => r.tags.failedVerification).length,
     byCitationStatus: Object.fromEntries(Object.entries(countByStatus(results)).filter(([, n]) => n > 0)),
     byBand: countByBand(results),
+    ...judgeUnreadableCount(results),
     seconds,
     citationsPerSecond: seconds > 0 ? results.length / seconds : 0,
   };

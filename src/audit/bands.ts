@@ -56,9 +56,10 @@ export function bandOfProbability(p: number, t: BandThresholds = BAND_THRESHOLDS
  * The one decision (verify/decision.ts) for a checked citation: a decisive finding of the cited source sets
  * not supported; a contradiction the entailment model reads without a finding is a conflicting signal.
  */
-export function decisionOf(v: Pick<Verification, 'probability' | 'contradicted' | 'findings'>, t: BandThresholds = BAND_THRESHOLDS): PairDecision {
+export function decisionOf(v: Pick<Verification, 'probability' | 'contradicted' | 'findings'> & Partial<Pick<Verification, 'review'>>, t: BandThresholds = BAND_THRESHOLDS): PairDecision {
   const decisive = v.findings?.find((f) => f.decisive);
-  return decidePair({ ...(v.probability !== undefined ? { probability: v.probability } : {}), ...(decisive ? { decisiveFinding: decisive } : {}), modelContradiction: !!v.contradicted && !decisive }, full(t));
+  const judge = v.review?.reason === 'judge' ? { judgeReview: v.review.message } : {};
+  return decidePair({ ...(v.probability !== undefined ? { probability: v.probability } : {}), ...(decisive ? { decisiveFinding: decisive } : {}), modelContradiction: !!v.contradicted && !decisive, ...judge }, full(t));
 }
 
 /** The band of a scored probability; `contradicted`: a decisive finding states the conflict (not supported). */
@@ -72,7 +73,9 @@ export function citationBand(c: Pick<CitationAudit, 'source' | 'verification' | 
   if (c.error || !v) {
     const status = citationStatus(c);
     const howTo = howToCheck(c.source, c.error);
-    return { band: 'could-not-check', label: BAND_LABELS['could-not-check'], reason: status.reason, ...(howTo ? { howToCheck: howTo } : {}) };
+    // Why it could not be checked, named once: a dead link, a cited work not found, an unreadable source.
+    const cause = status.status === 'dead-link' || status.status === 'not-found' || status.status === 'unreadable' ? `${status.label}: ` : '';
+    return { band: 'could-not-check', label: BAND_LABELS['could-not-check'], reason: `${cause}${status.reason}`, ...(howTo ? { howToCheck: howTo } : {}) };
   }
   const d = c.decision ?? decisionOf(v, t);
   return { band: d.band, label: BAND_LABELS[d.band], reason: d.reason };

@@ -331,7 +331,7 @@ export function renderAuditHtml(report: AuditReport, opts: AuditHtmlOptions = {}
 <header><div>
 <h1>Citation audit: ${escapeHtml(report.article.title)}</h1>
 <div class="meta">${escapeHtml(report.article.origin)} (${escapeHtml(report.article.kind ?? report.article.format)}) · ${s.citations} citations in ${s.seconds.toFixed(1)} s · citations are numbered as in the article (#1 is its first)</div>
-<div class="summary">${bandSummary}<span class="pill bad">likely fail verification: ${s.flagged}</span></div>
+<div class="summary">${bandSummary}<span class="pill bad">likely fail verification: ${s.flagged}</span>${s.judgeUnreadable ? `<span class="pill warn" data-judge-unreadable="${s.judgeUnreadable}">judge could not answer (needs review): ${s.judgeUnreadable}</span>` : ''}</div>
 ${todoLinks}
 <details><summary>more counts</summary><div class="summary"><span class="pill">scored: ${s.scored}</span><span class="pill">with suggestions: ${s.withSuggestions}</span><span class="pill">tagged failed verification: ${s.taggedFailedVerification}</span>${statusPills}</div></details>
 </div></header>

@@ -135,7 +135,10 @@ export async function judgeSupport(model: SupportModel, items: readonly { claim:
     const decisive = relevant || whole.some((f) => f.decisive) ? findings.find((f) => f.decisive) : undefined;
     const conflict = decisive ? CONFLICT_OF_FINDING[decisive.kind] : relevant && rawOwn.contradiction >= CONTRADICTED_MIN && v.label !== 'SUPPORTS' ? explicitConflict(x.claim, x.premise) : undefined;
     const contradicted = conflict !== undefined;
-    const review = model.review && reviewOf(model.review, { probs: v.probs, label: v.label, relevance, twinMargin: reading!.margin, sentences: [reading!.claim], gate: model.verdict.relevanceThreshold ?? 0 });
+    // The judge's own word first: a reply it could not read (or a quote not in the source) is no reading at all.
+    const why = model.entailment.reviewOf?.({ premise: x.premise, hypothesis: x.claim });
+    const judged: Review | undefined = why ? { reason: 'judge', message: `needs review: the judge's reading of this source cannot be trusted: ${why}`, pRight: v.probs[v.label], level: 1 } : undefined;
+    const review = judged ?? (model.review && reviewOf(model.review, { probs: v.probs, label: v.label, relevance, twinMargin: reading!.margin, sentences: [reading!.claim], gate: model.verdict.relevanceThreshold ?? 0 }));
     out[x.i] = { probability: v.probs.SUPPORTS, label: v.label, probs: v.probs, relevant, contradicted, ...(conflict ? { conflict } : {}), ...(findings.length ? { findings } : {}), fails: !relevant || v.label === 'REFUTES' || contradicted, ...(review ? { review } : {}) };
   });
   return out;

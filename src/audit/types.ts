@@ -278,6 +278,11 @@ export interface AuditSummary {
   byCitationStatus?: Partial<Record<CitationStatusInfo['status'], number>>;
   /** Citations per plain band (bands.ts), bands with none left out. */
   byBand?: Partial<Record<CitationBand, number>>;
+  /**
+   * Citations the judge could not answer for: its reply could not be read (or quoted text not in the source),
+   * so they are needs review whatever their probability (verify/decision.ts). Absent when none.
+   */
+  judgeUnreadable?: number;
   seconds: number;
   citationsPerSecond: number;
 }

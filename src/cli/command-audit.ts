@@ -121,6 +121,7 @@ function printSummary(report: AuditReport, flags: AuditFlags): void {
   console.log(`${report.article.title}: ${count(s.citations, 'citation')} in ${s.seconds.toFixed(1)} s; sources: ${statuses}; scored ${s.scored}, flagged ${s.flagged}, with suggestions ${s.withSuggestions}`);
   // One tally: the bands (verify/decision.ts); "likely fails verification" is the not-supported band.
   if (s.byBand) console.log(`  bands: ${Object.entries(s.byBand).map(([k, n]) => `${BAND_LABELS[k as CitationBand]} ${n}`).join(', ')}`);
+  if (s.judgeUnreadable) console.log(`  judge could not answer for ${count(s.judgeUnreadable, 'citation')} (its reply could not be read): needs review, whatever the probability`);
   // Better sources from search: a provider that failed is named (once, with the citations it failed for).
   const failed = new Map<string, number[]>();
   for (const c of report.citations) for (const f of c.recommendations?.search?.failures ?? []) failed.set(f, [...(failed.get(f) ?? []), c.index + 1]);

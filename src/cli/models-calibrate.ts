@@ -16,6 +16,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { auditConfigOf } from '../app/audit.js';
 import { Veracite } from '../app/veracite.js';
@@ -118,6 +119,13 @@ export async function calibrateProfile(o: CalibrateProfileOptions): Promise<Prof
     modelInfo = raw.info;
     // Every reading goes to disk as it is made: an interrupted calibration resumes where it stopped.
     const cache = await ReadingCache.open(join(dir, READINGS_FILE), raw.info);
+    // A run the gates refuse leaves no readings to resume: the next run (a fixed server, another prompt) reads
+    // afresh. They are moved aside, not deleted, for whoever wants to see what the model answered.
+    const refused = async (e: CalibrationRefusedError) => {
+      await rename(cache.path, `${cache.path}.refused`).catch(() => undefined);
+      log(`the refused run's readings were moved to ${cache.path}.refused: the next run reads every pair afresh`);
+      return e;
+    };
     const injected: InjectedModels = pull.role === 'nli' ? { entailment: cache.entailment(raw as EntailmentModel) } : { scorer: cache.scorer(raw as PairScorer) };
     const settings = { index: { dir: 'memory:' }, retrieval: { mode: 'bm25' as const }, verify: { rule: 'columbia' as const } };
     let vc: Veracite | undefined;
@@ -148,7 +156,7 @@ export async function calibrateProfile(o: CalibrateProfileOptions): Promise<Prof
         nliReadings = await readNliSample((p) => injected.entailment!.predict(p), snli, { onProgress: progress });
         const report = sanityGates(nliReadings);
         log(`sanity gates: ${describeGates(report)}`);
-        if (!report.passed) throw new CalibrationRefusedError(`model profile "${o.name}" (${raw.info.id})`, report);
+        if (!report.passed) throw await refused(new CalibrationRefusedError(`model profile "${o.name}" (${raw.info.id})`, report));
       }
 
       vc = await Veracite.open(settings, { create: true, models: injected });
@@ -168,7 +176,7 @@ export async function calibrateProfile(o: CalibrateProfileOptions): Promise<Prof
       // A scorer profile reads relevance, not NLI: the fit gate alone applies to it.
       const gates: GateReport = injected.entailment ? sanityGates(nliReadings, { calibrator: fitted.calibrator!, spread: calibratorSpread(ruleItems, fitted.calibrator!) }) : { passed: fitCheck.passed, checks: [fitCheck] };
       log(`fit gate: ${describeGates({ passed: fitCheck.passed, checks: [fitCheck] })}`);
-      if (!gates.passed) throw new CalibrationRefusedError(`model profile "${o.name}" (${raw.info.id})`, gates);
+      if (!gates.passed) throw await refused(new CalibrationRefusedError(`model profile "${o.name}" (${raw.info.id})`, gates));
       gateReport = gates;
       const verdictText = JSON.stringify(cal, null, 2) + '\n';
       await writeFileAtomic(join(dir, VERDICT_CALIBRATION_FILE), verdictText);

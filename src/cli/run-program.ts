@@ -7,7 +7,7 @@
  */
 import { CommanderError, type Command } from 'commander';
 import { EXIT } from '../util/exit-codes.js';
-import { takeJudgeUsage, usageLine } from '../models/llm/usage.js';
+import { judgeUsage, takeJudgeUsage, usageLine } from '../models/llm/usage.js';
 
 export interface ErrorReport {
   messageOf(e: Error): string;
@@ -37,7 +37,29 @@ export async function runProgram(program: Command, argv: string[], errors: () =>
     process.exitCode = report.exitCodeOf(e as Error);
     return;
   }
+  const exit = judgeExit();
   reportJudgeUsage();
+  // A judge that could not answer did not answer: those pairs are needs review, and the run says so in its
+  // exit status (util/exit-codes.ts): PARTIAL when some replies could not be read, UNAVAILABLE when none could.
+  if (exit && !process.exitCode) {
+    console.error(`veracite: ${exit.message}`);
+    process.exitCode = exit.code;
+  }
+}
+
+/** How the run ends for its judges' unreadable replies (read before the tallies are taken), or undefined. */
+function judgeExit(): { message: string; code: number } | undefined {
+  const tallies = judgeUsage().filter((t) => t.unreadable > 0);
+  if (!tallies.length) return undefined;
+  const unreadable = tallies.reduce((n, t) => n + t.unreadable, 0);
+  const answered = tallies.reduce((n, t) => n + t.calls + t.cacheHits, 0);
+  const all = unreadable >= answered;
+  return {
+    message: all
+      ? `none of the ${answered} LLM judge replies could be read: nothing was judged (every pair needs review); check the judge's server and model (exit ${EXIT.UNAVAILABLE})`
+      : `${unreadable} of the ${answered} LLM judge replies could not be read: those pairs need review, whatever their probability; check the judge's server and model (exit ${EXIT.PARTIAL})`,
+    code: all ? EXIT.UNAVAILABLE : EXIT.PARTIAL,
+  };
 }
 
 function overrideExits(cmd: Command): void {

@@ -47,7 +47,7 @@ export class ReadingCache {
       } catch {
         first = undefined;
       }
-      if (first?.format === 'veracite-readings' && first.version === model.version) {
+      if (first?.format === 'veracite-readings' && first.model === model.id && first.version === model.version) {
         fresh = false;
         for (const line of lines.slice(1)) {
           if (!line) continue;
@@ -81,8 +81,10 @@ export class ReadingCache {
     return this.readings.has(key(a, b));
   }
 
-  private async through<T extends Reading>(pairs: [string, string][], compute: (missing: number[]) => Promise<T[]>): Promise<T[]> {
+  /** `keep(i)`: whether pair i's new reading is one to keep (a reading the model says needs review is not). */
+  private async through<T extends Reading>(pairs: [string, string][], compute: (missing: number[]) => Promise<T[]>, keep: (i: number) => boolean = () => true): Promise<T[]> {
     const keys = pairs.map(([a, b]) => key(a, b));
+    const out = keys.map((k) => this.readings.get(k) as T | undefined);
     const missing = keys.flatMap((k, i) => (this.readings.has(k) ? [] : [i]));
     this.hits += pairs.length - missing.length;
     if (missing.length) {
@@ -91,24 +93,30 @@ export class ReadingCache {
       this.seconds += (performance.now() - started) / 1000;
       this.computed += missing.length;
       missing.forEach((i, j) => {
+        out[i] = got[j]!;
+        if (!keep(i)) return;
         this.readings.set(keys[i]!, got[j]!);
         this.pending.push(JSON.stringify([keys[i], got[j]]));
       });
-      await appendFile(this.path, this.pending.splice(0).join('\n') + '\n');
+      if (this.pending.length) await appendFile(this.path, this.pending.splice(0).join('\n') + '\n');
     }
-    return keys.map((k) => this.readings.get(k) as T);
+    return out as T[];
   }
 
   entailment(model: EntailmentModel): EntailmentModel {
     return {
       info: model.info,
       predict: async (pairs: EntailmentPair[], signal?: AbortSignal): Promise<EntailmentProbs[]> => {
+        // A reading the model says cannot be trusted (an LLM judge's unreadable reply) is used in this run but
+        // never kept: a rerun against a fixed server reads the pair again instead of resuming the failure.
         const got = await this.through(
           pairs.map((p) => [p.premise, p.hypothesis]),
           async (missing) => (await model.predict(missing.map((i) => pairs[i]!), signal)).map((p) => [p.entailment, p.neutral, p.contradiction] as [number, number, number]),
+          (i) => !model.reviewOf?.(pairs[i]!),
         );
         return got.map(([entailment, neutral, contradiction]) => ({ entailment, neutral, contradiction }));
       },
+      ...(model.reviewOf ? { reviewOf: (pair: EntailmentPair) => model.reviewOf!(pair) } : {}),
       ...(model.dispose ? { dispose: () => model.dispose!() } : {}),
     };
   }

@@ -198,7 +198,7 @@ export const VerdictResponse = z
       .describe("Present when a decisive finding decided REFUTES over the model's own reading: that reading (label, probabilities) and the finding. The verdict's probabilities are then the model's with its support mass given to REFUTES, not calibrated."),
     review: z
       .object({
-        reason: z.enum(['conflicting-evidence', 'off-topic', 'uncertain']),
+        reason: z.enum(['conflicting-evidence', 'off-topic', 'uncertain', 'judge']).describe('judge: the LLM judge\'s reply could not be read (or it quoted text not in the source); the pair is needs review.'),
         message: z.string().describe('The reason in words.'),
         pRight: z.number().describe('The probability that the label is right, 0-1 (fitted leave-one-domain-out over SciFact, SNLI, RTE and WiCE).'),
         level: z.number().describe('The stated level below which a verdict needs review.'),

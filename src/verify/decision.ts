@@ -60,6 +60,11 @@ export interface DecisionInput {
   decisiveFinding?: { kind: string; message: string };
   /** The entailment model reads a contradiction, with no finding to point to. */
   modelContradiction?: boolean;
+  /**
+   * The judge says its reading of this pair cannot be trusted (an LLM judge's reply that could not be read, a
+   * quote not in the source), in words: the pair is needs review whatever its probability, with no tag.
+   */
+  judgeReview?: string;
 }
 
 export interface PairDecision {
@@ -92,6 +97,9 @@ export function decidePair(x: DecisionInput, t: DecisionThresholds = BAND_THRESH
   const p = x.probability !== undefined && Number.isFinite(x.probability) ? x.probability : undefined;
   const base = { thresholds: t, ...(p !== undefined ? { probability: p } : {}) };
   const out = (band: DecisionBand, reason: string, extra: Partial<PairDecision> = {}): PairDecision => ({ band, label: DECISION_LABELS[band], reason, ...base, ...extra });
+  // A judge that could not answer does not answer: neither supported nor not supported (its probability is the
+  // equal split of a reply it could not read, not a reading).
+  if (x.judgeReview) return out('needs-review', `${x.judgeReview.replace(/^needs review: /, '')} (no tag proposed): read the source`);
   if (x.decisiveFinding) {
     const why = `the source states otherwise: ${x.decisiveFinding.message}`;
     return out('not-supported', why, { finding: x.decisiveFinding.message, tag: { template: 'failed verification', why } });

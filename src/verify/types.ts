@@ -152,7 +152,8 @@ export interface Opposite {
 export type { Document };
 
 /** Why a verdict needs review (review.ts). */
-export type ReviewReason = 'conflicting-evidence' | 'off-topic' | 'uncertain';
+/** `judge`: the entailment model (an LLM judge) says its own reading cannot be trusted: an unreadable reply, an invented quote. */
+export type ReviewReason = 'conflicting-evidence' | 'off-topic' | 'uncertain' | 'judge';
 
 /** Needs review (review.ts): P(right) below the stated level, with the reason. */
 export interface Review {

@@ -244,7 +244,7 @@ export class Verifier {
     if (!ask || !resting.length) return undefined;
     const premises = [resting.map((e) => e.text).join(' '), ...resting.map((e) => e.text)];
     const why = premises.map((premise) => ask({ premise, hypothesis: claim })).find((w) => w !== undefined);
-    return why ? { reason: 'uncertain', message: `needs review: the entailment model's reading of the deciding evidence is not to be trusted as it is: ${why}`, pRight: confidence, level: 1 } : undefined;
+    return why ? { reason: 'judge', message: `needs review: the entailment model's reading of the deciding evidence is not to be trusted as it is: ${why}`, pRight: confidence, level: 1 } : undefined;
   }
 
   /**

@@ -133,9 +133,11 @@ export class LlmJudge implements EntailmentModel {
     const messages = groundingMessages(pair.premise, pair.hypothesis);
     const key = cacheKey({ engine: client.engine, server: client.server, model: client.model, messages, params: config.params });
     const hit = await cache?.get(key);
-    if (hit) {
+    // A reply that could not be read is no answer to keep: asked again (a fixed server is heard, not its old failure).
+    const cached = hit ? readAnswer(hit.content, hit.tokens, pair.premise) : undefined;
+    if (cached && cached.from !== 'none') {
       tally.cacheHits++;
-      return { ...readAnswer(hit.content, hit.tokens, pair.premise), cached: true };
+      return { ...cached, cached: true };
     }
     if (this.o.maxCalls !== undefined && tally.calls >= this.o.maxCalls) return 'over-budget';
     tally.calls++;
@@ -152,7 +154,8 @@ export class LlmJudge implements EntailmentModel {
     tally.inputTokens += result.usage.input;
     tally.outputTokens += result.usage.output;
     if (config.prices) tally.cost = costOf(tally.inputTokens, tally.outputTokens, config.prices);
-    await cache?.set(key, result);
-    return readAnswer(result.content, result.tokens, pair.premise);
+    const reading = readAnswer(result.content, result.tokens, pair.premise);
+    if (reading.from !== 'none') await cache?.set(key, result);
+    return reading;
   }
 }
