@@ -104,13 +104,14 @@ describe('hard claims: direction flips, negations, changed numbers, off-topic do
     const check = cases.filter((c) => c.via === 'check');
     await writeFile(join(dir, 'pairs.jsonl'), check.map((c) => JSON.stringify({ id: c.id, claim: c.claim, text: c.text })).join('\n'));
     veracite(['check', '--pairs', join(dir, 'pairs.jsonl'), '--out', join(dir, 'checks.jsonl'), '--no-index', '--quiet']);
-    const checks = new Map((await jsonl<{ id: string; status: string; supportLabel: string | null; findings?: { decisive: boolean; message: string }[]; review: unknown }>(join(dir, 'checks.jsonl'))).map((r) => [r.id, r]));
+    const checks = new Map((await jsonl<{ id: string; band: string; flagged: boolean; supportLabel: string | null; findings?: { decisive: boolean; message: string }[]; review: unknown }>(join(dir, 'checks.jsonl'))).map((r) => [r.id, r]));
     for (const c of check) {
       const r = checks.get(c.id);
       assert.ok(r, `no check for ${c.id}`);
-      const judged = r.status === 'supported' || r.status === 'fails-verification';
-      const right = (c.expect === 'SUPPORTS') === (r.status === 'supported');
-      outcomes.push({ c, got: `${r.status} (NLI ${r.supportLabel})`, outcome: !judged ? 'abstained' : right ? 'right' : 'wrong', decisive: (r.findings ?? []).filter((f) => f.decisive).map((f) => f.message), review: !!r.review });
+      // Judged: the source was read and banded; right: flagged (not supported, or a contradiction to review) exactly when the claim is not supported.
+      const judged = r.band !== 'could-not-check';
+      const right = (c.expect === 'SUPPORTS') === !r.flagged;
+      outcomes.push({ c, got: `${r.band}${r.flagged ? ', flagged' : ''} (NLI ${r.supportLabel})`, outcome: !judged ? 'abstained' : right ? 'right' : 'wrong', decisive: (r.findings ?? []).filter((f) => f.decisive).map((f) => f.message), review: !!r.review });
     }
   });
 

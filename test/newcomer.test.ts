@@ -21,6 +21,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import type { AuditReport } from '../src/audit/types.js';
+import { assertOneLabel } from './helpers/one-label.js';
 
 const execFile = promisify(execFileCb);
 const ROOT = join(import.meta.dirname, '..');
@@ -138,7 +140,7 @@ describe('newcomer: a fresh clone, the README set-up and its offline examples', 
   it('audit of the shipped sample: scored, flagged and suggested citations, offline', async () => {
     const run = await sh(example('npx veracite audit '));
     assert.equal(run.code, 0, run.out);
-    assert.match(run.out, /Breast cancer risk factors: 24 citations in [\d.]+ s; sources: found 22, not-found 1, no-url 1; scored 22, flagged [1-9]\d*, with suggestions [1-9]\d*/);
+    assert.match(run.out, /Breast cancer risk factors: 24 citations in [\d.]+ s; sources: found 22, not-found 1, no-url 1; scored 22, flagged [1-9]\d* \([^)]+\), with suggestions [1-9]\d*/);
     const report = JSON.parse(await readFile(join(clone, 'audit.json'), 'utf8')) as {
       citations: { index: number; verification?: { flagged?: boolean }; recommendations?: { suggestions: { docId: string }[] } }[];
     };
@@ -154,6 +156,8 @@ describe('newcomer: a fresh clone, the README set-up and its offline examples', 
     assert.ok(suggested(18).includes('8774475'), `#18 suggestions: ${suggested(18).join(', ')}`);
     assert.ok(suggested(20).includes('24341590'), `#20 suggestions: ${suggested(20).join(', ')}`);
     const html = await readFile(join(clone, 'audit.html'), 'utf8');
+    // One label per citation: the CLI list (--all), the tally, the JSON, the HTML report, the web page's and the gadget's code.
+    await assertOneLabel(JSON.parse(await readFile(join(clone, 'audit.json'), 'utf8')) as AuditReport, run.out, html, clone);
     assert.match(html, /<h1>Citation audit: Breast cancer risk factors<\/h1>/);
     assert.match(html, /class="legend"/, 'the evidence highlighting is explained');
     // What a cited source leaves out of the claim, in words: why its probability of support is low.
@@ -166,7 +170,11 @@ describe('newcomer: a fresh clone, the README set-up and its offline examples', 
   it('check one citation: the wrong page is flagged and the abstract that says it suggested, as in the audit', async () => {
     const run = await sh(example('npx veracite check '));
     assert.equal(run.code, 0, run.out);
-    assert.match(run.out, /^likely fails verification: Loss of Scribble cooperates/m);
+    // The same band as the audit gives this pair (citation #18), as its one label.
+    const audit = JSON.parse(await readFile(join(clone, 'audit.json'), 'utf8')) as AuditReport;
+    const band = audit.citations[17]!.band!;
+    assert.ok(band.band === 'not-supported' || band.band === 'needs-review', band.band);
+    assert.match(run.out, new RegExp(`^${band.label}( \\+ tag)?: Loss of Scribble cooperates`, 'm'));
     assert.match(run.out, /probability that the source supports the claim: 0\.\d{3} \(0-1/);
     assert.match(run.out, /better sources in the index \(probability of support\):\n\s+0\.\d{3} Deregulation of Scribble .*\(8774475\)/);
     assert.match(run.out, /provenance: snapshot \w+/);
@@ -176,6 +184,37 @@ describe('newcomer: a fresh clone, the README set-up and its offline examples', 
     const html = await readFile(join(clone, 'audit.html'), 'utf8');
     assert.match(html, /<figure class="chart"><svg /);
     assert.match(html, /flag threshold \d/);
+  });
+
+  it('bare `veracite` is a usage error (64) that points to `veracite demo` and prints the exit codes', async () => {
+    const run = await sh('node bin/veracite.js');
+    assert.equal(run.code, 64, run.out);
+    assert.match(run.out, /New here\? Run "veracite demo"/);
+    assert.match(run.out, /Exit codes:\n {4}0 {2}done/);
+  });
+
+  it('a missing file is a missing input (66), an empty one bad data (65), each said in words', async () => {
+    const missing = await sh('node bin/veracite.js audit no-such-article.wikitext --index .veracite/demo');
+    assert.equal(missing.code, 66, missing.out);
+    assert.match(missing.out, /^veracite: the document no-such-article\.wikitext: no such file/m);
+    const empty = await sh(': > empty.txt && node bin/veracite.js audit empty.txt --index .veracite/demo');
+    assert.equal(empty.code, 65, empty.out);
+    assert.match(empty.out, /^veracite: the document empty\.txt is empty: nothing to read/m);
+    const claims = await sh(': > empty.jsonl && node bin/veracite.js verify --claims empty.jsonl --index .veracite/demo');
+    assert.equal(claims.code, 65, claims.out);
+    assert.match(claims.out, /--claims empty\.jsonl is empty/);
+  });
+
+  it("`audit --help`'s first example checks something", async () => {
+    const help = await sh('node bin/veracite.js audit --help');
+    assert.equal(help.code, 0, help.out);
+    const first = /^ {2}\$ (veracite audit .*?)(\s+#.*)?$/m.exec(help.out);
+    assert.ok(first, help.out);
+    const run = await sh(first[1]!.replace(/^veracite /, 'node bin/veracite.js '));
+    assert.equal(run.code, 0, run.out);
+    assert.doesNotMatch(run.out, /checked nothing/);
+    const scored = /; scored (\d+),/.exec(run.out);
+    assert.ok(scored && Number(scored[1]) > 0, run.out);
   });
 
   it('eval report: a self-contained page with charts from saved results', async () => {

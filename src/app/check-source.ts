@@ -7,9 +7,9 @@
  */
 import type { AuditPipeline } from './audit.js';
 import { CitationAuditor } from '../audit/audit.js';
-import { citationStatus } from '../audit/citation-status.js';
+import { citationBand } from '../audit/bands.js';
 import { citationView, type CitationView } from '../audit/citation-view.js';
-import type { AuditCitation, AuditProvenance, CitationAudit, CitationStatusInfo } from '../audit/types.js';
+import type { AuditCitation, AuditProvenance, BandInfo, CitationAudit } from '../audit/types.js';
 import type { Document } from '../corpus/types.js';
 import { splitSentences } from '../corpus/sentences.js';
 import { pageToDocument, type PageKind } from '../sources/page-text.js';
@@ -37,8 +37,8 @@ export interface SourceCheckInput {
 export interface SourceCheck {
   /** The audit's record of the citation (verification, evidence, recommendations), as in an audit report. */
   audit: CitationAudit;
-  /** Supported / likely fails verification / could not check, with the reason in words. */
-  status: CitationStatusInfo;
+  /** The one label of the pair (audit/bands.ts): the band, with the reason in words (and what to do when it could not be checked). */
+  band: BandInfo;
   /** The editors' view: the probability of support and the suggestions on one scale (the API's answer). */
   view: CitationView;
   /** What produced it (index snapshot, models, configuration hash, the flag threshold), as an audit report records. */
@@ -94,7 +94,7 @@ export async function checkSource(pipeline: AuditPipeline, input: SourceCheckInp
   });
   const audit = await auditor.auditCitation(citation, resolved, signal);
   const [view, provenance] = await Promise.all([citationViewOf(pipeline, given.source, resolved, audit), auditor.provenance()]);
-  return { audit, status: audit.status ?? citationStatus(audit), view, provenance };
+  return { audit, band: audit.band ?? citationBand(audit, auditor.bands), view, provenance };
 }
 
 /** The editors' view of one audited citation: reads the suggested documents' texts from the index. */

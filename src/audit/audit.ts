@@ -34,7 +34,6 @@ import { supportSignal, type SupportSignalWeights } from './support-signal.js';
 import { coverageDetailOfDocument } from '../verify/coverage.js';
 import { NO_BETTER_SOURCE, NO_BETTER_SOURCE_BY_SEARCH, type AuditCitation, type AuditConfig, type AuditInput, type AuditProvenance, type AuditReport, type AuditSummary, type CitationAudit, type SourceReport, type Verification } from './types.js';
 import { urlDepth } from './url-depth.js';
-import { citationStatus, countByStatus } from './citation-status.js';
 import { BAND_THRESHOLDS, bandOf, citationBand, countByBand, decisionOf } from './bands.js';
 import type { DecisionThresholds } from '../verify/decision.js';
 import { standaloneClaim } from './standalone-claim.js';
@@ -292,7 +291,6 @@ export class CitationAuditor {
       if (!recs.suggestions.length) recs.noBetterSource ??= NO_BETTER_SOURCE;
       out.recommendations = recs;
     }
-    out.status = citationStatus(out);
     out.band = citationBand(out, this.bands);
     return out;
   }
@@ -316,7 +314,6 @@ export class CitationAuditor {
       timingsMs: { source: 0, retrieve: 0, score: 0, rank: 0 },
     };
     if (c.kind) out.kind = c.kind;
-    out.status = citationStatus(out);
     out.band = citationBand(out, this.bands);
     return out;
   }
@@ -475,7 +472,6 @@ export function summarise(results: readonly CitationAudit[], seconds: number): A
     flagged: results.filter((r) => r.verification?.flagged).length,
     withSuggestions: results.filter((r) => r.recommendations?.suggestions.length).length,
     taggedFailedVerification: results.filter((r) => r.tags.failedVerification).length,
-    byCitationStatus: Object.fromEntries(Object.entries(countByStatus(results)).filter(([, n]) => n > 0)),
     byBand: countByBand(results),
     ...judgeUnreadableCount(results),
     seconds,

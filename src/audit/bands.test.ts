@@ -9,7 +9,6 @@ import fc from 'fast-check';
 import { BAND_THRESHOLDS, bandOf, citationBand, countByBand, howToCheck } from './bands.js';
 import { citationView } from './citation-view.js';
 import { renderAuditHtml } from './report-html.js';
-import { citationStatus } from './citation-status.js';
 import type { AuditReport, CitationAudit, SourceReport, Verification } from './types.js';
 import { evaluateBands, fitThresholds } from '../learn/bands.js';
 
@@ -26,7 +25,6 @@ const citation = (index: number, v?: Partial<Verification>, source: Partial<Sour
     timingsMs: { source: 0, retrieve: 0, score: 0, rank: 0 },
     ...(v ? { verification: { score: 0.5, evidence: [], sentencesScored: 1, sentencesTotal: 1, flagged: false, ...v } } : {}),
   } as unknown as CitationAudit;
-  c.status = citationStatus(c);
   c.band = citationBand(c);
   return c;
 };

@@ -1,6 +1,8 @@
 /**
- * One verdict per citation for people reading a report, from what the audit found (a pure function of a
- * CitationAudit):
+ * Why a citation's source could or could not be checked, from what the audit found (a pure function of a
+ * CitationAudit). Not a label people read: the band (bands.ts) is the citation's one label; this module gives
+ * the band "could not check" its reason (a dead link, a cited work not found, an unreadable source) and the
+ * checked bands nothing. Its codes:
  *
  *   supported            the source was read and scored above the calibrated failed-verification threshold
  *   fails-verification   read and scored at or below that threshold ("likely fails verification"), or
@@ -32,7 +34,7 @@ export const CITATION_STATUS_LABELS: Record<CitationStatus, string> = {
   'not-found': 'not found',
   'dead-link': 'dead link',
   unreadable: 'unreadable',
-  unverifiable: 'unverifiable',
+  unverifiable: 'could not check',
 };
 
 /** The citation's verdict, with the reason in words. */

@@ -210,7 +210,6 @@ function citationHtml(c: CitationAudit, view: View): string {
   // Diagnostics: why this band, the flag and its threshold, the raw scores, where the source came from, the evidence.
   const d: string[] = [];
   d.push(`<li>Why this band: ${escapeHtml(band.reason)}.</li>`);
-  if (c.status) d.push(`<li>Status: ${escapeHtml(c.status.label)} (${escapeHtml(c.status.reason)}).</li>`);
   if (v && scale.threshold !== undefined) d.push(`<li>${v.flagged ? 'Flagged' : 'Not flagged'}: the audit flags a citation as likely failing verification ${scale.kind === 'probability' ? `below a ${escapeHtml(scale.name)} of ${fmt(scale.threshold)} (the not-supported band), or where the source states otherwise` : `at a ${escapeHtml(scale.name)} ≤ ${fmt(scale.threshold)}`}${c.decision?.tag ? '; a {{failed verification}} tag is proposed' : v.flagged ? '; no tag proposed: read the source' : ''}.</li>`);
   if (v) {
     const raw = [scale.kind !== 'engine' ? `verification score ${fmt(v.score)}` : '', v.rankerScore !== undefined && scale.kind !== 'ranker' ? `source-ranker score ${fmt(v.rankerScore)}` : '', v.support !== undefined && scale.kind !== 'support' ? `NLI support ${fmt(v.support)}` : '', v.similarity !== undefined ? `page similarity ${fmt(v.similarity)}` : ''].filter(Boolean);

@@ -197,11 +197,13 @@ export interface CitationAudit {
   verification?: Verification;
   /** SIDE's baseline: number of path elements of the cited URL. */
   urlDepth?: number;
-  /** The report's verdict for this citation (citation-status.ts). */
-  status?: CitationStatusInfo;
   /** The claim as verified when its subject was a pronoun or a bare surname, read with the article's subject (standalone-claim.ts). */
   resolvedClaim?: string;
-  /** The plain band people read (bands.ts): supported, partly supported, needs review, not supported, could not check (with what to do). */
+  /**
+   * The citation's one label (bands.ts): supported, partly supported, needs review, not supported, could not
+   * check (with what to do). Every surface shows this and nothing else: `decision` carries the same band, and
+   * `verification.flagged` is derived from it (not supported, or needs review for a contradiction).
+   */
   band?: BandInfo;
   /** The one decision for (claim, cited source) (verify/decision.ts): band, probability, reason, decisive finding, proposed tag. */
   decision?: PairDecision;
@@ -274,8 +276,6 @@ export interface AuditSummary {
   flagged: number;
   withSuggestions: number;
   taggedFailedVerification: number;
-  /** Citations per report verdict (citation-status.ts). */
-  byCitationStatus?: Partial<Record<CitationStatusInfo['status'], number>>;
   /** Citations per plain band (bands.ts), bands with none left out. */
   byBand?: Partial<Record<CitationBand, number>>;
   /**

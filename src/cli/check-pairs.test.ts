@@ -31,9 +31,14 @@ describe('veracite check --pairs (batch, resumable, bad records named)', () => {
     });
     const first = (await readFile(out, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.deepEqual(first.map((r) => r.id), ['c2', 'c18']);
-    const [c2, c18] = first as { status: string; probability: number; flagged: boolean; provenance: { configHash: string } }[];
-    assert.equal(c2!.status, 'supported');
-    assert.equal(c18!.status, 'fails-verification');
+    const [c2, c18] = first as { band: string; label: string; decision: { band: string; label: string }; probability: number; flagged: boolean; provenance: { configHash: string } }[];
+    // One label per pair: the band, the decision's band, its words; the flag is derived from it.
+    for (const c of [c2!, c18!]) {
+      assert.equal(c.band, c.decision.band);
+      assert.equal(c.label, c.decision.label);
+    }
+    assert.equal(c2!.flagged, false);
+    assert.ok(c18!.band === 'not-supported' || c18!.band === 'needs-review', c18!.band);
     assert.ok(c2!.probability > c18!.probability, `${c2!.probability} vs ${c18!.probability}`);
     assert.equal(c18!.flagged, true);
     assert.match(c2!.provenance.configHash, /^[0-9a-f]{12}$/);
@@ -42,9 +47,10 @@ describe('veracite check --pairs (batch, resumable, bad records named)', () => {
     await writeFile(join(dir, 'page.txt'), 'Loss of Scribble cooperates with oncogenes such as c-myc to transform epithelial cells and induce tumors in vivo by blocking activation of an apoptosis pathway.');
     await writeFile(file, [...good, JSON.stringify({ id: 'bad', claim: 'Loss of Scribble cooperates with the c-myc oncogene to transform epithelial cells by blocking apoptosis.', source: 'page.txt' })].join('\n') + '\n');
     await runCli(['check', '--pairs', file, '--out', out, '--no-index', '--quiet']);
-    const all = (await readFile(out, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { id: string; status: string; probability: number });
+    const all = (await readFile(out, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { id: string; band: string; flagged: boolean; probability: number });
     assert.deepEqual(all.map((r) => r.id), ['c2', 'c18', 'bad']);
-    assert.equal(all[2]!.status, 'supported', 'the page that states it');
+    assert.equal(all[2]!.flagged, false, 'the page that states it is not flagged');
+    assert.ok(all[2]!.band === 'supported' || all[2]!.band === 'partly-supported', all[2]!.band);
     assert.ok(all[2]!.probability > all[1]!.probability);
   });
 

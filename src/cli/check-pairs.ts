@@ -73,9 +73,10 @@ export function checkRecord(id: string, r: SourceCheck): Record<string, unknown>
   return {
     id,
     claim: r.audit.claim,
-    status: r.status.status,
-    statusLabel: r.status.label,
-    reason: r.status.reason,
+    // The one label (audit/bands.ts): the band, as the audit, the web page and the gadget show it.
+    band: r.band.band,
+    label: r.band.label,
+    reason: r.band.reason,
     probability: v?.probability ?? null,
     // The one decision (verify/decision.ts): the band, number, reason and tag every surface shows for this pair.
     decision: r.audit.decision ?? null,

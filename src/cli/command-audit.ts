@@ -11,7 +11,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { checkCitationCap, citationsToRead } from '../audit/citation-cap.js';
-import { BAND_LABELS, BAND_THRESHOLDS, citationBand, type CitationBand } from '../audit/bands.js';
+import { BAND_LABELS, BAND_THRESHOLDS, citationBand, countByBand, type CitationBand } from '../audit/bands.js';
 import { INPUT_FORMATS, type InputFormat } from '../documents/input-formats.js';
 import { count } from './format.js';
 import { orderForReport, reportScale } from '../audit/report-scale.js';
@@ -43,6 +43,7 @@ interface AuditFlags extends Record<string, unknown> {
   todo?: string;
   todoWikitext?: string;
   quiet?: boolean;
+  all?: boolean;
 }
 
 async function saveText(path: string, text: string): Promise<void> {
@@ -65,6 +66,7 @@ export function registerAuditCommand(program: Command): void {
       .option('--kilt <file>', 'write the citations as KILT/WAFER JSONL records here')
       .option('--todo <file>', 'write the flagged citations as a CSV worklist here (number, section, claim, probability of support, why, source)')
       .option('--todo-wikitext <file>', 'write the flagged citations as a wikitext list, each claim with its {{failed verification}} tag')
+      .option('--all', 'list every audited citation (default: the 10 least verifiable)')
       .option('--quiet', 'no progress output'),
     AUDIT_OPTIONS,
   ).action(async (article: string, flags: AuditFlags) => {
@@ -115,12 +117,24 @@ async function runAudit(article: string, flags: AuditFlags): Promise<AuditReport
   }
 }
 
+/** "checked nothing": the first line of an audit that read no source, with why (per source status) and what to do. */
+export function nothingCheckedLine(report: AuditReport): string {
+  const why = Object.entries(report.summary.byStatus).map(([k, n]) => `${k} ${n}`).join(', ');
+  const advice = [...new Set(report.citations.map((c) => (c.band ?? citationBand(c)).howToCheck).filter((h): h is string => !!h))].slice(0, 2);
+  return `checked nothing: none of the ${count(report.summary.citations, 'citation')}' sources was read (${why || 'no sources'})${advice.length ? `; to check them: ${advice.join('; or ')}` : ''}`;
+}
+
 function printSummary(report: AuditReport, flags: AuditFlags): void {
   const s = report.summary;
   const statuses = Object.entries(s.byStatus).map(([k, n]) => `${k} ${n}`).join(', ');
-  console.log(`${report.article.title}: ${count(s.citations, 'citation')} in ${s.seconds.toFixed(1)} s; sources: ${statuses}; scored ${s.scored}, flagged ${s.flagged}, with suggestions ${s.withSuggestions}`);
+  // An audit that could check nothing says so first, and why (the sources' statuses), before any figure.
+  if (s.citations > 0 && s.scored === 0) console.log(nothingCheckedLine(report));
+  // Flagged (the worklist) is derived from the bands: say which bands it counts, beside them.
+  const flaggedBands = countByBand(report.citations.filter((c) => c.verification?.flagged));
+  const flaggedWhy = Object.entries(flaggedBands).map(([k, n]) => `${BAND_LABELS[k as CitationBand]} ${n}`).join(', ');
+  console.log(`${report.article.title}: ${count(s.citations, 'citation')} in ${s.seconds.toFixed(1)} s; sources: ${statuses || 'none'}; scored ${s.scored}, flagged ${s.flagged}${flaggedWhy ? ` (${flaggedWhy})` : ''}, with suggestions ${s.withSuggestions}`);
   // One tally: the bands (verify/decision.ts); "likely fails verification" is the not-supported band.
-  if (s.byBand) console.log(`  bands: ${Object.entries(s.byBand).map(([k, n]) => `${BAND_LABELS[k as CitationBand]} ${n}`).join(', ')}`);
+  if (s.byBand && Object.keys(s.byBand).length) console.log(`  bands: ${Object.entries(s.byBand).map(([k, n]) => `${BAND_LABELS[k as CitationBand]} ${n}`).join(', ')}`);
   if (s.judgeUnreadable) console.log(`  judge could not answer for ${count(s.judgeUnreadable, 'citation')} (its reply could not be read): needs review, whatever the probability`);
   // Better sources from search: a provider that failed is named (once, with the citations it failed for).
   const failed = new Map<string, number[]>();
@@ -145,13 +159,14 @@ function printSummary(report: AuditReport, flags: AuditFlags): void {
   const bands = scale.kind === 'probability' ? ` (supported from ${t.supportedFrom.toFixed(2)}, partly from ${t.partlyFrom.toFixed(2)}, not supported below ${t.notSupportedBelow.toFixed(2)}; a {{failed verification}} tag is proposed only below ${t.tagBelow.toFixed(2)} or where the source states otherwise)` : scale.threshold !== undefined ? ` (likely fails verification at <= ${scale.threshold.toFixed(scale.bounded ? 2 : 3)})` : '';
   if (scored.length) console.log(`  least verifiable first, by ${scale.name}${bands}:`);
   const labelOf = (c: (typeof scored)[number]) => `${(c.band ?? citationBand(c, t)).label}${c.decision?.tag ? ' + tag' : ''}`;
-  const width = Math.max(0, ...scored.slice(0, 10).map((c) => labelOf(c).length));
-  for (const c of scored.slice(0, 10)) {
+  const shown = flags.all ? scored : scored.slice(0, 10);
+  const width = Math.max(0, ...shown.map((c) => labelOf(c).length));
+  for (const c of shown) {
     const x = scale.of(c);
     const label = labelOf(c);
     console.log(`  #${String(c.index + 1).padEnd(3)} ${scale.bounded ? x.toFixed(2) : x.toFixed(3)}  ${label.padEnd(width)}  ${c.claim.length > 90 ? c.claim.slice(0, 87) + '...' : c.claim}`);
   }
-  if (scored.length > 10) console.log(`  ... ${scored.length - 10} more`);
+  if (scored.length > shown.length) console.log(`  ... ${scored.length - shown.length} more (--all lists every one)`);
   const outputs = [flags.out && `JSON ${flags.out}`, flags.html && `HTML ${flags.html}`, flags.kilt && `WAFER ${flags.kilt}`, flags.todo && `to-do CSV ${flags.todo}`, flags.todoWikitext && `to-do wikitext ${flags.todoWikitext}`].filter(Boolean);
   if (outputs.length) console.log(`wrote ${outputs.join(', ')}`);
 }

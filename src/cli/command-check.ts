@@ -8,6 +8,7 @@
 import type { Command } from 'commander';
 import type { SourceCheck } from '../app/check-source.js';
 import type { SourceSentence, SourceView } from '../audit/citation-view.js';
+import type { CitationBand } from '../audit/types.js';
 import { coverageInWords } from '../verify/coverage.js';
 import { SettingsError } from '../util/settings-error.js';
 import { checkedClaim } from '../verify/claim-text.js';
@@ -73,12 +74,13 @@ export function registerCheckCommand(program: Command): void {
 }
 
 /**
- * Why the status and the NLI verdict differ, when they take opposite sides: the status follows the flag
- * signal, which the NLI reading overrides only when the source states the conflict in so many words (a
- * decisive finding, or a contradiction of at least 0.9 with an explicit conflict: support.ts `contradicted`).
+ * Why the band and the NLI verdict take opposite sides, when they do: the band follows the probability of
+ * support (with how closely the page words the claim), fitted on labelled Wikipedia citations; the NLI
+ * verdict (fitted on SciFact abstracts) decides it only when the source states the conflict in so many words
+ * (a decisive finding). Said once, under the band: the band stays the one label.
  */
-export function readingsDisagree(status: string, supportLabel: string | undefined): ((signal: string | undefined, v: NonNullable<SourceCheck['audit']['verification']>) => string) | undefined {
-  if (status === 'supported' && supportLabel === 'REFUTES') {
+export function readingsDisagree(band: CitationBand, supportLabel: string | undefined): ((signal: string | undefined, v: NonNullable<SourceCheck['audit']['verification']>) => string) | undefined {
+  if ((band === 'supported' || band === 'partly-supported') && supportLabel === 'REFUTES') {
     return (signal, v) => {
       const by =
         signal === 'support'
@@ -86,11 +88,11 @@ export function readingsDisagree(status: string, supportLabel: string | undefine
           : signal === 'ranker'
             ? "the source ranker's score"
             : "the engine's evidence score";
-      return `"supported": the status follows the flag signal (${by}), fitted on labelled Wikipedia citations, which is above the flag threshold. The NLI verdict (fitted on SciFact abstracts) overrides it only when the source states the conflict in so many words (another figure, the opposite change, a negation, or a contradiction of at least 0.9 with an explicit conflict); none was found here, so read this source with care.`;
+      return `the NLI verdict on the evidence is REFUTES, but the band follows ${by}, fitted on labelled Wikipedia citations; the NLI verdict (fitted on SciFact abstracts) decides the band only when the source states the conflict in so many words (another figure, the opposite change, a negation), and none was found here: read this source with care.`;
     };
   }
-  if (status === 'fails-verification' && supportLabel === 'SUPPORTS') {
-    return (signal) => `"likely fails verification": the status follows the flag signal (${signal}), which is at or below the flag threshold, whatever the NLI verdict.`;
+  if (band === 'not-supported' && supportLabel === 'SUPPORTS') {
+    return (signal) => `the NLI verdict on the evidence is SUPPORTS, but the band follows the flag signal (${signal}), which is below the not-supported threshold, or a finding the source states.`;
   }
   return undefined;
 }
@@ -100,14 +102,14 @@ const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n -
 /** A source's evidence sentences, the most likely evidence first. */
 const evidenceOf = (view: SourceView): SourceSentence[] => view.sentences.filter((s) => s.evidence).sort((a, b) => (b.score ?? 0) - (a.score ?? 0));
 
-export function printCheck({ audit, status, view, provenance }: SourceCheck): void {
+export function printCheck({ audit, band, view, provenance }: SourceCheck): void {
   const v = audit.verification;
-  const disagreement = readingsDisagree(status.status, v?.supportLabel);
-  console.log(`${status.label}${disagreement ? ` (over an NLI reading of ${v!.supportLabel})` : ''}: ${audit.claim}`);
-  console.log(`  why: ${status.reason}`);
-  // The one decision (verify/decision.ts): the same band, number and tag as the audit, the web page and the gadget.
-  if (audit.decision) console.log(`  band: ${audit.decision.label} (${audit.decision.reason})${audit.decision.tag ? '; a {{failed verification}} tag is proposed' : ''}`);
-  if (disagreement) console.log(`  which reading wins: ${disagreement(provenance.flagging.signal, v!)}`);
+  // One label, the band (the one decision, verify/decision.ts): the same as the audit, the web page and the gadget show.
+  const disagreement = readingsDisagree(band.band, v?.supportLabel);
+  console.log(`${band.label}${audit.decision?.tag ? ' + tag' : ''}: ${audit.claim}`);
+  console.log(`  why: ${band.reason}${audit.decision?.tag ? '; a {{failed verification}} tag is proposed' : ''}`);
+  if (band.howToCheck) console.log(`  to check it: ${band.howToCheck}`);
+  if (disagreement) console.log(`  note: ${disagreement(provenance.flagging.signal, v!)}`);
   if (v?.probability !== undefined) {
     console.log(`  probability that the source supports the claim: ${v.probability.toFixed(3)} (0-1, calibrated on labelled Wikipedia citations)`);
   }
@@ -117,7 +119,7 @@ export function printCheck({ audit, status, view, provenance }: SourceCheck): vo
   // Needs review (src/verify/review.ts): the NLI verdict's P(right) is below the stated level.
   if (v?.review) console.log(`  NLI verdict NEEDS REVIEW (${v.review.reason}): ${v.review.message.replace(/^needs review: /, '')}`);
   // The reason of a flagged citation already says what the source leaves out.
-  if (view.coverage && !(v?.coverage && status.reason.includes(coverageInWords(v.coverage)))) console.log(`  ${view.coverage.text}`);
+  if (view.coverage && !(v?.coverage && band.reason.includes(coverageInWords(v.coverage)))) console.log(`  ${view.coverage.text}`);
   if (view.existing) {
     console.log(`  evidence in the source (${view.existing.title}; score: how likely the sentence is evidence for the claim, 0-1):`);
     for (const s of evidenceOf(view.existing).slice(0, 5)) console.log(`   ${(s.score ?? 0).toFixed(3)} s${s.index}: ${clip(s.text, 200)}`);

@@ -20,7 +20,9 @@ export const EXAMPLES: Record<string, string[]> = {
     'veracite verify --claims data/samples/scifact/claims_dev.jsonl --out verdicts.jsonl --index .veracite/demo',
   ],
   audit: [
-    'veracite audit data/samples/wikitext/Bodmin.txt --index .veracite/demo --html report.html',
+    // The first example checks something on a fresh clone: the shipped sample with its saved sources, after `veracite demo`.
+    'veracite audit data/samples/audit/Breast_cancer_risk_factors.txt --sources data/samples/audit/sources --index .veracite/demo --limit 5   # after veracite demo',
+    'veracite audit data/samples/audit/Breast_cancer_risk_factors.txt --sources data/samples/audit/sources --index .veracite/demo --all --html report.html',
     'veracite audit article.wikitext --no-index --sources saved-pages/ --out audit.json',
     'veracite audit https://en.wikipedia.org/wiki/Bodmin --fetch --index .veracite/mine   # live fetch, SSRF-guarded',
   ],

@@ -76,7 +76,7 @@ describe('offline is not a dead link', () => {
       const r = await resolverWith(cacheDir, { resolver: noDns(code) }).resolve({ url });
       assert.equal(r.status, 'unreachable', code);
       const status = statusOf(r);
-      assert.equal(status.label, 'unverifiable');
+      assert.equal(status.label, 'could not check');
       assert.match(status.reason, new RegExp(`^could not reach news\\.example\\.invalid: no DNS answer for news\\.example\\.invalid \\(${code}`));
       assert.equal(await new PageCache(cacheDir).get(url), undefined, 'not cached');
       assert.deepEqual(await readdir(cacheDir).catch(() => []), []);

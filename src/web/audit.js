@@ -61,7 +61,8 @@ function sourceCell(r) {
 }
 
 /** The plain band (src/audit/bands.ts) as a badge: green only for "supported". */
-const BAND_BADGE = { supported: ['ok', 'supported'], 'partly-supported': ['part', 'partly supported'], 'needs-review': ['part', 'needs review'], 'not-supported': ['warn', 'not supported'], 'could-not-check': ['muted', 'could not check'] };
+/** The five bands' badge class and words (src/audit/bands.ts BAND_LABELS): the one label of a citation, on every page. */
+export const BAND_BADGE = { supported: ['ok', 'supported'], 'partly-supported': ['part', 'partly supported'], 'needs-review': ['part', 'needs review'], 'not-supported': ['warn', 'not supported'], 'could-not-check': ['muted', 'could not check'] };
 
 export function bandBadge(r) {
   const band = r.band || (r.verifiability === null ? 'could-not-check' : undefined);

@@ -5,6 +5,7 @@
 import { postJson } from './api.js';
 import { clear, fmtScore, h, showError } from './dom.js';
 import { roleLegend, sourceCard } from './sources.js';
+import { BAND_BADGE } from './audit.js';
 
 const el = (id) => document.getElementById(id);
 
@@ -27,14 +28,20 @@ export function toBase64(bytes) {
   return btoa(bin);
 }
 
-/** The check's status as `veracite check` words it (audit/citation-status.ts). */
+/**
+ * The check's one label, as `veracite check` and the audit show it: the server's band (src/audit/bands.ts),
+ * with its reason; the page never bands a score itself. `key` is the band (the status element's data-status).
+ */
 export function checkStatus(v) {
-  if (v.sourceStatus !== 'found' || v.verifiability === null || v.verifiability === undefined) {
-    return { key: 'unchecked', label: 'could not check', why: `the source could not be read (${v.sourceStatus})${v.sourceReason ? `: ${v.sourceReason}` : ''}. "Could not check" is not "does not support".` };
+  const unread = v.sourceStatus !== 'found' || v.verifiability === null || v.verifiability === undefined;
+  const band = v.band || (unread ? 'could-not-check' : 'needs-review');
+  const words = (BAND_BADGE[band] || ['muted', band])[1];
+  if (band === 'could-not-check') {
+    return { key: band, label: words, why: `the source could not be read (${v.sourceStatus})${v.sourceReason ? `: ${v.sourceReason}` : ''}. "Could not check" is not "does not support".${v.howToCheck ? ` To check it: ${v.howToCheck}.` : ''}` };
   }
   const score = `${v.scoreSignal === 'probability' ? 'probability of support' : 'score'} ${fmtScore(v.verifiability)}`;
-  if (v.failedVerification) return { key: 'fails', label: 'likely fails verification', why: `${score}, at or below the flag threshold.` };
-  return { key: 'supported', label: 'supported', why: `${score}, above the flag threshold.` };
+  const tag = v.decision && v.decision.tag ? ' + tag' : '';
+  return { key: band, label: `${words}${tag}`, why: `${score}${v.bandReason ? `: ${v.bandReason}` : ''}.` };
 }
 
 function selectedKind() {

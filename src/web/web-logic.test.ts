@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ROLE_LEGEND } from '../highlight/evidence-role.js';
 import { citationBand } from '../audit/bands.js';
-import { citationStatus } from '../audit/citation-status.js';
 import { citationView } from '../audit/citation-view.js';
 import { todoCsv, todoItems, todoWikitext } from '../audit/todo.js';
 import type { CitationAudit } from '../audit/types.js';
@@ -79,8 +78,10 @@ describe('web page logic', () => {
     const bytes = new Uint8Array(100_000).map((_, i) => (i * 7) % 256);
     assert.equal(check.toBase64(bytes), Buffer.from(bytes).toString('base64'));
     assert.equal(check.checkStatus({ sourceStatus: 'dead', verifiability: null, sourceReason: 'HTTP 404' }).label, 'could not check');
-    assert.equal(check.checkStatus({ sourceStatus: 'found', verifiability: 0.1, scoreSignal: 'probability', failedVerification: true }).label, 'likely fails verification');
-    assert.match(check.checkStatus({ sourceStatus: 'found', verifiability: 0.8, scoreSignal: 'probability', failedVerification: false }).why, /probability of support 0\.80/);
+    // The server's band, in its words: the one label (a flagged citation is not relabelled).
+    assert.equal(check.checkStatus({ sourceStatus: 'found', verifiability: 0.1, scoreSignal: 'probability', failedVerification: true, band: 'not-supported', decision: { tag: { template: 'failed verification' } } }).label, 'not supported + tag');
+    assert.equal(check.checkStatus({ sourceStatus: 'found', verifiability: 0.26, scoreSignal: 'probability', failedVerification: false, band: 'partly-supported' }).label, 'partly supported');
+    assert.match(check.checkStatus({ sourceStatus: 'found', verifiability: 0.8, scoreSignal: 'probability', failedVerification: false, band: 'supported', bandReason: 'at or above 0.43' }).why, /probability of support 0\.80: at or above 0\.43/);
   });
 
   it('the to-do list the page offers is the CLI\'s (--todo, --todo-wikitext), numbered as in the article', async () => {
@@ -98,7 +99,6 @@ describe('web page logic', () => {
         timingsMs: { source: 0, retrieve: 0, score: 0, rank: 0 },
         ...(p === undefined ? {} : { verification: { score: 0.1, evidence: [], sentencesScored: 1, sentencesTotal: 1, flagged, probability: p, ...extra } }),
       } as unknown as CitationAudit;
-      c.status = citationStatus(c);
       c.band = citationBand(c);
       return c;
     };

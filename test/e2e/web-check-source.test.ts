@@ -62,8 +62,8 @@ describe('web page: check a claim against one source (Chromium)', { skip: chromi
     await submit();
     assert.equal(await page.textContent('#source-error'), '');
     const status = await page.getAttribute('#source-status', 'data-status');
-    assert.ok(['supported', 'fails'].includes(status ?? ''), `a scored status: ${status}`);
-    assert.match((await page.textContent('#source-status')) ?? '', /(supported|likely fails verification).*(probability of support|score) \d\.\d\d/);
+    assert.ok(['supported', 'partly-supported', 'needs-review', 'not-supported'].includes(status ?? ''), `a scored band: ${status}`);
+    assert.match((await page.textContent('#source-status')) ?? '', /(supported|partly supported|needs review|not supported).*(probability of support|score) \d\.\d\d/);
     assert.ok((await page.locator('#source-result .ev[data-role]').count()) > 0, 'evidence sentences carry their role');
     assert.ok((await page.locator('#source-result .ev mark').count()) > 0, 'claim words marked');
     assert.ok((await page.locator('#source-result .legend').count()) === 1);
@@ -109,7 +109,7 @@ describe('web page: check a claim against one source (Chromium)', { skip: chromi
     await page.fill('#source-url', sampleUrl(claim.docId));
     await submit();
     assert.equal(await page.textContent('#source-error'), '');
-    assert.ok(['supported', 'fails'].includes((await page.getAttribute('#source-status', 'data-status')) ?? ''));
+    assert.ok(['supported', 'partly-supported', 'needs-review', 'not-supported'].includes((await page.getAttribute('#source-status', 'data-status')) ?? ''));
     assert.ok((await page.locator('#source-result .source .ev').count()) > 0);
   });
 });
@@ -154,7 +154,7 @@ describe('web page: a better source found by search, with its ready citation (Ch
       return s === 'done' || s === 'error';
     });
     assert.equal(await page.textContent('#source-error'), '');
-    assert.equal(await page.getAttribute('#source-status', 'data-status'), 'fails');
+    assert.ok(['not-supported', 'needs-review'].includes((await page.getAttribute('#source-status', 'data-status')) ?? ''), 'flagged: not supported or needs review');
     const card = page.locator('#source-result .suggestions .source').first();
     assert.equal(await card.locator('.source-title a').getAttribute('href'), 'https://doi.org/10.5555/seal.pups.2022');
     assert.match((await card.locator('.found-by').textContent()) ?? '', /^Found by OpenAlex search for \u201C[^\u201D]*seal[^\u201D]*\u201D$/);
