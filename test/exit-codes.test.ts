@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -47,11 +47,13 @@ describe('exit codes: one table, every command', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('the table has one meaning per code, and --help prints it', async () => {
+  it('the table has one meaning per code, and --help and the README print it', async () => {
     assert.deepEqual(
       EXIT_MEANINGS.map((m) => m.code),
       [0, 1, 64, 65, 66, 69, 70, 75, 130],
     );
+    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+    for (const m of EXIT_MEANINGS) assert.ok(readme.includes(`| ${m.code} | \`${m.name}\` | ${m.meaning} |`), `README's table has ${m.code}`);
     const help = await veracite(['--help']);
     assert.equal(help.code, EXIT.OK, help.err);
     for (const m of EXIT_MEANINGS) assert.ok(help.out.includes(`${String(m.code).padStart(3)}  ${m.meaning}`), `--help shows ${m.code}`);
