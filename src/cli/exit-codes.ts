@@ -13,6 +13,7 @@ const BY_NAME: Record<string, ExitCode> = {
   NotTextError: EXIT.DATA,
   ClaimTextError: EXIT.DATA,
   RecordError: EXIT.DATA,
+  SourceReadError: EXIT.DATA,
   FieldError: EXIT.DATA,
   PdfLimitError: EXIT.DATA,
   WikitextLimitError: EXIT.DATA,

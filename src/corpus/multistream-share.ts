@@ -27,8 +27,11 @@ export type ShareResult =
       /** The first share only: what its siteinfo says. */
       site?: { base: string | undefined; namespaces: string[] };
     }
-  /** XML that does not parse: line (within the share) and column, for the caller to place in the file. */
-  | { ok: false; line: number; column: number; message: string };
+  /**
+   * XML that does not parse: line (within the share) and column, for the caller to place in the file;
+   * `pages`: those the parser finished before it.
+   */
+  | { ok: false; line: number; column: number; message: string; pages: PageParts[] };
 
 const BZIP2_MAGIC = 'BZh';
 
@@ -64,7 +67,7 @@ export async function readShare(task: ShareTask): Promise<ShareResult> {
     parser.close();
   } catch (e) {
     const column = parser.line === 1 && opened ? parser.column - '<mediawiki>'.length : parser.column;
-    return { ok: false, line: parser.line, column, message: (e as Error).message.split('\n')[0]! };
+    return { ok: false, line: parser.line, column, message: (e as Error).message.split('\n')[0]!, pages };
   }
   let newlines = 0;
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) newlines++;

@@ -17,7 +17,7 @@ import { stat } from 'node:fs/promises';
 import { openDecompressed } from './decompress.js';
 import { newSiteInfo, pageParser, type PageParts, type SiteInfo } from './mediawiki-sax.js';
 import { multistreamIndexOf, multistreamPages } from './read-multistream.js';
-import { RecordError, type RawDocument, type ReadOptions, type ReadResult, type WikiPageEvent } from './types.js';
+import { RecordError, SourceReadError, type RawDocument, type ReadOptions, type ReadResult, type WikiPageEvent } from './types.js';
 import { dumpFiles, MEDIAWIKI_FILE, pageUrl, wikiPageId, wikitextIsDisambiguation, wikitextLinks } from './wiki-pages.js';
 
 /** Pages converted at once by an asynchronous (worker-thread) converter, at most. */
@@ -48,17 +48,24 @@ export async function* readMediawiki(path: string, opts: ReadOptions = {}): Asyn
     const batches = index ? multistreamPages(file, index.file, site, { workers: index.workers, lang: opts.lang, onBytes }) : sequentialPages(file, site, opts.lang, onBytes);
     // Pages in reading order; a converter on worker threads works on up to WINDOW of them at once.
     const inOrder: (ReadResult | Promise<ReadResult>)[] = [];
-    for await (const pages of batches) {
-      for (const p of pages) {
-        const r = pageRecord(file, p, site.base, site.namespaces, opts.onPage, toSkip > 0 ? undefined : convert);
-        if (!r) continue;
-        if (toSkip > 0) {
-          toSkip--;
-          continue;
+    try {
+      for await (const pages of batches) {
+        for (const p of pages) {
+          const r = pageRecord(file, p, site.base, site.namespaces, opts.onPage, toSkip > 0 ? undefined : convert);
+          if (!r) continue;
+          if (toSkip > 0) {
+            toSkip--;
+            continue;
+          }
+          inOrder.push(r);
+          while (inOrder.length > WINDOW) yield await inOrder.shift()!;
         }
-        inOrder.push(r);
-        while (inOrder.length > WINDOW) yield await inOrder.shift()!;
       }
+    } catch (e) {
+      // The file cannot be read past here: the pages before it still come out (being converted), then the error.
+      if (!(e instanceof SourceReadError)) throw e;
+      while (inOrder.length) yield await inOrder.shift()!;
+      throw e;
     }
     while (inOrder.length) yield await inOrder.shift()!;
     before += sizes[fileIndex]!;
@@ -91,7 +98,9 @@ async function* sequentialPages(file: string, site: SiteInfo, lang: string | und
   }
   if (broken) {
     stream.destroy();
-    throw new Error(`${file}:${parser.line}:${parser.column}: not a readable MediaWiki XML export (${broken.message.split('\n')[0]})`, { cause: broken });
+    // Pages the parser finished before the break are read.
+    if (pages.length) yield pages.splice(0);
+    throw new SourceReadError(file, parser.line, `${file}:${parser.line}:${parser.column}: not a readable MediaWiki XML export (${broken.message.split('\n')[0]})`, { cause: broken });
   }
   yield pages.splice(0);
 }

@@ -14,7 +14,7 @@ import { WorkerPool } from '../util/worker-pool.js';
 import type { PageParts, SiteInfo } from './mediawiki-sax.js';
 import { findSiblingIndex, planShares, readStreamOffsets } from './multistream-index.js';
 import type { ShareResult, ShareTask } from './multistream-share.js';
-import type { ReadOptions } from './types.js';
+import { SourceReadError, type ReadOptions } from './types.js';
 
 /** Read workers by default: a core for each, but one left to the thread that converts and writes. */
 export function defaultReadWorkers(): number {
@@ -74,7 +74,12 @@ export async function* multistreamPages(
       }
       const { share, result } = inFlight.shift()!;
       const r = await result;
-      if (!r.ok) throw new Error(`${file}:${lines + r.line}:${r.column}: not a readable MediaWiki XML export (${r.message})`);
+      if (!r.ok) {
+        // The pages of the share before the break are read, as a sequential read gives them.
+        for (const p of r.pages) p.line += lines;
+        if (r.pages.length) yield r.pages;
+        throw new SourceReadError(file, lines + r.line, `${file}:${lines + r.line}:${r.column}: not a readable MediaWiki XML export (${r.message})`);
+      }
       if (r.site) {
         site.base ??= r.site.base;
         for (const n of r.site.namespaces) site.namespaces.add(n);

@@ -67,6 +67,23 @@ export class RecordError extends Error {
   }
 }
 
+/**
+ * A source that cannot be read past a point (XML that does not parse, a damaged compressed stream): the
+ * reader has yielded every record before it, and names the file and line. Ingest keeps what was read
+ * (issue 45) and reports this as the reason it stopped.
+ */
+export class SourceReadError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'SourceReadError';
+  }
+}
+
 export type ReadResult =
   | { ok: true; doc: RawDocument; loc: RecordLocation }
   | { ok: false; error: RecordError };

@@ -305,7 +305,19 @@ export const HealthResponse = z
     status: z.enum(['ok', 'shutting_down']),
     version: z.string(),
     uptimeSeconds: z.number(),
-    index: z.object({ dir: z.string(), snapshot: z.string(), engine: z.string(), documents: z.number(), passages: z.number(), sentences: z.number(), textIndexed: z.boolean() }),
+    index: z.object({
+      dir: z.string(),
+      snapshot: z.string(),
+      engine: z.string(),
+      documents: z.number(),
+      passages: z.number(),
+      sentences: z.number(),
+      textIndexed: z.boolean(),
+      complete: z.boolean().describe('False while an ingest of this index has not finished (running, killed, or stopped at a source it could not read past): searches cover only what it committed.'),
+      unfinishedIngests: z
+        .array(z.object({ source: z.string(), format: z.string(), records: z.number().describe('Records committed so far.'), updatedAt: z.string() }))
+        .describe('Ingests begun and not finished; `veracite index <source>` again finishes one.'),
+    }),
     models: z.array(ModelInfo),
     audit: z.string().describe('Which audit implementation runs.'),
     fetch: z.boolean().describe('Whether URL input (live fetch) is on.'),

@@ -11,7 +11,7 @@ import { chunkPassages } from '../corpus/passages.js';
 import { prepareDocument } from '../corpus/prepare.js';
 import { readCorpus, detectFormat } from '../corpus/read-corpus.js';
 import { sourceFingerprint } from '../corpus/source-files.js';
-import { RecordError, type CorpusFormat, type ReadOptions, type WikiPageEvent } from '../corpus/types.js';
+import { RecordError, SourceReadError, type CorpusFormat, type ReadOptions, type WikiPageEvent } from '../corpus/types.js';
 import { readLines } from '../corpus/read-lines.js';
 import { redirectTargetId, wikiPageId } from '../corpus/wiki-pages.js';
 import { IdHashSet } from './id-hash-set.js';
@@ -323,8 +323,28 @@ export async function ingestSource(store: Store, path: string, opts: IngestOptio
       await commit(batch, resumedFrom + summary.records - 1);
       batch = [];
     }
+    // A source unreadable past a point (issue 45): every record before it is committed, and the full-text
+    // index is built over them, so search finds them; the checkpoint stays (the ingest is unfinished, and
+    // searches say so) and a run over the same unchanged source resumes after them.
+    if (e instanceof SourceReadError) throw await keepReadWork(e);
     throw e;
   }
+  async function keepReadWork(e: SourceReadError): Promise<SourceReadError> {
+    if (batch.length) {
+      await commit(batch, resumedFrom + summary.records);
+      batch = [];
+    }
+    const kept = resumedFrom + summary.records - summary.skipped;
+    if (kept > 0 && opts.buildIndex !== false) {
+      progress('indexing');
+      await store.buildTextIndex();
+    }
+    const how = kept > 0
+      ? `the ${kept} record${kept === 1 ? '' : 's'} before it ${kept === 1 ? 'is' : 'are'} indexed and searchable; the ingest is unfinished (searches say so until it completes). Repair the file at that line or download it again, then run the same command: pages already indexed are replaced, not duplicated`
+      : 'nothing before it could be indexed; repair the file at that line or download it again';
+    return new SourceReadError(e.file, e.line, `${e.message}; ${how}`, { cause: e });
+  }
+
   if (!summary.interrupted) {
     await setLanguage();
     await applyDeletes();

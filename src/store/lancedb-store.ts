@@ -758,6 +758,12 @@ export class LanceStore implements VectorBackfillStore, TitleAliasStore {
     await saveManifest(this.dir, this.manifest);
   }
 
+  async unfinishedIngests(): Promise<IngestCheckpoint[]> {
+    // A reader reads the writer's latest manifest: its checkpoints change without a table write.
+    const manifest = this.readOnly ? ((await loadManifest(this.dir)) ?? this.manifest) : this.manifest;
+    return Object.values(manifest.checkpoints);
+  }
+
   async clearCheckpoint(source: string): Promise<void> {
     if (!(source in this.manifest.checkpoints)) return;
     await this.writeGuard();

@@ -116,5 +116,11 @@ export interface Store {
   getCheckpoint(source: string): Promise<IngestCheckpoint | undefined>;
   setCheckpoint(cp: IngestCheckpoint): Promise<void>;
   clearCheckpoint(source: string): Promise<void>;
+  /**
+   * Ingests begun and not finished (their checkpoints, as the writer last saved them): what searches and
+   * health report as an index still being built or left part-built (issue 45). Engines without it
+   * report nothing.
+   */
+  unfinishedIngests?(): Promise<IngestCheckpoint[]>;
   close(): Promise<void>;
 }

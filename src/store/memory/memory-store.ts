@@ -238,6 +238,10 @@ export class MemoryStore implements VectorBackfillStore {
     this.checkpoints.delete(source);
   }
 
+  async unfinishedIngests(): Promise<IngestCheckpoint[]> {
+    return [...this.checkpoints.values()].map((cp) => ({ ...cp }));
+  }
+
   async setSetting(key: string, value: unknown): Promise<void> {
     this.settings[key] = value;
   }
