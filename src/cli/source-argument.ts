@@ -5,7 +5,6 @@
  * signature too (saved without its extension, or piped on stdin); any other binary file is refused with
  * NotTextError ("unreadable: not text", exit 65), never decoded into control characters and scored.
  */
-import { readFile } from 'node:fs/promises';
 import { basename, extname } from 'node:path';
 import type { SourceCheckInput } from '../app/check-source.js';
 import { looksLikePdf } from '../corpus/pdf-text.js';
@@ -13,7 +12,11 @@ import { pdfToDocument, type PageKind } from '../sources/page-text.js';
 import { assertText } from '../util/not-text.js';
 import { SettingsError } from '../util/settings-error.js';
 import { EXIT } from '../util/exit-codes.js';
+import { readNamedFile } from '../util/folder-file.js';
 import { readStdinBytes } from './command-verify.js';
+
+/** A saved source named on the command line, at most (a page or a PDF; far more than either needs). */
+export const MAX_SOURCE_FILE_BYTES = 64 * 1024 * 1024;
 
 const KIND_OF_EXTENSION: Record<string, PageKind> = { '.html': 'html', '.htm': 'html', '.md': 'markdown', '.markdown': 'markdown' };
 
@@ -24,13 +27,13 @@ export async function readSourceArgument(where: string, title?: string, option =
   let bytes: Buffer;
   if (where === '-') bytes = await readStdinBytes();
   else {
-    try {
-      bytes = await readFile(where);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a folder, not a file' : (e as Error).message;
-      throw new SettingsError(option, `cannot read ${where}: ${why}. Give a saved page (.txt, .md, .html, .pdf), '-' for stdin, or an http(s) URL`, code === 'ENOENT' ? EXIT.NO_INPUT : EXIT.DATA);
+    // A regular file under the cap (util/folder-file.ts): a FIFO or a device (/dev/zero) is refused, never read.
+    const read = await readNamedFile(where, { maxBytes: MAX_SOURCE_FILE_BYTES });
+    if (!read.ok) {
+      const why = read.problem === 'missing' ? 'no such file' : read.reason.replace(/^.*?: (refused: )?/, '').replace(/; save the page as an ordinary file$/, '');
+      throw new SettingsError(option, `cannot read ${where}: ${why}. Give a saved page (.txt, .md, .html, .pdf), '-' for stdin, or an http(s) URL`, read.problem === 'missing' ? EXIT.NO_INPUT : EXIT.DATA);
     }
+    bytes = read.bytes;
   }
   const name = where === '-' ? 'stdin' : where;
   const ext = where === '-' ? '' : extname(where).toLowerCase();

@@ -3,8 +3,9 @@
  * as its own process and through POST /v1/citations/check on a server in its own process: a symlink out to
  * /etc/passwd, a symlink to /dev/zero, a FIFO, and a file that grows while it is read are each refused by
  * name for their citation alone (nothing of them is served as evidence, no read without end, no hang), a
- * good entry beside them is still read, and the server's health answers throughout (polled). The folder is
- * generated here, never committed.
+ * good entry beside them is still read, and the server's health answers throughout (polled). A file named on
+ * its own (`check --source FILE`) may be a link, but not a FIFO or a device. The folder is generated here,
+ * never committed.
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -167,5 +168,32 @@ describe('POST /v1/citations/check with serve --sources (a server in its own pro
     assert.deepEqual(failures, [], 'every health poll answered');
     assert.ok(polls.length >= 3, `only ${polls.length} health polls ran`);
     assert.ok(polls.every((s) => s === 200), `health answered ${[...new Set(polls)].join(', ')}`);
+  });
+});
+
+describe('veracite check --source FILE (the CLI as its own process)', () => {
+  it('refuses a FIFO and a link to /dev/zero with what to give instead (exit 65), and reads a link to a saved page', async () => {
+    const run = (source: string) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, 'check', CLAIM, '--source', source, '--no-index', '--no-recommend', '--scorer', 'lexical'], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let stdout = '';
+        let stderr = '';
+        child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+        child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+        const guard = setTimeout(() => child.kill('SIGKILL'), ANSWER_WITHIN_MS * 2);
+        child.once('exit', (code) => {
+          clearTimeout(guard);
+          resolve({ code, stdout, stderr });
+        });
+      });
+    const linked = join(dir, 'linked-page.html');
+    await symlink(join(folder, ENTRIES.fine.path), linked);
+    const [fifo, zero, fine] = await Promise.all([run(join(folder, ENTRIES.fifo.path)), run(join(folder, ENTRIES.zero.path)), run(linked)]);
+    assert.equal(fifo.code, 65, fifo.stderr);
+    assert.match(fifo.stderr, /--source: cannot read .*pipe\.txt: a FIFO \(named pipe\), not a regular file\. Give a saved page \(\.txt, \.md, \.html, \.pdf\), '-' for stdin, or an http\(s\) URL/);
+    assert.equal(zero.code, 65, zero.stderr);
+    assert.match(zero.stderr, /--source: cannot read .*zero\.txt: a character device, not a regular file\./);
+    assert.equal(fine.code, 0, fine.stderr);
+    assert.match(fine.stdout, /Godrevy Lighthouse was built in 1859/);
   });
 });

@@ -16,7 +16,7 @@
  */
 import { constants } from 'node:fs';
 import { open, realpath, stat, type FileHandle } from 'node:fs/promises';
-import { relative, resolve, sep } from 'node:path';
+import { basename, dirname, relative, resolve, sep } from 'node:path';
 
 /** Why an entry was not read. `missing`: no such file (or a link to nothing); the others are refusals. */
 export type FolderFileProblem = 'missing' | 'outside' | 'not-regular' | 'too-large' | 'unreadable';
@@ -32,6 +32,8 @@ export interface FolderFileOptions {
   folderName?: string;
   /** Where the cap is raised, for messages ("sources.maxBytes"). */
   capSetting?: string;
+  /** The entry as messages name it (default: the entry). */
+  name?: string;
 }
 
 const CHUNK = 64 * 1024;
@@ -63,7 +65,8 @@ function mib(n: number): string {
 export async function readFolderFile(folder: string, entry: string, opts: FolderFileOptions): Promise<FolderFileRead> {
   const where = opts.folderName ?? 'folder';
   const root = await realpath(folder);
-  const refuse = (problem: FolderFileProblem, why: string, todo: string): FolderFileRead => ({ ok: false, problem, reason: `${entry}: refused: ${why}; ${todo}` });
+  const shown = opts.name ?? entry;
+  const refuse = (problem: FolderFileProblem, why: string, todo: string): FolderFileRead => ({ ok: false, problem, reason: `${shown}: refused: ${why}; ${todo}` });
   const outside = () => refuse('outside', `it resolves to a path outside the ${where} (a symbolic link or "..")`, `copy the file into the ${where} instead of linking to it`);
   // A name that leaves the folder is refused before anything is asked of the disk (whether it exists included).
   const lexical = resolve(folder, entry);
@@ -73,9 +76,9 @@ export async function readFolderFile(folder: string, entry: string, opts: Folder
     real = await realpath(lexical);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { ok: false, problem: 'missing', reason: `${entry}: no such file in the ${where} (or a link to nothing)` };
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { ok: false, problem: 'missing', reason: `${shown}: no such file in the ${where} (or a link to nothing)` };
     if (code === 'ELOOP') return refuse('outside', 'a loop of symbolic links', 'replace it with the file itself');
-    return { ok: false, problem: 'unreadable', reason: `${entry}: cannot be read (${code ?? (e as Error).message})` };
+    return { ok: false, problem: 'unreadable', reason: `${shown}: cannot be read (${code ?? (e as Error).message})` };
   }
   if (!inside(root, real)) return outside();
   let handle: FileHandle;
@@ -85,10 +88,10 @@ export async function readFolderFile(folder: string, entry: string, opts: Folder
     const code = (e as NodeJS.ErrnoException).code;
     // O_NOFOLLOW: the last component became a link after realpath resolved it.
     if (code === 'ELOOP' || code === 'EMLINK') return outside();
-    if (code === 'ENOENT') return { ok: false, problem: 'missing', reason: `${entry}: no such file in the ${where}` };
+    if (code === 'ENOENT') return { ok: false, problem: 'missing', reason: `${shown}: no such file in the ${where}` };
     if (code === 'ENXIO') return refuse('not-regular', 'a socket or a device, not a regular file', 'save the page as an ordinary file');
     if (code === 'EISDIR') return refuse('not-regular', 'a folder, not a file', 'name a file');
-    return { ok: false, problem: 'unreadable', reason: `${entry}: cannot be read (${code ?? (e as Error).message})` };
+    return { ok: false, problem: 'unreadable', reason: `${shown}: cannot be read (${code ?? (e as Error).message})` };
   }
   try {
     const info = await handle.stat();
@@ -112,7 +115,7 @@ export async function readFolderFile(folder: string, entry: string, opts: Folder
     }
     return { ok: true, bytes: Buffer.concat(chunks, total), path: real };
   } catch (e) {
-    return { ok: false, problem: 'unreadable', reason: `${entry}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
+    return { ok: false, problem: 'unreadable', reason: `${shown}: cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
   } finally {
     await handle.close().catch(() => undefined);
   }
@@ -134,6 +137,22 @@ async function openedInside(handle: FileHandle, root: string, real: string, info
       return false;
     }
   }
+}
+
+/**
+ * A file a person named on its own (`check --source FILE`): a link is followed (naming it was their choice),
+ * but what it leads to must be a regular file, read under the cap (not a FIFO, /dev/zero or /dev/stdin).
+ */
+export async function readNamedFile(path: string, opts: Omit<FolderFileOptions, 'folderName' | 'name'>): Promise<FolderFileRead> {
+  let real: string;
+  try {
+    real = await realpath(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { ok: false, problem: 'missing', reason: `${path}: no such file` };
+    return { ok: false, problem: 'unreadable', reason: `${path}: cannot be read (${code ?? (e as Error).message})` };
+  }
+  return readFolderFile(dirname(real), basename(real), { ...opts, name: path, folderName: 'folder' });
 }
 
 /** `path` relative to `folder` with "/" separators (for entries found by listing a folder). */
