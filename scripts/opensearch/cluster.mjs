@@ -6,6 +6,7 @@
  *   node scripts/opensearch/cluster.mjs stop  [--dir DIR]
  *   node scripts/opensearch/cluster.mjs status [--dir DIR]
  *   node scripts/opensearch/cluster.mjs install
+ *   node scripts/opensearch/cluster.mjs where [--port 9200]     (the folder holding cluster.json: pids, ports)
  *
  * install (done by start when missing; once, then offline): Maven fetches the minimal distribution
  * (org.opensearch.distribution.integ-test-zip, which holds the server and transport-netty4 only), the modules
@@ -28,9 +29,12 @@ import net from 'node:net';
 
 export const VERSION = '2.19.1';
 const KNN_VERSION = '2.19.1.0';
+/** Bumped when the installed layout changes, so an older install is redone. */
+const LAYOUT = 2;
 
 const MODULES = {
-  'analysis-common': { artifact: 'org.opensearch.plugin:analysis-common', classname: 'org.opensearch.analysis.common.CommonAnalysisPlugin', policy: '' },
+  // extends lang-painless as in the distribution: its analysis scripts (predicate_token_filter) need it.
+  'analysis-common': { artifact: 'org.opensearch.plugin:analysis-common', classname: 'org.opensearch.analysis.common.CommonAnalysisPlugin', policy: '', extends: 'lang-painless' },
   'lang-painless': {
     artifact: 'org.opensearch.plugin:lang-painless',
     classname: 'org.opensearch.painless.PainlessPlugin',
@@ -132,7 +136,8 @@ function mavenCopy(work, name, deps, out, transitive) {
 
 export function install() {
   const dest = installDir();
-  if (existsSync(join(dest, '.veracite-installed'))) return dest;
+  const marker = join(dest, '.veracite-installed');
+  if (existsSync(marker) && readFileSync(marker, 'utf8').includes(`layout ${LAYOUT}`)) return dest;
   if (spawnSync('mvn', ['-v'], { encoding: 'utf8' }).status !== 0) fail('Maven (mvn) is needed once to install OpenSearch from Maven Central; install it (apt-get install maven) or use the docker route in docs/OPENSEARCH.md');
   if (spawnSync('java', ['-version'], { encoding: 'utf8' }).status !== 0 && !process.env.JAVA_HOME && !process.env.OPENSEARCH_JAVA_HOME) fail('Java 17+ is needed to run OpenSearch (apt-get install openjdk-17-jre-headless)');
   const root = homeRoot();
@@ -156,14 +161,14 @@ export function install() {
     writeFileSync(join(mdir, 'plugin-descriptor.properties'), [
       `description=${name} (module of the OpenSearch distribution, from Maven Central)`,
       `version=${VERSION}`, `name=${name}`, `classname=${m.classname}`, 'java.version=11', `opensearch.version=${VERSION}`,
-      'extended.plugins=', 'has.native.controller=false', '',
+      `extended.plugins=${m.extends ?? ''}`, 'has.native.controller=false', '',
     ].join('\n'));
     if (m.policy) writeFileSync(join(mdir, 'plugin-security.policy'), m.policy);
   }
   unzip(join(zips, `opensearch-knn-${KNN_VERSION}.zip`), join(home, 'plugins', 'opensearch-knn'));
   rmSync(dest, { recursive: true, force: true });
   renameSync(home, dest);
-  writeFileSync(join(dest, '.veracite-installed'), `${VERSION} knn ${KNN_VERSION} ${new Date().toISOString()}\n`);
+  writeFileSync(marker, `${VERSION} knn ${KNN_VERSION} layout ${LAYOUT} ${new Date().toISOString()}\n`);
   rmSync(work, { recursive: true, force: true });
   log(`installed in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   return dest;
@@ -362,6 +367,7 @@ async function main() {
       await start(opts);
       console.log(`OPENSEARCH_URL=http://127.0.0.1:${opts.port}`);
     } else if (cmd === 'stop') await stop(opts);
+    else if (cmd === 'where') console.log(clusterDir(opts)); // the folder of cluster.json (pids, ports), for the fault tests
     else if (cmd === 'status') {
       const s = readState(clusterDir(opts));
       if (!s) fail(`no cluster started from ${clusterDir(opts)}`);

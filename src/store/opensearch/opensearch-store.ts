@@ -136,7 +136,7 @@ export class OpenSearchStore implements VectorBackfillStore {
       }
       const shards = opts.shards ?? 3;
       const replicas = opts.replicas ?? 0;
-      await createIfMissing(client, `${spec.name}-passages`, passagesIndexBody(shards, replicas));
+      await createIfMissing(client, `${spec.name}-passages`, passagesIndexBody(shards, replicas, await hasKnnPlugin(client)));
       await createIfMissing(client, `${spec.name}-documents`, documentsIndexBody(shards, replicas));
       await createIfMissing(client, metaIndex, metaIndexBody());
       meta = { storeId: randomUUID().slice(0, 8), createdAt: new Date().toISOString(), writes: 0, textIndexed: false, settings: {}, checkpoints: {} };
@@ -197,7 +197,17 @@ export class OpenSearchStore implements VectorBackfillStore {
   private async bulk(body: BulkBody, what: string): Promise<void> {
     let pending = body;
     for (let attempt = 0; ; attempt++) {
-      const r = await this.client.bulk({ body: pending });
+      // The whole request can be refused as well as single items (HTTP 429 when the coordinating node's
+      // write queue or indexing-pressure limit is full); the client does not retry a 429 itself.
+      const r = await this.client.bulk({ body: pending }).catch((e: unknown) => {
+        if ((e as { statusCode?: number }).statusCode === 429) return undefined;
+        throw e;
+      });
+      if (!r) {
+        if (attempt >= 5) throw new Error(`${this.spec.display}: the cluster kept refusing ${what} as overloaded (HTTP 429); lower the batch size or add nodes`);
+        await new Promise((res) => setTimeout(res, 500 * 2 ** attempt));
+        continue;
+      }
       if (!r.body.errors) return;
       const retry: BulkBody = [];
       const failed: string[] = [];
@@ -319,6 +329,9 @@ export class OpenSearchStore implements VectorBackfillStore {
     if (current === dimension) return;
     if (current !== undefined) throw new Error(`${this.spec.display}: the index holds ${current}-d vectors; a ${dimension}-d embedder cannot share it (use another --index)`);
     this.assertWritable('add a vector field');
+    if (!(await hasKnnPlugin(this.client))) {
+      throw new Error(`${this.spec.display}: the cluster has no k-NN plugin (opensearch-knn), so it cannot hold vectors; BM25 search works without it. Install the plugin on every node (bin/opensearch-plugin install opensearch-knn) and re-create the index, or keep vectors in a LanceDB index`);
+    }
     await this.client.indices.putMapping({ index: this.passagesIndex, body: { properties: { vector: vectorProperty(dimension) } } });
     this.dimension = dimension;
   }
@@ -497,6 +510,15 @@ async function readMeta(client: Client, index: string): Promise<MetaSource | und
   m.settings ??= {};
   m.checkpoints ??= {};
   return m;
+}
+
+/** Whether every node carries the k-NN plugin (knn_vector fields, the knn query, `index.knn`). */
+async function hasKnnPlugin(client: Client): Promise<boolean> {
+  const r = await client.cat.plugins({ format: 'json' });
+  const rows = r.body as unknown as { name?: string; component?: string }[];
+  const nodes = new Set(rows.map((p) => p.name));
+  const withKnn = new Set(rows.filter((p) => p.component === 'opensearch-knn').map((p) => p.name));
+  return withKnn.size > 0 && withKnn.size === nodes.size;
 }
 
 async function createIfMissing(client: Client, index: string, body: API.Indices_Create_RequestBody): Promise<void> {
