@@ -49,6 +49,7 @@ export function auditConfigOf(settings: Settings, mode: SearchMode, recommend: b
     },
     concurrency: settings.audit.concurrency,
     claimText: settings.audit.claimText,
+    anyLanguage: settings.audit.anyLanguage,
   };
 }
 

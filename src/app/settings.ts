@@ -126,6 +126,11 @@ export const AuditSettings = z
      */
     claimText: z.enum(['sentence', 'prefix']).default('sentence'),
     /**
+     * Score pairs whose claim or source is not English anyway (src/text/language.ts). Off: the models and the
+     * index read English only, so such a pair is "could not check" (language) rather than a guess.
+     */
+    anyLanguage: z.boolean().default(false),
+    /**
      * Citations one audit checks, at most. An article with more is refused with a message naming this
      * setting (the CLI's --limit n audits its first n instead); the parse stops one citation past it, so a
      * huge article never has all its citations in memory (docs/RESULTS-HISTORY.md, "HTTP service", large audits).

@@ -39,6 +39,7 @@ import type { DecisionThresholds } from '../verify/decision.js';
 import { standaloneClaim } from './standalone-claim.js';
 import { documentKindOf } from './document-kind.js';
 import { DEFAULT_AUDIT_CONFIG } from './audit-defaults.js';
+import { languageProblem, readLanguage } from '../text/language.js';
 
 // Defined in audit-defaults.ts (light: the settings read it).
 export { DEFAULT_AUDIT_CONFIG };
@@ -138,12 +139,16 @@ export class CitationAuditor {
     signal?.throwIfAborted();
     const t1 = performance.now();
     const query = verificationQuery({ claim: c.claim, context: c.context, articleTitle: c.articleTitle }, this.config.queryContext);
-    const candidates = await this.candidates(c, resolved, signal, searched);
+    // The models and the index read English: a claim or a source in another language is not scored (could not
+    // check, language) unless asked to (audit.anyLanguage).
+    const language = pairLanguage(c.claim, resolved.document);
+    const skip = !!language && !this.config.anyLanguage;
+    const candidates = skip ? undefined : await this.candidates(c, resolved, signal, searched);
     signal?.throwIfAborted();
     const t2 = performance.now();
 
     const jobs: ScoreJob[] = [];
-    if (resolved.document) jobs.push({ query, doc: resolved.document });
+    if (resolved.document && !skip) jobs.push({ query, doc: resolved.document });
     for (const cand of candidates?.candidates ?? []) jobs.push({ query, doc: cand.doc, passages: cand.passages });
     const scores = jobs.length ? await scoreDocuments(this.deps.scorer, jobs, this.config.scoring, signal) : [];
     signal?.throwIfAborted();
@@ -225,6 +230,7 @@ export class CitationAuditor {
       timingsMs: { source: t1 - t0, retrieve: t2 - t1, score: t3 - t2, rank: t4 - t3 },
     };
     if (c.kind) out.kind = c.kind;
+    if (language) out.language = { ...language, ...(skip ? {} : { scoredAnyway: true }) };
     if (verification) {
       out.verification = verification;
       out.decision = decisionOf(verification, this.bands);
@@ -436,6 +442,14 @@ export function withClaimText(c: AuditCitation, mode: AuditConfig['claimText']):
   const base = mode === 'prefix' && c.claimPrefix && c.claimPrefix !== c.claim ? { ...c, claim: c.claimPrefix } : c;
   const alone = standaloneClaim(base.claim, base.context, base.articleTitle);
   return alone.replaced ? { ...base, claim: alone.text } : base;
+}
+
+/** The claim's and the source's languages when one of them is not English (text/language.ts), else undefined. */
+function pairLanguage(claim: string, doc: ResolvedSource['document']): CitationAudit['language'] {
+  const c = readLanguage(claim);
+  const s = doc ? readLanguage(doc.sentences.join(' ').slice(0, 4000)) : undefined;
+  const problem = languageProblem(c, s);
+  return problem ? { claim: c, ...(s ? { source: s } : {}), problem } : undefined;
 }
 
 function sourceReport(c: AuditCitation, r: ResolvedSource): SourceReport {

@@ -68,8 +68,12 @@ export function bandOf(p: number | undefined, contradicted: boolean, t: BandThre
 }
 
 /** A citation's band, reason and (when it could not be checked) what to do: the one decision's band. */
-export function citationBand(c: Pick<CitationAudit, 'source' | 'verification' | 'error'> & { decision?: PairDecision }, t: BandThresholds = BAND_THRESHOLDS): BandInfo {
+export function citationBand(c: Pick<CitationAudit, 'source' | 'verification' | 'error'> & Partial<Pick<CitationAudit, 'language'>> & { decision?: PairDecision }, t: BandThresholds = BAND_THRESHOLDS): BandInfo {
   const v = c.verification;
+  // Not read as English and not scored: the models cannot check it (text/language.ts).
+  if (!v && !c.error && c.language && !c.language.scoredAnyway) {
+    return { band: 'could-not-check', label: BAND_LABELS['could-not-check'], reason: `language: ${c.language.problem}`, howToCheck: 'check it by hand against the source, or run again with --any-language to score it anyway (a guess: the models read English)' };
+  }
   if (c.error || !v) {
     const status = citationStatus(c);
     const howTo = howToCheck(c.source, c.error);

@@ -16,6 +16,7 @@ import type { SourceAttempt, SourceStatus, SourceVia } from '../sources/types.js
 import type { WorkIds } from '../sources/work-ids.js';
 import type { QueryContext } from './query.js';
 import type { EvidenceSentence, ScoredPassage, ScoringConfig } from './score-document.js';
+import type { LanguageReading } from '../text/language.js';
 
 /**
  * What the audit reads of a citation: the parser's Citation (minus offsets), or a KILT/WAFER record turned
@@ -205,6 +206,11 @@ export interface CitationAudit {
    * `verification.flagged` is derived from it (not supported, or needs review for a contradiction).
    */
   band?: BandInfo;
+  /**
+   * Set when the claim or the source does not read as English (src/text/language.ts): each side's language, and
+   * the problem in words. Without --any-language such a citation is not scored: could not check (language).
+   */
+  language?: { claim: LanguageReading; source?: LanguageReading; problem: string; scoredAnyway?: boolean };
   /** The one decision for (claim, cited source) (verify/decision.ts): band, probability, reason, decisive finding, proposed tag. */
   decision?: PairDecision;
   recommendations?: Recommendations;
@@ -227,6 +233,8 @@ export interface AuditConfig {
    * Measurement behind the default: src/audit/README.md ("Claim text").
    */
   claimText?: ClaimText;
+  /** Score pairs that are not English anyway (settings audit.anyLanguage); absent or false: "could not check" (language). */
+  anyLanguage?: boolean;
   recommend: {
     enabled: boolean;
     /** As requested (retrieval.mode); 'auto': hybrid (union of sparse and dense) when the index has vectors, bm25 otherwise. */

@@ -106,7 +106,10 @@ export function printCheck({ audit, band, view, provenance }: SourceCheck): void
   const v = audit.verification;
   // One label, the band (the one decision, verify/decision.ts): the same as the audit, the web page and the gadget show.
   const disagreement = readingsDisagree(band.band, v?.supportLabel);
-  console.log(`${band.label}${audit.decision?.tag ? ' + tag' : ''}: ${audit.claim}`);
+  // "could not check (language)": the claim or the source is not English (text/language.ts), said first.
+  const cause = band.band === 'could-not-check' && audit.language && !audit.language.scoredAnyway ? ' (language)' : '';
+  console.log(`${band.label}${cause}${audit.decision?.tag ? ' + tag' : ''}: ${audit.claim}`);
+  if (audit.language?.scoredAnyway) console.log(`  language: ${audit.language.problem}; scored anyway (--any-language): read the band as a guess`);
   console.log(`  why: ${band.reason}${audit.decision?.tag ? '; a {{failed verification}} tag is proposed' : ''}`);
   if (band.howToCheck) console.log(`  to check it: ${band.howToCheck}`);
   if (disagreement) console.log(`  note: ${disagreement(provenance.flagging.signal, v!)}`);

@@ -154,6 +154,7 @@ export const OPTION_GROUPS = {
     threshold: def('--threshold <x>', 'audit.threshold', 'flag citations scoring at or below x (overrides the calibration)', finiteNumber('--threshold')),
     concurrency: def('--citation-concurrency <n>', 'audit.concurrency', `citations audited at once (default ${DEFAULTS.audit.concurrency})`, positiveInt('--citation-concurrency')),
     maxCitations: def('--max-citations <n>', 'audit.maxCitations', `citations one audit checks at most; an article with more is refused (audit its first n with --limit n) (default ${DEFAULTS.audit.maxCitations})`, positiveInt('--max-citations')),
+    anyLanguage: def('--any-language', 'audit.anyLanguage', 'score claims and sources that are not English anyway (the models and the index read English only; without it such a pair is "could not check (language)")'),
     claimText: def('--claim-text <t>', 'audit.claimText', 'what is verified for a mid-sentence citation: sentence (the whole sentence, default) | prefix (the text before the marker, as SIDE)', oneOf('--claim-text', ['sentence', 'prefix'] as const)),
   },
   sources: {
