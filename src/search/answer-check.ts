@@ -17,7 +17,8 @@ export const MAX_TEXT_CHARS = 2_000_000;
 /** A text field as APIs send them: absent, null, or a string of sane length. */
 export const text = () => z.string().max(MAX_TEXT_CHARS, { error: `longer than ${MAX_TEXT_CHARS} characters` }).nullish();
 
-export const results = <T extends z.ZodType>(item: T) => z.array(item).max(MAX_RESULTS, { error: `more than ${MAX_RESULTS} results` });
+/** A list of results: its length is checked before any item is (a million items are refused at once, not read). */
+export const results = <T extends z.ZodType>(item: T) => z.array(z.unknown()).max(MAX_RESULTS, { error: `more than ${MAX_RESULTS} results` }).pipe(z.array(item));
 
 /** The answer as the schema has it, or an Error naming the first field that is wrong. */
 export function checked<S extends z.ZodType>(schema: S, answer: unknown): z.output<S> {

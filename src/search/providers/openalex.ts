@@ -15,17 +15,30 @@ import { failureText } from '../search-client.js';
 import type { ApiResult } from '../../sources/api-fetch.js';
 import type { SearchHit, SearchProvider } from '../types.js';
 
-const position = z
-  .number()
-  .int({ error: 'a word position must be a whole number' })
-  .min(0, { error: 'a word position must not be negative' })
-  .max(MAX_ABSTRACT_WORDS - 1, { error: `a word position past the ${MAX_ABSTRACT_WORDS} words an abstract may have` });
-
-/** word -> positions, with at most MAX_ABSTRACT_WORDS positions in all (the abstract's length). */
+/**
+ * word -> positions, checked by hand in one pass that stops at the first fault: a position must be a whole
+ * number below MAX_ABSTRACT_WORDS, and all positions together at most MAX_ABSTRACT_WORDS (the abstract's
+ * length). A schema library walking 40,000 keys first held the server's event loop for 400 ms.
+ */
 const invertedIndex = z
-  .record(z.string().max(1000), z.array(position).max(MAX_ABSTRACT_WORDS))
-  .refine((ix) => Object.values(ix).reduce((n, at) => n + at.length, 0) <= MAX_ABSTRACT_WORDS, { error: `more than ${MAX_ABSTRACT_WORDS} words in one abstract` })
-  .nullish();
+  .unknown()
+  .superRefine((v, ctx) => {
+    if (v === null || v === undefined) return;
+    if (typeof v !== 'object' || Array.isArray(v)) return void ctx.addIssue({ code: 'custom', message: 'expected an object of word -> positions' });
+    let total = 0;
+    for (const w in v) {
+      const at = (v as Record<string, unknown>)[w];
+      if (!Array.isArray(at)) return void ctx.addIssue({ code: 'custom', path: [w], message: 'expected a list of positions' });
+      total += at.length;
+      if (total > MAX_ABSTRACT_WORDS || w.length > 1000) return void ctx.addIssue({ code: 'custom', message: `more than ${MAX_ABSTRACT_WORDS} words in one abstract` });
+      for (let i = 0; i < at.length; i++) {
+        const p = at[i];
+        if (typeof p !== 'number' || !Number.isInteger(p) || p < 0) return void ctx.addIssue({ code: 'custom', path: [w, i], message: 'a word position must be a whole number, not negative' });
+        if (p >= MAX_ABSTRACT_WORDS) return void ctx.addIssue({ code: 'custom', path: [w, i], message: `a word position past the ${MAX_ABSTRACT_WORDS} words an abstract may have` });
+      }
+    }
+  })
+  .transform((v) => (v ?? undefined) as Record<string, number[]> | undefined);
 
 const work = z.object({
   id: text(),
