@@ -86,8 +86,17 @@ export const CitationViewSchema = z
     band: z
       .enum(CITATION_BANDS)
       .optional()
-      .describe("The plain band (src/audit/bands.ts): supported (the only green badge: probability of support at or above the supported band's threshold), partly-supported, needs-review (too close to call, or conflicting signals), not-supported, could-not-check (the source was not read: see howToCheck)."),
+      .describe("The citation's one label, the plain band (src/audit/bands.ts): every surface (CLI, HTML report, web page, gadget) shows this and no other verdict; failedVerification and decision are derived from the same decision. supported (the only green badge: probability of support at or above the supported band's threshold), partly-supported, needs-review (too close to call, or conflicting signals), not-supported, could-not-check (the source was not read: see howToCheck)."),
     bandReason: z.string().optional().describe('Why this band, in words.'),
+    language: z
+      .object({
+        claim: z.object({ language: z.string(), name: z.string(), english: z.boolean() }),
+        source: z.object({ language: z.string(), name: z.string(), english: z.boolean() }).optional(),
+        problem: z.string(),
+        scoredAnyway: z.boolean().optional(),
+      })
+      .optional()
+      .describe("Present when the claim or the cited source does not read as English (ISO 639-3 codes, src/text/language.ts): the models and the index read English only, so the band is could-not-check (bandReason 'language: ...') unless the server scores such pairs anyway (scoredAnyway: read the band as a guess)."),
     decision: PairDecisionSchema
       .optional()
       .describe('The one decision for (claim, cited source) (src/verify/decision.ts): the same as `veracite check`, `veracite audit` and the worklist. Web page and gadget: show band/label/probability/reason from here, the tag copy button only when `tag` is present.'),
@@ -183,6 +192,7 @@ export function citationView(
   out.band = band.band;
   out.bandReason = band.reason;
   if (band.howToCheck) out.howToCheck = band.howToCheck;
+  if (r.language) out.language = r.language;
   if (r.verification) out.decision = r.decision ?? decisionOf(r.verification);
   const cov = r.verification?.coverage;
   if (resolved.document && r.verification) out.existing = { ...sourceView(resolved.document, r.verification.evidence), ...(cov ? { names: namesText(cov) } : {}) };

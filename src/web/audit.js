@@ -22,6 +22,7 @@ export function byVerifiability(a, b) {
  * what its band means for an editor; "likely fails verification" is said here and only here.
  */
 export function plainLine(r) {
+  if (r.language && !r.language.scoredAnyway) return `Could not check (language): ${r.language.problem}.`;
   if (r.verifiability === null || r.band === 'could-not-check') return `Could not check: ${r.sourceReason || `source ${r.sourceStatus}`}.`;
   if (r.failedVerification && (r.band === 'not-supported' || r.scoreSignal !== 'probability')) return 'Likely fails verification: the cited source does not appear to support this claim.';
   if (r.failedVerification) return 'Needs review: flagged as likely failing verification, though the probability of support says otherwise.';

@@ -36,6 +36,9 @@ export function checkStatus(v) {
   const unread = v.sourceStatus !== 'found' || v.verifiability === null || v.verifiability === undefined;
   const band = v.band || (unread ? 'could-not-check' : 'needs-review');
   const words = (BAND_BADGE[band] || ['muted', band])[1];
+  if (band === 'could-not-check' && v.language && !v.language.scoredAnyway) {
+    return { key: band, label: `${words} (language)`, why: `${v.language.problem}. ${v.howToCheck ? `To check it: ${v.howToCheck}.` : ''}` };
+  }
   if (band === 'could-not-check') {
     return { key: band, label: words, why: `the source could not be read (${v.sourceStatus})${v.sourceReason ? `: ${v.sourceReason}` : ''}. "Could not check" is not "does not support".${v.howToCheck ? ` To check it: ${v.howToCheck}.` : ''}` };
   }

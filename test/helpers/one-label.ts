@@ -89,7 +89,7 @@ export async function assertOneLabel(report: AuditReport, stdout: string, html: 
     assert.equal(view.band, band, `view #${c.index + 1}`);
     const shown = web.checkStatus(view);
     assert.equal(shown.key, band, `web page #${c.index + 1}`);
-    assert.equal(shown.label.replace(/ \+ tag$/, ''), BAND_LABELS[band], `web page #${c.index + 1}`);
+    assert.equal(shown.label.replace(/ \+ tag$/, '').replace(/ \(language\)$/, ''), BAND_LABELS[band], `web page #${c.index + 1}`);
     const g = gadget.bandOf(view);
     assert.equal(gadget.BANDS[g]!.label, BAND_LABELS[band], `gadget #${c.index + 1}`);
   }
