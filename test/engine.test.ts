@@ -1,0 +1,54 @@
+/**
+ * The shipped verification engine (issue 43): `veracite check`, started as its own process, judges with the
+ * committed ONNX cross-encoder by default, says so by the weights file and the first 12 hex digits of its
+ * SHA-256, and carries the same in its JSON provenance; `--profile lite` judges with the lite heads and names
+ * no cross-encoder. The profile points at the committed model folder and its weights are the ones it was
+ * calibrated with (a changed file would be refused).
+ */
+import { strict as assert } from 'node:assert';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { assertSettled, runCliProcess } from '../src/cli/testing/run-cli-process.js';
+import { bundledProfileDir, loadBundledProfile } from '../src/models/hub/bundled.js';
+
+const CLAIM = 'Loss of Scribble cooperates with the c-myc oncogene to transform epithelial cells by blocking apoptosis.';
+const SOURCE = 'data/samples/audit/sources/scifact-45638119.txt';
+
+async function weights(): Promise<{ file: string; sha: string }> {
+  const profile = await loadBundledProfile();
+  assert.ok(profile, `no shipped engine in ${bundledProfileDir()}`);
+  const file = profile.file.dtype === 'q8' ? 'onnx/model_quantized.onnx' : 'onnx/model.onnx';
+  const sha = createHash('sha256').update(await readFile(join(profile.modelDir, file))).digest('hex');
+  assert.equal(profile.file.modelInfo.version, `sha256:${sha.slice(0, 16)}`, 'the committed weights are the ones the profile was calibrated with');
+  return { file, sha };
+}
+
+describe('the shipped engine is the default (veracite check in its own process)', () => {
+  it('check names the cross-encoder by its weights file and the first 12 hex digits of its SHA-256', async () => {
+    const { file, sha } = await weights();
+    const r = await runCliProcess(['check', CLAIM, '--source', SOURCE, '--no-index']);
+    assertSettled(r);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, new RegExp(`models [^\\n]*profile:verifier, verifier \\(${file.replace(/\./g, '\\.')} sha256 ${sha.slice(0, 12)}\\)`));
+    const j = await runCliProcess(['check', CLAIM, '--source', SOURCE, '--no-index', '--json']);
+    assertSettled(j);
+    const out = JSON.parse(j.stdout) as { audit: { decision?: { band: string } }; provenance: { models: { id: string; version: string; file?: string; backend: string }[]; flagging: { bands?: Record<string, number> } } };
+    const engine = out.provenance.models.find((m) => m.backend === 'onnx');
+    assert.deepEqual(engine && { id: engine.id, version: engine.version, file: engine.file }, { id: 'verifier', version: `sha256:${sha.slice(0, 16)}`, file });
+    assert.ok(out.provenance.models.some((m) => m.id === 'profile:verifier'));
+    assert.ok(out.audit.decision, 'the one decision');
+    // The thresholds the decision used are the engine's own (fitted on its probabilities), and say so.
+    const profile = (await loadBundledProfile())!;
+    if (profile.file.bands) assert.equal(out.provenance.flagging.bands?.supportedFrom, profile.file.bands.supportedFrom);
+  });
+
+  it('--profile lite judges with the lite heads and names no cross-encoder', async () => {
+    const r = await runCliProcess(['check', CLAIM, '--source', SOURCE, '--no-index', '--profile', 'lite']);
+    assertSettled(r);
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stdout, /profile:verifier|verifier \(onnx/);
+    assert.match(r.stdout, /veracite-nli-use|veracite-evidence-use/);
+  });
+});
