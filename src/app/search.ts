@@ -42,6 +42,7 @@ export function searchOptions(settings: Settings, hooks: SearchTestHooks = {}): 
     policy,
     cache: new SearchCache(dir),
     offline: src.offline,
+    batch: s.batch,
   });
   const works = workOptions(settings);
   const resolver = new SourceResolver({ fetch: { policy, cache: new PageCache(dir), wayback: false, works: { ...works, cache: new PageCache(dir) }, offline: src.offline } });

@@ -213,6 +213,8 @@ export const SearchSettings = z
     perQuery: z.number().int().positive().max(50).default(5),
     /** Where the audit's better sources come from: the index (SIDE) or search (flagged and needs-review citations only). */
     suggestFrom: z.enum(['index', 'search']).default('index'),
+    /** A run nobody waits on line by line (verify --claims): MediaWiki is sent maxlag=5, as its etiquette asks of non-interactive clients. */
+    batch: z.boolean().default(false),
   })
   .strict();
 

@@ -33,6 +33,8 @@ export function printVerdict(v: Verdict, opts: { color?: boolean } = {}): void {
   // The roles follow the verdict's own reading: its relevance gate and (columbia) its thresholds.
   const verdictConfig = (v.provenance.config as { verdict?: VerdictDisplayConfig }).verdict ?? {};
   const terms = claimTerms(v.claim);
+  // Not English (text/language.ts): said first; the label that follows is the models' guess.
+  if (v.language) console.log(`could not check (language): ${v.claim}\n  why: ${v.language.problem}; the label below reads it as English anyway: a guess`);
   console.log(`${v.label} (confidence ${v.confidence.toFixed(2)}, the calibrated probability of this label): ${v.claim}`);
   // The label is the most probable class, or the output says why not (issue 36).
   const top = (Object.entries(v.probs) as [Label, number][]).reduce((a, b) => (b[1] > a[1] ? b : a));
@@ -163,7 +165,8 @@ export function registerVerifyCommand(program: Command): void {
     if (flags.claims) await checkInputFile(flags.claims, '--claims', 'one JSON object a line with its "claim", e.g. data/samples/scifact/claims_dev.jsonl');
     // Search needs no index: without --index, none is opened (the default index is not required).
     const searching = flags.search !== undefined;
-    const base = searching && flags.index === undefined ? { index: { dir: null } } : {};
+    // A claims file is a batch run: MediaWiki is sent maxlag=5 (its etiquette for clients nobody waits on).
+    const base = { ...(searching && flags.index === undefined ? { index: { dir: null } } : {}), ...(flags.claims ? { search: { batch: true } } : {}) };
     await withApp(flags, { ...VERIFY_OPTIONS, ...SEARCH_OPTIONS }, async (vc) => {
       const index = searching ? undefined : await vc.verifier();
       // Each evidence document decided as `check` decides the same pair (issue 36: one decision everywhere).

@@ -7,7 +7,7 @@
  * kept (no --api-interval 0): waiting for its turn is what the bug was.
  */
 import { strict as assert } from 'node:assert';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -100,6 +100,43 @@ describe('veracite verify --search, each provider, as its own process (loopback 
       assert.ok(withEnv.every((ua) => /^veracite-citation-audit\/\S+ \(mailto:bot-owner@example\.net; /.test(ua)), withEnv.join('\n'));
       const none = await run({}, 'none');
       assert.ok(none.every((ua) => /\(\+https:\/\/\S+; checks Wikipedia citations\)/.test(ua)), none.join('\n'));
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('--offline replays a recorded run from --cache with no request, to the same output', async () => {
+    const own = await startSearchApiServer();
+    try {
+      const args = ['verify', SEALS, '--search', 'wikipedia,openalex', '--api-base', own.apiBase('wikipedia', 'openalex'), '--search-fetches', '2', '--cache', join(dir, 'replay')];
+      const recorded = await runCliProcess(args);
+      assertSettled(recorded);
+      assert.equal(recorded.code, 0, recorded.stderr);
+      const asked = own.hits.length;
+      assert.ok(asked > 0);
+      const replayed = await runCliProcess([...args, '--offline']);
+      assertSettled(replayed);
+      assert.equal(replayed.code, 0, replayed.stderr);
+      assert.equal(own.hits.length, asked, 'no request when offline');
+      const withoutTime = (out: string) => out.replace(/\n {2}\d+ ms\n?$/, '');
+      assert.equal(withoutTime(replayed.stdout), withoutTime(recorded.stdout));
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('verify --claims (a batch run) sends MediaWiki maxlag=5 and writes every verdict', async () => {
+    const own = await startSearchApiServer();
+    try {
+      const claims = join(dir, 'claims.jsonl');
+      await writeFile(claims, `${JSON.stringify({ id: 'g1', claim: GODREVY })}\n`);
+      const out = join(dir, 'batch.jsonl');
+      const r = await runCliProcess(['verify', '--claims', claims, '--out', out, '--search', 'wikipedia', '--api-base', own.apiBase('wikipedia'), '--search-fetches', '1', '--cache', join(dir, 'batch'), '--quiet']);
+      assertSettled(r);
+      assert.equal(r.code, 0, r.stderr);
+      const api = own.hits.filter((h) => h.startsWith('/wikipedia/w/api.php'));
+      assert.ok(api.length >= 2 && api.every((h) => h.includes('maxlag=5')), api.join('\n'));
+      assert.equal((await readFile(out, 'utf8')).trim().split('\n').length, 1);
     } finally {
       await own.close();
     }
