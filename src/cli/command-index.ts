@@ -2,7 +2,7 @@
  * `veracite index <paths...>`: ingest corpus files into an index, with progress and a summary.
  * `veracite index --dense` with no paths: add vectors to an index built without them (resumable).
  */
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import type { IngestSummary } from '../store/ingest.js';
 import type { EmbedMissingSummary } from '../store/dense-backfill.js';
 import type { Veracite } from '../app/veracite.js';
@@ -13,6 +13,16 @@ import { addOptions, nonNegativeInt, oneOf, positiveInt, type OptionPick } from 
 import { count, snapshotText, vectorIndexText } from './format.js';
 import { createProgress } from './progress.js';
 import { EXIT, MissingInputError, UsageError } from '../util/exit-codes.js';
+import { DEFAULT_MAX_PAGE_BYTES } from '../corpus/page-budget.js';
+
+/** MB, fractions allowed (a test sets a small budget), more than 0. */
+function positiveNumber(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`${name} must be a positive number (got "${value}")`);
+    return n;
+  };
+}
 
 const INDEX_OPTIONS: OptionPick = { index: ['index'], models: ['embedder', 'device'] };
 
@@ -35,6 +45,7 @@ interface IndexFlags extends Record<string, unknown> {
   deletions?: string;
   indexFile?: string;
   readWorkers?: number;
+  maxPageMb: number;
 }
 
 function printSummary(s: IngestSummary): void {
@@ -66,6 +77,7 @@ export function registerIndexCommand(program: Command): void {
     .option('--deletions <file>', 'page titles to remove, one a line (with an adds-changes update)')
     .option('--index-file <file>', 'the index of a multistream .xml.bz2 dump (offset:page id:title lines), to read its streams in parallel; default: the "...-multistream-index.txt.bz2" beside the dump')
     .option('--read-workers <n>', 'threads decompressing and parsing a multistream dump\'s streams (default: cores - 1, at least 1; 0: read it on one thread)', nonNegativeInt('--read-workers'))
+    .option('--max-page-mb <n>', "MediaWiki dumps: the most XML one page may take, in MB; a larger page is not read but counted as a bad record naming it (skipped, or the stop with --on-error stop), so a damaged page or a decompression bomb cannot exhaust memory", positiveNumber('--max-page-mb'), DEFAULT_MAX_PAGE_BYTES / 1024 / 1024)
     .option('--quiet', 'no progress output')
     .option('--json', 'print the summary as JSON on stdout'), INDEX_OPTIONS)
     .action(async (paths: string[], flags: IndexFlags) => {
@@ -114,6 +126,7 @@ export function registerIndexCommand(program: Command): void {
               ...(flags.deletions ? { deletions: flags.deletions } : {}),
               ...(flags.indexFile ? { indexFile: flags.indexFile } : {}),
               ...(flags.readWorkers !== undefined ? { readWorkers: flags.readWorkers } : {}),
+              maxPageBytes: Math.round(flags.maxPageMb * 1024 * 1024),
               ...(isDump ? { onBytes: (read: number, all: number) => (bytes = { read, total: all }) } : {}),
               onProgress: (p) => bar.update(p.records, { passages: p.passages }, estimate(p.records)),
             });

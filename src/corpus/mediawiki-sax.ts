@@ -17,6 +17,8 @@ export interface PageParts {
   redirect?: string;
   revisionId: number;
   text?: string;
+  /** A page over the page budget (page-budget.ts): its size in chars; it has no text. */
+  oversize?: number;
 }
 
 /** What siteinfo says: the wiki's article URL prefix and its namespace names (lower case). */
@@ -33,7 +35,7 @@ export function newSiteInfo(lang: string | undefined): SiteInfo {
  * A parser that pushes each finished page to `onPage` and fills `site` from the header. `lang` (the
  * user's --lang) wins over what the dump says about its language.
  */
-export function pageParser(site: SiteInfo, lang: string | undefined, onPage: (p: PageParts) => void): SaxesParser {
+export function pageParser(site: SiteInfo, lang: string | undefined, onPage: (p: PageParts) => void, lineOffset: () => number = () => 0): SaxesParser {
   const parser = new SaxesParser({ position: true });
   const stack: string[] = [];
   let page: PageParts | undefined;
@@ -43,7 +45,7 @@ export function pageParser(site: SiteInfo, lang: string | undefined, onPage: (p:
   parser.on('opentag', (tag) => {
     const name = tag.name;
     stack.push(name);
-    if (name === 'page') page = { line: parser.line, revisionId: -1 };
+    if (name === 'page') page = { line: parser.line + lineOffset(), revisionId: -1 };
     else if (page && name === 'redirect') page.redirect = String(tag.attributes['title'] ?? '');
     else if (page && name === 'revision') revision = { id: -1 };
     if (isCollected(stack)) buf = [];
@@ -67,6 +69,7 @@ export function pageParser(site: SiteInfo, lang: string | undefined, onPage: (p:
         if (name === 'title') page.title = value;
         else if (name === 'ns') page.ns = value.trim();
         else if (name === 'id') page.pageId = value.trim();
+        else if (name === 'oversize') page.oversize = Number(value);
       } else if (revision && parent === 'revision') {
         if (name === 'id') revision.id = Number(value);
         else if (name === 'text') revision.text = value;
@@ -100,7 +103,7 @@ export function pageParser(site: SiteInfo, lang: string | undefined, onPage: (p:
 function isCollected(stack: string[]): boolean {
   const name = stack[stack.length - 1]!;
   const parent = stack[stack.length - 2];
-  if (parent === 'page') return name === 'title' || name === 'ns' || name === 'id';
+  if (parent === 'page') return name === 'title' || name === 'ns' || name === 'id' || name === 'oversize';
   if (parent === 'revision') return name === 'id' || name === 'text';
   if (parent === 'siteinfo') return name === 'base' || name === 'dbname';
   return false;

@@ -8,6 +8,7 @@
 import { open } from 'node:fs/promises';
 import { openDecompressed } from './decompress.js';
 import { newSiteInfo, pageParser, type PageParts } from './mediawiki-sax.js';
+import { countNewlines, PageBudget } from './page-budget.js';
 
 export interface ShareTask {
   file: string;
@@ -16,6 +17,8 @@ export interface ShareTask {
   /** Whether the share ends the file: its closing tag must be there (a cut dump fails, as read in one go). */
   last: boolean;
   lang?: string;
+  /** The page budget (ReadOptions.maxPageBytes): a larger page becomes a stub the reader reports. */
+  maxPageBytes: number;
 }
 
 export type ShareResult =
@@ -46,30 +49,55 @@ export async function readShare(task: ShareTask): Promise<ShareResult> {
   } finally {
     await fd.close();
   }
-  const chunks: Buffer[] = [];
-  try {
-    const { stream } = await openDecompressed(file, undefined, { start, end });
-    for await (const c of stream as AsyncIterable<Buffer>) chunks.push(c);
-  } catch (e) {
-    throw new Error(`${where}: not readable bzip2 (${(e as Error).message.split('\n')[0]}); the file may be damaged or cut short: download it again`);
-  }
-  const text = new TextDecoder('utf-8').decode(Buffer.concat(chunks));
   const site = newSiteInfo(task.lang);
   const pages: PageParts[] = [];
-  const parser = pageParser(site, task.lang, (p) => pages.push(p));
+  let budget: PageBudget | undefined;
+  const parser = pageParser(site, task.lang, (p) => pages.push(p), () => budget!.lineOffset);
+  budget = new PageBudget(task.maxPageBytes, (text) => parser.write(text));
   // The wrapper adds no newline, so the parser's lines are the share's own.
   const opened = start > 0;
-  const closed = task.last || /<\/mediawiki>\s*$/.test(text);
-  try {
-    if (opened) parser.write('<mediawiki>');
-    parser.write(text);
-    if (!closed) parser.write('</mediawiki>');
-    parser.close();
-  } catch (e) {
-    const column = parser.line === 1 && opened ? parser.column - '<mediawiki>'.length : parser.column;
-    return { ok: false, line: parser.line, column, message: (e as Error).message.split('\n')[0]!, pages };
-  }
+  // Decompressed text streams through the page budget into the parser: a share is never held whole, so a
+  // bomb inflating to GBs costs time, not memory.
+  const decoder = new TextDecoder('utf-8');
   let newlines = 0;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) newlines++;
+  let tail = '';
+  let xmlError: Error | undefined;
+  const parse = (fn: () => void) => {
+    if (xmlError) return;
+    try {
+      fn();
+    } catch (e) {
+      xmlError = e as Error;
+    }
+  };
+  const feed = (text: string) => {
+    newlines += countNewlines(text);
+    tail = (tail + text).slice(-64);
+    parse(() => budget!.push(text));
+  };
+  if (opened) parse(() => parser.write('<mediawiki>'));
+  const { stream } = await openDecompressed(file, undefined, { start, end });
+  try {
+    for await (const c of stream as AsyncIterable<Buffer>) {
+      feed(decoder.decode(c, { stream: true }));
+      // Broken XML: the rest of the share is not needed.
+      if (xmlError) break;
+    }
+  } catch (e) {
+    throw new Error(`${where}: not readable bzip2 (${(e as Error).message.split('\n')[0]}); the file may be damaged or cut short: download it again`);
+  } finally {
+    stream.destroy();
+  }
+  if (!xmlError) {
+    feed(decoder.decode());
+    const closed = task.last || /<\/mediawiki>\s*$/.test(tail);
+    parse(() => budget!.end());
+    if (!closed) parse(() => parser.write('</mediawiki>'));
+    parse(() => parser.close());
+  }
+  if (xmlError) {
+    const column = parser.line === 1 && opened ? parser.column - '<mediawiki>'.length : parser.column;
+    return { ok: false, line: parser.line + budget.lineOffset, column, message: xmlError.message.split('\n')[0]!, pages };
+  }
   return { ok: true, pages, newlines, ...(opened ? {} : { site: { base: site.base, namespaces: [...site.namespaces] } }) };
 }

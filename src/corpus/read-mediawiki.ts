@@ -16,6 +16,7 @@
 import { stat } from 'node:fs/promises';
 import { openDecompressed } from './decompress.js';
 import { newSiteInfo, pageParser, type PageParts, type SiteInfo } from './mediawiki-sax.js';
+import { DEFAULT_MAX_PAGE_BYTES, oversizeProblem, PageBudget } from './page-budget.js';
 import { multistreamIndexOf, multistreamPages } from './read-multistream.js';
 import { RecordError, SourceReadError, type RawDocument, type ReadOptions, type ReadResult, type WikiPageEvent } from './types.js';
 import { dumpFiles, MEDIAWIKI_FILE, pageUrl, wikiPageId, wikitextIsDisambiguation, wikitextLinks } from './wiki-pages.js';
@@ -45,13 +46,14 @@ export async function* readMediawiki(path: string, opts: ReadOptions = {}): Asyn
     // A multistream dump with its index: its bzip2 streams are decompressed and parsed on worker threads,
     // and come back in file order, so pages (and the resume count) are exactly the sequential read's.
     const index = await multistreamIndexOf(file, opts);
-    const batches = index ? multistreamPages(file, index.file, site, { workers: index.workers, lang: opts.lang, onBytes }) : sequentialPages(file, site, opts.lang, onBytes);
+    const maxPage = opts.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES;
+    const batches = index ? multistreamPages(file, index.file, site, { workers: index.workers, lang: opts.lang, onBytes, maxPageBytes: maxPage }) : sequentialPages(file, site, opts.lang, onBytes, maxPage);
     // Pages in reading order; a converter on worker threads works on up to WINDOW of them at once.
     const inOrder: (ReadResult | Promise<ReadResult>)[] = [];
     try {
       for await (const pages of batches) {
         for (const p of pages) {
-          const r = pageRecord(file, p, site.base, site.namespaces, opts.onPage, toSkip > 0 ? undefined : convert);
+          const r = p.oversize !== undefined ? oversizeRecord(file, p, maxPage) : pageRecord(file, p, site.base, site.namespaces, opts.onPage, toSkip > 0 ? undefined : convert);
           if (!r) continue;
           if (toSkip > 0) {
             toSkip--;
@@ -72,17 +74,28 @@ export async function* readMediawiki(path: string, opts: ReadOptions = {}): Asyn
   }
 }
 
-/** The whole file through one parser on this thread: pages as each decompressed chunk completes them. */
-async function* sequentialPages(file: string, site: SiteInfo, lang: string | undefined, onBytes: ((read: number) => void) | undefined): AsyncGenerator<PageParts[]> {
+/** A page over the budget: a bad record naming it (skipped and counted, or the ingest's stop with --on-error stop). */
+function oversizeRecord(file: string, p: PageParts, maxPage: number): ReadResult | undefined {
+  if (p.ns !== undefined && p.ns !== '0') return undefined;
+  return { ok: false, error: new RecordError(file, p.line, 'revision.text', oversizeProblem(p.title ?? `(no title, id ${p.pageId ?? '?'})`, p.oversize!, maxPage)) };
+}
+
+/**
+ * The whole file through one parser on this thread: pages as each decompressed chunk completes them. The
+ * page budget sits before the parser, so no page over it is ever held.
+ */
+async function* sequentialPages(file: string, site: SiteInfo, lang: string | undefined, onBytes: ((read: number) => void) | undefined, maxPage: number): AsyncGenerator<PageParts[]> {
   const pages: PageParts[] = [];
-  const parser = pageParser(site, lang, (p) => pages.push(p));
+  let budget: PageBudget | undefined;
+  const parser = pageParser(site, lang, (p) => pages.push(p), () => budget!.lineOffset);
+  budget = new PageBudget(maxPage, (text) => parser.write(text));
   const { stream } = await openDecompressed(file, onBytes);
   const decoder = new TextDecoder('utf-8');
   let broken: Error | undefined;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       try {
-        parser.write(decoder.decode(chunk, { stream: true }));
+        budget.push(decoder.decode(chunk, { stream: true }));
       } catch (e) {
         broken = e as Error;
         break;
@@ -90,7 +103,8 @@ async function* sequentialPages(file: string, site: SiteInfo, lang: string | und
       yield pages.splice(0);
     }
     if (!broken) {
-      parser.write(decoder.decode());
+      budget.push(decoder.decode());
+      budget.end();
       parser.close();
     }
   } catch (e) {
@@ -100,7 +114,8 @@ async function* sequentialPages(file: string, site: SiteInfo, lang: string | und
     stream.destroy();
     // Pages the parser finished before the break are read.
     if (pages.length) yield pages.splice(0);
-    throw new SourceReadError(file, parser.line, `${file}:${parser.line}:${parser.column}: not a readable MediaWiki XML export (${broken.message.split('\n')[0]})`, { cause: broken });
+    const line = parser.line + budget.lineOffset;
+    throw new SourceReadError(file, line, `${file}:${line}:${parser.column}: not a readable MediaWiki XML export (${broken.message.split('\n')[0]})`, { cause: broken });
   }
   yield pages.splice(0);
 }

@@ -44,7 +44,7 @@ export async function* multistreamPages(
   file: string,
   indexFile: string,
   site: SiteInfo,
-  opts: { workers: number; lang: string | undefined; onBytes: ((read: number) => void) | undefined },
+  opts: { workers: number; lang: string | undefined; onBytes: ((read: number) => void) | undefined; maxPageBytes: number },
 ): AsyncGenerator<PageParts[]> {
   const { size } = await stat(file);
   const shares = planShares(await readStreamOffsets(indexFile, file, size), size, opts.workers);
@@ -65,7 +65,7 @@ export async function* multistreamPages(
     while (next < shares.length || inFlight.length) {
       while (next < shares.length && inFlight.length < ahead) {
         const { start, end } = shares[next]!;
-        const share: ShareTask = { file, start, end, last: end === size, ...(opts.lang ? { lang: opts.lang } : {}) };
+        const share: ShareTask = { file, start, end, last: end === size, maxPageBytes: opts.maxPageBytes, ...(opts.lang ? { lang: opts.lang } : {}) };
         const result = pool.run<ShareResult>('readShare', share);
         // Awaited in order below; a share failing while an earlier one is awaited must not go unhandled.
         result.catch(() => undefined);

@@ -138,4 +138,9 @@ export interface ReadOptions {
   indexFile?: string;
   /** Worker threads reading a multistream dump's streams (default: cores - 1, at least 1); 0 reads it on one thread. */
   readWorkers?: number;
+  /**
+   * MediaWiki XML: the most XML one page may take (chars; default DEFAULT_MAX_PAGE_BYTES, 64 MB): a larger
+   * page is not read but yielded as a bad record naming it (corpus/page-budget.ts).
+   */
+  maxPageBytes?: number;
 }

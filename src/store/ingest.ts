@@ -56,6 +56,8 @@ export interface IngestOptions {
   /** MediaWiki multistream dumps: the index file and the read workers (see ReadOptions). */
   indexFile?: string;
   readWorkers?: number;
+  /** MediaWiki XML: the most XML one page may take (see ReadOptions.maxPageBytes). */
+  maxPageBytes?: number;
 }
 
 export interface IngestProgress {
@@ -288,6 +290,7 @@ export async function ingestSource(store: Store, path: string, opts: IngestOptio
     if (opts.onBytes) readOpts.onBytes = opts.onBytes;
     if (opts.indexFile) readOpts.indexFile = opts.indexFile;
     if (opts.readWorkers !== undefined) readOpts.readWorkers = opts.readWorkers;
+    if (opts.maxPageBytes !== undefined) readOpts.maxPageBytes = opts.maxPageBytes;
     for await (const r of readCorpus(abs, format, readOpts)) {
       summary.records++;
       if (!r.ok) {
