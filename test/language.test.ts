@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runInNewContext } from 'node:vm';
 import { CitationViewSchema } from '../src/audit/citation-view.js';
+import { VerdictResponse } from '../src/server/schemas.js';
 import type { RunningServer } from '../src/server/start.js';
 import { fakeModels } from '../src/server/testing/fake-models.js';
 import { makeTestIndex, postJson, startTestServer, type TestIndex } from '../src/server/testing/harness.js';
@@ -52,7 +53,7 @@ describe('language: a French claim is reported as not English', () => {
     assert.match(anyway.out, /^ {2}language: the claim reads as French; .*scored anyway \(--any-language\)/m);
   });
 
-  it('API citation check: band could-not-check with the language named; the web page and the gadget say so', async () => {
+  it('API citation check and verify: the language named (band could-not-check; a verdict deciding no document); the web page and the gadget say so', async () => {
     const post = async (claim: string) => CitationViewSchema.parse(await (await postJson(`${server.url}/v1/citations/check`, { claim, source: { text: SOURCE_TEXT }, suggestions: 0 })).json());
     const fr = await post(FRENCH);
     assert.equal(fr.band, 'could-not-check');
@@ -63,6 +64,12 @@ describe('language: a French claim is reported as not English', () => {
     const en = await post(ENGLISH);
     assert.equal(en.language, undefined);
     assert.notEqual(en.band, 'could-not-check');
+    // POST /v1/verify: the verdict names the language and decides no document.
+    const verdict = VerdictResponse.parse(await (await postJson(`${server.url}/v1/verify`, { claim: FRENCH })).json());
+    assert.equal(verdict.language?.claim.language, 'fra');
+    assert.match(verdict.language?.problem ?? '', /^the claim reads as French/);
+    assert.deepEqual(verdict.documentDecisions, []);
+    assert.equal(VerdictResponse.parse(await (await postJson(`${server.url}/v1/verify`, { claim: ENGLISH })).json()).language, undefined);
     // The web page's check and the gadget, on the view the server sent.
     const web = (await import(join(ROOT, 'src', 'web', 'check-source.js'))) as { checkStatus(v: unknown): { key: string; label: string; why: string } };
     const shown = web.checkStatus(fr);

@@ -19,6 +19,7 @@ import { passesGate, type AggregateConfig } from '../verify/aggregate.js';
 import type { PairDecision } from '../verify/decision.js';
 import type { DocumentDecision, Finding, Verdict, VerdictFinding } from '../verify/types.js';
 import { refutedBy } from '../verify/verifier.js';
+import { languageProblem, readLanguage } from '../text/language.js';
 
 /**
  * Evidence documents decided per verdict: the most relevant ones that pass the verdict's relevance gate (it
@@ -41,6 +42,11 @@ export interface DocumentDecider {
 
 /** The verdict with each evidence document's decision, and its label refuted where a relevant document's decision rests on a decisive finding. */
 export async function withDocumentDecisions(v: Verdict, decider: DocumentDecider, signal?: AbortSignal): Promise<Verdict> {
+  // A claim that is not English: no document is decided (each would be "could not check", language), and the
+  // verdict says so (text/language.ts); its label is the models' guess.
+  const language = readLanguage(v.claim);
+  const problem = languageProblem(language);
+  if (problem) return { ...v, language: { claim: language, problem }, documentDecisions: [] };
   const relevance = new Map<string, number>();
   for (const e of v.evidence) relevance.set(e.docId, Math.max(relevance.get(e.docId) ?? -Infinity, e.score));
   const ids = [...relevance.keys()].filter((id) => passesGate(relevance.get(id)!, decider.gate)).slice(0, DECIDED_DOCUMENTS);

@@ -213,6 +213,10 @@ export const VerdictResponse = z
       })
       .optional()
       .describe('The engine that judged, and what it cannot do here.'),
+    language: z
+      .object({ claim: z.object({ language: z.string(), name: z.string(), english: z.boolean() }), problem: z.string() })
+      .optional()
+      .describe("Present when the claim does not read as English (ISO 639-3, src/text/language.ts): the models and the index read English only, so the label is a guess and no document is decided (could not check, language)."),
     documentDecisions: z
       .array(
         z.object({

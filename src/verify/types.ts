@@ -4,6 +4,7 @@ import type { EntailmentProbs } from '../models/types.js';
 import type { Provenance } from '../provenance/types.js';
 import type { Finding } from './findings/findings.js';
 import type { PairDecision } from './decision.js';
+import type { LanguageReading } from '../text/language.js';
 
 export type { Finding };
 
@@ -65,6 +66,11 @@ export type LabelProbs = Record<Label, number>;
 
 export interface Verdict {
   claim: string;
+  /**
+   * Set when the claim does not read as English (src/text/language.ts): the models and the index read English
+   * only, so the label is a guess and no document is decided (could not check, language).
+   */
+  language?: { claim: LanguageReading; problem: string };
   label: Label;
   /** Probability of `label` after calibration. */
   confidence: number;

@@ -78,10 +78,13 @@ function renderVerdict(v) {
     h(
       'p',
       { class: 'verdict' },
+      v.language ? h('span', { class: 'label unchecked', id: 'verdict-language' }, 'could not check (language)') : null,
       h('span', { class: `label ${LABEL_CLASS[v.label] || ''}`, id: 'verdict-label' }, v.label),
       h('span', { class: 'confidence' }, ` confidence ${fmtScore(v.confidence)}`),
       h('meter', { min: 0, max: 1, value: v.confidence, title: `${pct}%` }),
     ),
+    // Not English: the models read English only, the label is their guess (src/text/language.ts).
+    v.language ? h('p', { class: 'hint language', id: 'verdict-language-why' }, `Could not check (language): ${v.language.problem}. The label is the models' guess.`) : null,
     // A decisive finding decided REFUTES over the model's own reading: say so, with the model's reading.
     v.overruled
       ? h('p', { class: 'hint overruled' }, `Decided by a finding: ${v.overruled.finding.message}. The model alone read ${v.overruled.label} (${fmtScore(v.overruled.probs[v.overruled.label])}).`)
