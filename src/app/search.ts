@@ -5,7 +5,7 @@
  */
 import { PageCache } from '../sources/page-cache.js';
 import { SourceResolver } from '../sources/resolve-source.js';
-import { apiBases, jatsText, POLITE_INTERVAL_MS, trustedHosts, userAgent } from '../sources/work-records.js';
+import { apiBases, jatsText, POLITE_INTERVAL_MS, trustedOrigins, userAgent } from '../sources/work-records.js';
 import { fetchApi } from '../sources/api-fetch.js';
 import { pageToDocument } from '../sources/page-text.js';
 import type { Document } from '../corpus/types.js';
@@ -61,7 +61,7 @@ export function searchOptions(settings: Settings, hooks: SearchTestHooks = {}): 
       const cache = new PageCache(dir);
       const kept = await cache.get(url, undefined, src.offline);
       if (kept || src.offline) return kept?.ok ? kept.document : undefined;
-      const res = await fetchApi(url, { ...policy, allowHosts: [...(policy.allowHosts ?? []), ...trustedHosts(works)], userAgent: userAgent(works.email), minIntervalMs: works.intervalMs ?? POLITE_INTERVAL_MS.europepmc }, 'application/xml');
+      const res = await fetchApi(url, { ...policy, allowOrigins: trustedOrigins(works), userAgent: userAgent(works.email), minIntervalMs: works.intervalMs ?? POLITE_INTERVAL_MS.europepmc }, 'application/xml');
       if (!res.ok) return undefined;
       const text = jatsText(res.body);
       if (!text) return undefined;

@@ -254,3 +254,37 @@ describe('hostile search answers: one provider\'s named failure, never the proce
     }
   });
 });
+
+describe('"not found" only when the service says so (the metadata readers)', () => {
+  it('Europe PMC: an empty result list is not found; an answer without one is unreadable. arXiv: a malformed id and an error page are not "not found"', async () => {
+    const { europePmcWork, arxivWork } = await import('../sources/work-records.js');
+    const answers: Record<string, string> = {
+      '/epmc/search?empty': '{"version":"6.9","hitCount":0,"resultList":{"result":[]}}',
+      '/epmc/search?broken': '{"version":"6.9"}',
+      '/arxiv/query?bad': '<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><entry><id>http://arxiv.org/api/errors#incorrect_id_format_for_1234</id><title>Error</title><summary>incorrect id format for 1234</summary></entry></feed>',
+      '/arxiv/query?html': '<!DOCTYPE html><html><body>Service unavailable</body></html>',
+    };
+    let next = '';
+    const server = createServer((_q, r) => r.writeHead(200, { 'content-type': next.includes('arxiv') ? 'application/atom+xml' : 'application/json' }).end(answers[next] ?? ''));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const opts = { bases: { europepmc: `${origin}/epmc`, arxiv: `${origin}/arxiv` }, intervalMs: 0 };
+    try {
+      next = '/epmc/search?empty';
+      const empty = await europePmcWork('pmid', '1', opts, 'https://pubmed.ncbi.nlm.nih.gov/1/');
+      assert.equal(empty.ok, false);
+      assert.equal(!empty.ok && empty.notFound, true);
+      next = '/epmc/search?broken';
+      const broken = await europePmcWork('pmid', '2', opts, 'https://pubmed.ncbi.nlm.nih.gov/2/');
+      assert.ok(!broken.ok && !broken.notFound && /unreadable answer \(no result list in the answer\)/.test(broken.reason), JSON.stringify(broken));
+      next = '/arxiv/query?bad';
+      const bad = await arxivWork('1234', opts, 'https://arxiv.org/abs/1234');
+      assert.ok(!bad.ok && !bad.notFound && /arXiv refused the id 1234: incorrect id format for 1234/.test(bad.reason), JSON.stringify(bad));
+      next = '/arxiv/query?html';
+      const html = await arxivWork('2101.00001', opts, 'https://arxiv.org/abs/2101.00001');
+      assert.ok(!html.ok && !html.notFound, JSON.stringify(html));
+    } finally {
+      server.close();
+    }
+  });
+});

@@ -70,7 +70,24 @@ export function apiBases(opts: WorkRecordOptions): WorkApiBases {
   return out;
 }
 
-/** Host names of the bases the user replaced: trusted by the SSRF guard for these requests only. */
+/**
+ * Origins (scheme, host, port) of the bases the user replaced: trusted by the SSRF guard for these requests
+ * only, so that a redirect from a mirror to another port or scheme of its host is checked like any address.
+ */
+export function trustedOrigins(opts: WorkRecordOptions): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(opts.bases ?? {})) {
+    if (!v || v === WORK_API_BASES[k as WorkApiName]) continue;
+    try {
+      out.push(new URL(v).origin);
+    } catch {
+      /* a bad base fails at its first request */
+    }
+  }
+  return [...new Set(out)];
+}
+
+/** Host names of the bases the user replaced (a mirrored page's reader: resolve-source.ts). */
 export function trustedHosts(opts: WorkRecordOptions): string[] {
   const hosts: string[] = [];
   for (const [k, v] of Object.entries(opts.bases ?? {})) {
@@ -91,7 +108,7 @@ async function get(api: WorkApiName, url: string, opts: WorkRecordOptions, accep
   if (opts.offline) return { ok: false, url, finalUrl: url, status: 'unreachable', reason: `could not reach ${new URL(url).host}: offline, and the answer is not in the cache`, transient: true };
   const policy: ApiFetchPolicy = {
     ...opts.policy,
-    allowHosts: [...(opts.policy?.allowHosts ?? []), ...trustedHosts(opts)],
+    allowOrigins: [...(opts.policy?.allowOrigins ?? []), ...trustedOrigins(opts)],
     userAgent: userAgent(opts.email),
     minIntervalMs: opts.intervalMs ?? POLITE_INTERVAL_MS[api],
   };
@@ -201,7 +218,9 @@ export async function europePmcWork(type: 'pmid' | 'pmc', id: string, opts: Work
   let hit: EuropePmcResult | undefined;
   const rec = await cached('europepmc', url, opts, 'application/json', (body) => {
     const j = JSON.parse(body) as { hitCount?: number; resultList?: { result?: EuropePmcResult[] } };
-    hit = j.resultList?.result?.[0];
+    // "Not found" only when Europe PMC says so (a result list, empty); an answer without one is unreadable, not cached.
+    if (!j.resultList || !Array.isArray(j.resultList.result)) throw new Error('no result list in the answer');
+    hit = j.resultList.result[0];
     const name = type === 'pmid' ? `PubMed id ${id}` : `PubMed Central id PMC${id}`;
     if (!hit) return { ok: false, api: 'europepmc', apiUrl: url, notFound: true, status: 'not-found', reason: `cited work not found: Europe PMC has no ${name}` };
     const title = markupText(hit.title ?? '') || name;
@@ -245,10 +264,17 @@ export async function arxivWork(id: string, opts: WorkRecordOptions, citedUrl: s
   const url = withParams(`${b.arxiv}/query`, { id_list: id, max_results: '1' });
   return cached('arxiv', url, opts, 'application/atom+xml', (body) => {
     const d = newDOMParser().parseFromString(body, 'text/xml');
+    // Not an Atom feed (an error page): unreadable, never "not found".
+    if (!d.getElementsByTagName('feed')[0]) throw new Error('not an Atom feed');
     const entry = d.getElementsByTagName('entry')[0];
-    // An unknown id gives an empty feed (or, for a malformed one, an entry titled "Error").
+    // An unknown id gives an empty feed; a malformed one an entry titled "Error" (its summary says why): that
+    // is the id's fault, not the work's absence.
     const title = entry?.getElementsByTagName('title')[0]?.textContent?.replace(/\s+/g, ' ').trim();
-    if (!entry || !title || title === 'Error') return { ok: false, api: 'arxiv', apiUrl: url, notFound: true, status: 'not-found', reason: `cited work not found: arXiv has no arXiv id ${id}` };
+    if (entry && title === 'Error') {
+      const why = (entry.getElementsByTagName('summary')[0]?.textContent ?? '').replace(/\s+/g, ' ').trim();
+      return { ok: false, api: 'arxiv', apiUrl: url, notFound: false, status: 'unsupported', reason: `arXiv refused the id ${id}${why ? `: ${why}` : ''}` };
+    }
+    if (!entry || !title) return { ok: false, api: 'arxiv', apiUrl: url, notFound: true, status: 'not-found', reason: `cited work not found: arXiv has no arXiv id ${id}` };
     const summary = (entry.getElementsByTagName('summary')[0]?.textContent ?? '').replace(/\s+/g, ' ').trim();
     const pdf = [...entry.getElementsByTagName('link')].find((l) => l.getAttribute('title') === 'pdf')?.getAttribute('href') ?? undefined;
     if (!summary) return { ok: false, api: 'arxiv', apiUrl: url, notFound: false, status: 'unsupported', reason: `arXiv has no abstract for ${id}` };
