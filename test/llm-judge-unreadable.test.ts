@@ -7,12 +7,13 @@
  *   - `veracite audit --profile <judge>` started as its own process, the judge answering nothing readable:
  *     every scored citation is *needs review* (never supported / not supported), counted in the CLI summary,
  *     the audit JSON (summary.judgeUnreadable) and the HTML report, and the run exits 69 (UNAVAILABLE) with a
- *     line saying why; with a readable judge the same audit exits 0 with no such count.
+ *     line saying why; `check --pairs` (a batch) counts such pairs in its summary line and exits 69 too; with a
+ *     readable judge the same audit exits 0 with no such count.
  */
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -138,6 +139,32 @@ describe('an LLM judge whose replies cannot be read (loopback server)', () => {
       assert.equal(report.summary.byBand?.['not-supported'], undefined, 'nothing is not supported');
       assert.match(r.stdout, new RegExp(`^  judge could not answer for ${scored.length} citations? \\(its reply could not be read\\): needs review`, 'm'));
       assert.match(await readFile(html, 'utf8'), new RegExp(`data-judge-unreadable="${scored.length}">judge could not answer \\(needs review\\): ${scored.length}<`));
+    } finally {
+      delete openai.options.content;
+    }
+  });
+
+  it('check --pairs (a batch, its own process): the summary counts the pairs the judge could not answer for; exit 69', async () => {
+    openai.options.content = SORRY;
+    try {
+      const pairs = join(root, 'pairs.jsonl');
+      const src = (f: string) => fileURLToPath(new URL(`../data/samples/audit/sources/${f}`, import.meta.url));
+      await writeFile(pairs, [
+        JSON.stringify({ id: 'c2', claim: 'Women who weighed more at birth have a somewhat higher risk of breast cancer in adulthood.', source: src('scifact-16322674.txt') }),
+        JSON.stringify({ id: 'c18', claim: 'Loss of Scribble cooperates with the c-myc oncogene to transform epithelial cells by blocking apoptosis.', source: src('scifact-45638119.txt') }),
+      ].join('\n') + '\n');
+      const out = join(root, 'checks.jsonl');
+      const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, 'check', '--pairs', pairs, '--out', out, '--no-index', '--no-recommend', '--profile', 'judge-u', '--quiet'], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, VERACITE_MODELS_DIR: home } });
+        let stderr = '';
+        child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+        child.once('exit', (code) => resolve({ code, stderr }));
+      });
+      assert.equal(r.code, EXIT.UNAVAILABLE, r.stderr);
+      assert.match(r.stderr, /^checked 2 pairs \(0 already in [^)]*\) -> .*; the judge could not answer for 2 of them \(needs review\)$/m);
+      const records = (await readFile(out, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      assert.equal(records.length, 2);
+      for (const rec of records) assert.match(JSON.stringify(rec), /"band":"needs-review"/, JSON.stringify(rec).slice(0, 400));
     } finally {
       delete openai.options.content;
     }

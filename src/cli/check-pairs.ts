@@ -106,13 +106,17 @@ export async function checkPairs(flags: Record<string, unknown> & { pairs?: stri
     const bar = createProgress('check', total, 'pairs', { quiet: flags.quiet });
     let n = 0;
     let written = 0;
+    // Pairs the LLM judge could not answer for (its reply unreadable): needs review, counted in the summary line.
+    let judgeUnreadable = 0;
     try {
       for await (const rec of readJsonlObjects(file)) {
         n++;
         const id = String(rec.fields.id ?? rec.line);
         if (!done.has(id)) {
           const input = await pairOf(rec.fields, file, rec.line);
-          await appendFile(flags.out, `${JSON.stringify(checkRecord(id, await vc.check(input)))}\n`);
+          const checked = await vc.check(input);
+          if (checked.audit.verification?.review?.reason === 'judge') judgeUnreadable++;
+          await appendFile(flags.out, `${JSON.stringify(checkRecord(id, checked))}\n`);
           done.add(id);
           written++;
         }
@@ -121,6 +125,6 @@ export async function checkPairs(flags: Record<string, unknown> & { pairs?: stri
     } finally {
       bar.stop();
     }
-    console.error(`checked ${written} pairs (${n - written} already in ${flags.out}) -> ${flags.out}`);
+    console.error(`checked ${written} pairs (${n - written} already in ${flags.out}) -> ${flags.out}${judgeUnreadable ? `; the judge could not answer for ${judgeUnreadable} of them (needs review)` : ''}`);
   });
 }
