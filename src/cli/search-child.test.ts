@@ -7,7 +7,7 @@
  * kept (no --api-interval 0): waiting for its turn is what the bug was.
  */
 import { strict as assert } from 'node:assert';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -137,6 +137,30 @@ describe('veracite verify --search, each provider, as its own process (loopback 
       const api = own.hits.filter((h) => h.startsWith('/wikipedia/w/api.php'));
       assert.ok(api.length >= 2 && api.every((h) => h.includes('maxlag=5')), api.join('\n'));
       assert.equal((await readFile(out, 'utf8')).trim().split('\n').length, 1);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('check --suggest-from search and audit --fetch --suggest-from search, as their own processes: settled, with the better source', async () => {
+    const own = await startSearchApiServer();
+    try {
+      const sources = join(dir, 'pages');
+      await mkdir(sources, { recursive: true });
+      await writeFile(join(sources, 'bread.html'), '<html><head><title>Bread</title></head><body><article><p>Sourdough bread rises slowly overnight in a cool kitchen.</p><p>Rye flour gives a denser loaf.</p></article></body></html>');
+      await writeFile(join(sources, 'manifest.jsonl'), '{"url":"https://bakery.example/bread","path":"bread.html"}\n');
+      const check = await runCliProcess(['check', SEALS, '--source', join(sources, 'bread.html'), '--title', 'Grey seal', '--no-index', '--scorer', 'lexical', '--threshold', '0.3', '--suggest-from', 'search', '--search', 'openalex', '--search-fetches', '0', '--api-base', own.apiBase('openalex'), '--cache', join(dir, 'check')]);
+      assertSettled(check);
+      assert.match(check.stdout, /Grey seal pup production in Cornwall, 2016-2021 <https:\/\/doi\.org\/10\.5555\/seal\.pups\.2022>/, check.stdout + check.stderr);
+      // A DOI citation read with --fetch goes to Crossref's works API (the metadata reader, at its polite interval).
+      const article = join(dir, 'seal.wikitext');
+      await writeFile(article, `Grey seals breed in Cornwall.\n\n${SEALS}<ref>{{cite web |url=https://bakery.example/bread |title=Bread}}</ref>\nPups are counted in October.<ref>{{cite journal |title=Counts |doi=10.5555/seal.count.2020}}</ref>\n`);
+      const report = join(dir, 'audit.json');
+      const audit = await runCliProcess(['audit', article, '--title', 'Grey seal', '--no-index', '--sources', sources, '--fetch', '--scorer', 'lexical', '--threshold', '0.3', '--suggest-from', 'search', '--search', 'openalex', '--search-fetches', '0', '--api-base', `${own.apiBase('openalex')},crossref=${own.bases.crossref}`, '--cache', join(dir, 'audit'), '--out', report, '--quiet']);
+      assertSettled(audit);
+      assert.ok(own.hits.some((h) => h.startsWith('/crossref/works/10.5555')), 'the DOI was looked up');
+      const r = JSON.parse(await readFile(report, 'utf8')) as { citations: { recommendations?: { suggestions?: { url?: string }[] } }[] };
+      assert.equal(r.citations[0]!.recommendations!.suggestions![0]!.url, 'https://doi.org/10.5555/seal.pups.2022');
     } finally {
       await own.close();
     }
