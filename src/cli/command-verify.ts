@@ -40,7 +40,8 @@ export function printVerdict(v: Verdict, opts: { color?: boolean } = {}): void {
   const top = (Object.entries(v.probs) as [Label, number][]).reduce((a, b) => (b[1] > a[1] ? b : a));
   if (top[0] !== v.label && !v.overruled) console.log(`  not the most probable class (${top[0]} ${top[1].toFixed(2)}): the verdict rule decides on the deciding document's evidence, its relevance gate and thresholds, not on the highest probability alone`);
   console.log(`  evidence (score: how likely the sentence is evidence for the claim, 0-1):`);
-  const roles = verifyEvidenceRoles(v.evidence, verdictConfig);
+  // Marks only where the verdict used the sentence and in the direction it read (the deciding document).
+  const roles = verifyEvidenceRoles(v.evidence, verdictConfig, { label: v.label, ...(v.decidedBy ? { docId: v.decidedBy.docId } : {}) });
   v.evidence.forEach((e, i) => {
     // A sentence found by search names its page (the URL to read it at), an index's its document id.
     console.log(`   ${e.score.toFixed(3)} ${e.title} (${e.url ?? e.docId}) s${e.sentenceIndex}: ${evidenceSentenceText(e.text, terms, roles[i], { color })}`);

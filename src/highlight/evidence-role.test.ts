@@ -55,6 +55,18 @@ for (const [name, rule] of [
       // An uncalibrated columbia colours at its own thresholds (they apply to raw probabilities); concat at the plain 0.5.
       const weak = [{ docId: 'A', score: 0.9, entailment: ent(0.3, 0.1) }];
       assert.deepEqual(rule.verifyEvidenceRoles(weak, { rule: 'columbia', supportThreshold: 0.275, refuteThreshold: 0.275, relevanceThreshold: 0.4 }), ['supports']);
+      // Marks only where the verdict used the sentence, in the direction it read (issue 46 item 2).
+      const vitD = [
+        { docId: 'alendronate', score: 0.6, entailment: { entailment: 0.7, contradiction: 0.1 } },
+        { docId: 'alendronate', score: 0.6, entailment: { entailment: 0.1, contradiction: 0.8 } },
+        { docId: 'vitd', score: 0.7, entailment: { entailment: 0.8, contradiction: 0.1 } },
+        { docId: 'vitd', score: 0.7, entailment: { entailment: 0.1, contradiction: 0.6 } },
+      ];
+      const byDoc = { rule: 'concat', across: 'by-document', relevanceThreshold: 0.24 };
+      assert.deepEqual(rule.verifyEvidenceRoles(vitD, byDoc, { label: 'SUPPORTS', docId: 'vitd' }), ['neutral', 'neutral', 'supports', 'neutral']);
+      assert.deepEqual(rule.verifyEvidenceRoles(vitD, byDoc, { label: 'REFUTES', docId: 'vitd' }), ['neutral', 'neutral', 'neutral', 'contradicts']);
+      assert.deepEqual(rule.verifyEvidenceRoles(vitD, byDoc, { label: 'NOT ENOUGH INFO' }), ['neutral', 'neutral', 'neutral', 'neutral']);
+      assert.deepEqual(rule.verifyEvidenceRoles(vitD, byDoc), ['supports', 'contradicts', 'supports', 'contradicts'], 'without a reading: each sentence alone');
       // A calibrated columbia's thresholds apply to the calibrator's output, not to a sentence's raw reading:
       // the demo's "1,000 genomes" verdict (SUPPORTS, calibrated) rests on a sentence read as entailment 0.16 /
       // contradiction 0.34, which its 0.275 would have coloured "contradicts". At 0.5 it is neutral.

@@ -108,8 +108,13 @@ export interface VerdictDisplayConfig {
  *     relevance (raw entailment 0.16 against contradiction 0.34 on a relevant sentence can come out
  *     SUPPORTS), and the concat rule's to the sentences joined: read against the raw sentence they would
  *     colour "contradicts" a sentence that decided a SUPPORTS verdict.
+ *
+ * `reading` (the verdict's label and the document that decided it): a sentence is marked "supports" or
+ * "contradicts" only when the decision used it and in the direction the engine read: in the deciding
+ * document (or pooled, anywhere), "supports" only under SUPPORTS, "contradicts" only under REFUTES; any other
+ * agreement reading is shown "neutral" (the verdict did not read it so). A NOT ENOUGH INFO verdict marks none.
  */
-export function verifyEvidenceRoles(evidence: readonly (VerifyEvidence & { docId: string })[], verdict: VerdictDisplayConfig = {}): (EvidenceRole | undefined)[] {
+export function verifyEvidenceRoles(evidence: readonly (VerifyEvidence & { docId: string })[], verdict: VerdictDisplayConfig = {}, reading?: VerdictReading): (EvidenceRole | undefined)[] {
   const own = verdict.rule !== 'concat' && !verdict.calibrator;
   const thresholds: Partial<RoleThresholds> = own
     ? { ...(verdict.supportThreshold !== undefined ? { support: verdict.supportThreshold } : {}), ...(verdict.refuteThreshold !== undefined ? { contradict: verdict.refuteThreshold } : {}) }
@@ -122,8 +127,22 @@ export function verifyEvidenceRoles(evidence: readonly (VerifyEvidence & { docId
   for (const e of evidence) best.set(groupOf(e), Math.max(best.get(groupOf(e)) ?? -Infinity, e.score));
   return evidence.map((e) => {
     if (gated && e.entailment && best.get(groupOf(e))! < gate) return 'not-relevant';
-    return verifyEvidenceRole(e, { ...thresholds, relevance: gate });
+    return asRead(verifyEvidenceRole(e, { ...thresholds, relevance: gate }), e, verdict, reading);
   });
+}
+
+/** What the verdict read: its label and the document that decided it (absent pooled, or with no side). */
+export interface VerdictReading {
+  label: string;
+  docId?: string;
+}
+
+/** An agreement role kept only where the verdict used the sentence and read it that way (see verifyEvidenceRoles). */
+function asRead(role: EvidenceRole | undefined, e: { docId: string }, verdict: VerdictDisplayConfig, reading: VerdictReading | undefined): EvidenceRole | undefined {
+  if (!reading || (role !== 'supports' && role !== 'contradicts')) return role;
+  const used = verdict.across === 'pooled' || reading.docId === undefined || reading.docId === e.docId;
+  const direction = role === 'supports' ? 'SUPPORTS' : 'REFUTES';
+  return used && reading.label === direction ? role : 'neutral';
 }
 
 /** The relevance threshold a verdict's evidence roles use (its gate, else 0.5): what its legend states. */

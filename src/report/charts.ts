@@ -205,6 +205,19 @@ export function histogramByGroupSpec(opts: { title: string; subtitle?: string; i
   } as TopLevelSpec;
 }
 
+/**
+ * What the red bars are, counted from the scores shown: flagged below the threshold, and flagged above it
+ * (a finding the source states, or a contradiction the model reads: needs review), so the caption never says
+ * "at or below" of bars that are not.
+ */
+export function flaggedCaption(scores: readonly { score: number; flagged: boolean }[], threshold: number | undefined): string {
+  const flagged = scores.filter((s) => s.flagged);
+  if (threshold === undefined) return flagged.length ? `red: ${flagged.length} flagged (no flag threshold applies to these scores)` : 'no flag threshold applies to these scores';
+  const above = flagged.filter((s) => s.score > threshold).length;
+  const below = flagged.length - above;
+  return `red: ${below} flagged at or below the dashed line (${fmt(threshold)})${above ? `, ${above} above it: the source states otherwise, or the model reads a contradiction (needs review)` : ''}`;
+}
+
 /** One audit's citation scores, flagged ones red, with the threshold rule and its value. */
 export function scoreDistributionSpec(opts: { title: string; scores: { score: number; flagged: boolean }[]; scale: string; threshold?: number; maxbins?: number }): TopLevelSpec {
   const values = opts.scores.map((s) => ({ score: s.score, status: s.flagged ? 'flagged' : 'not flagged' }));
@@ -229,7 +242,7 @@ export function scoreDistributionSpec(opts: { title: string; scores: { score: nu
     });
   }
   return {
-    title: { text: opts.title, subtitle: opts.threshold !== undefined ? 'citations scoring at or below the dashed line are flagged' : 'no flag threshold applies to these scores' },
+    title: { text: opts.title, subtitle: flaggedCaption(opts.scores, opts.threshold) },
     description: `Score distribution: ${opts.title}`,
     width: WIDTH,
     height: 160,

@@ -113,7 +113,7 @@ function renderChart() {
   if (!svg) return;
   clear(box).append(
     svg,
-    h('figcaption', { class: 'hint' }, threshold !== undefined ? `Citations scoring at or below ${fmtScore(threshold)} are flagged as likely failing verification.` : 'Red: citations the audit flagged as likely failing verification (the server did not report its threshold).'),
+    h('figcaption', { class: 'hint' }, flaggedCaption(results, threshold)),
   );
 }
 
@@ -134,6 +134,15 @@ function renderTable() {
   clear(el('citation-table').tBodies[0]).append(...rows);
   renderChart();
   renderTodo();
+}
+
+/** What the red bars are, counted from the results shown (src/report/charts.ts flaggedCaption says the same). */
+export function flaggedCaption(results, threshold) {
+  const flagged = results.filter((r) => r.failedVerification && r.verifiability !== null && r.verifiability !== undefined);
+  if (threshold === undefined) return `Red: ${flagged.length} citations the audit flagged as likely failing verification (the server did not report its threshold).`;
+  const above = flagged.filter((r) => r.verifiability > threshold).length;
+  const below = flagged.length - above;
+  return `Red: ${below} flagged at or below ${fmtScore(threshold)}${above ? `, ${above} above it: the source states otherwise, or the model reads a contradiction (needs review)` : ''}.`;
 }
 
 /** Download links for the flagged citations as a worklist (CSV, wikitext with {{failed verification}} tags). */

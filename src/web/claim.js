@@ -24,7 +24,8 @@ function renderVerdict(v) {
   const roles = [];
   // Each sentence read as the verdict reads it: its relevance gate, and (columbia) its thresholds.
   const verdictConfig = (v.provenance && v.provenance.config && v.provenance.config.verdict) || {};
-  const evidenceRoles = verifyEvidenceRoles(v.evidence, verdictConfig);
+  // Marks only where the verdict used the sentence and in the direction it read (the deciding document).
+  const evidenceRoles = verifyEvidenceRoles(v.evidence, verdictConfig, { label: v.label, docId: v.decidedBy ? v.decidedBy.docId : undefined });
   const relevance = verifyRelevanceThreshold(verdictConfig);
   const roleOf = new Map(v.evidence.map((e, i) => [e, evidenceRoles[i]]));
   const byDoc = new Map();

@@ -36,7 +36,7 @@ export function evidenceRole(p, thresholds = {}) {
  * uncalibrated columbia rule's own thresholds, which apply to raw probabilities (a calibrated rule's apply
  * to the calibrator's output, concat's to the sentences joined). verdict = provenance.config.verdict.
  */
-export function verifyEvidenceRoles(evidence, verdict = {}) {
+export function verifyEvidenceRoles(evidence, verdict = {}, reading) {
   const own = verdict.rule !== 'concat' && !verdict.calibrator;
   const thresholds = own
     ? { ...(verdict.supportThreshold !== undefined ? { support: verdict.supportThreshold } : {}), ...(verdict.refuteThreshold !== undefined ? { contradict: verdict.refuteThreshold } : {}) }
@@ -50,8 +50,19 @@ export function verifyEvidenceRoles(evidence, verdict = {}) {
   return evidence.map((e) => {
     if (gated && e.entailment && best.get(groupOf(e)) < gate) return 'not-relevant';
     const p = e.entailment ? { support: e.entailment.entailment, contradict: e.entailment.contradiction, ...findingOf(e) } : { relevance: e.score };
-    return evidenceRole(p, { ...thresholds, relevance: gate });
+    return asRead(evidenceRole(p, { ...thresholds, relevance: gate }), e, verdict, reading);
   });
+}
+
+/**
+ * reading = { label, docId } of the verdict: "supports" / "contradicts" only on sentences the decision used
+ * (the deciding document; pooled: any) and in the direction it read; otherwise "neutral".
+ */
+function asRead(role, e, verdict, reading) {
+  if (!reading || (role !== 'supports' && role !== 'contradicts')) return role;
+  const used = verdict.across === 'pooled' || reading.docId === undefined || reading.docId === e.docId;
+  const direction = role === 'supports' ? 'SUPPORTS' : 'REFUTES';
+  return used && reading.label === direction ? role : 'neutral';
 }
 
 /** A sentence's findings (verify's evidence[].findings) as the rule reads them. */
