@@ -89,9 +89,9 @@ describe('veracite verify --search (no index, loopback providers)', () => {
     const replayed = await runCli([...args, '--offline']);
     assert.equal(withoutTime(replayed), withoutTime(recorded));
     assert.ok(evidence(replayed).length > 0);
-    // Nothing recorded for another claim: each provider says so, and no request is made.
-    const missing = await runCli(['verify', 'Nothing was recorded for this claim.', '--search', 'openalex', '--offline', ...common('replay')]);
-    assert.match(missing, /OpenAlex search: offline: no recorded answer for this request in /);
+    // Nothing recorded for another claim: each provider says so, no request is made, and with every provider
+    // failed the claim could not be checked (exit 69: search-child.test.ts), rather than "not enough info".
+    await assert.rejects(runCli(['verify', 'Nothing was recorded for this claim.', '--search', 'openalex', '--offline', ...common('replay')]), /could not check: every search provider failed: OpenAlex search: offline: no recorded answer for this request in /);
   });
 });
 
