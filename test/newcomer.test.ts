@@ -101,11 +101,13 @@ describe('newcomer: a fresh clone, the README set-up and its offline examples', 
     assert.doesNotMatch(run.out, /EBADENGINE|npm (error|ERR!)/, run.out);
     assert.ok(existsSync(join(clone, 'dist', 'cli', 'entry.js')), 'npm install built dist/ (prepare)');
     assert.match(run.out, /indexed 1000 abstracts -> \d+ passages/);
-    assert.match(run.out, /BM25 on 100 sample claims: nDCG@10 0\.\d{3}, Recall@100 0\.\d{3}/);
+    assert.match(run.out, /BM25 on 100 sample claims \(setting: retrieval[^)]*\): nDCG@10 0\.\d{3}, Recall@100 0\.\d{3}/);
     // What a newcomer can trust (issue 36): agreement with gold over the sample claims and the sample audit's bands, then three examples by a stated rule.
     assert.match(run.out, /^ {2}agreement \d+ of \d+ \(\d+%; always answering \w+ would get \d+%\)$/m);
     assert.match(run.out, /^ {2}bands right \d+ of 22; not supported banded supported: 0;/m);
-    assert.match(run.out, /Three examples, picked by a fixed rule: the first sample claim of each gold label, in file order:/);
+    assert.match(run.out, /Three examples, picked by a fixed rule: the first sample claim of each gold label, in file order \(oracle setting[^)]*\):/);
+    // Which setting each figure is: the agreement is the oracle setting, not verify --claims' open one.
+    assert.match(run.out, /^ {2}setting: oracle \(each claim given the abstract it cites\)/m);
     assert.equal((run.out.match(/^ {2}(SUPPORTS|REFUTES|NOT ENOUGH INFO) \(confidence \d\.\d\d\), gold (SUPPORTS|REFUTES|NOT ENOUGH INFO)/gm) ?? []).length, 3, 'three examples, each beside its gold label');
     assert.ok(existsSync(join(clone, '.veracite', 'demo')), 'the demo index the examples use');
   });
