@@ -24,6 +24,8 @@ const CASES = [
   ['europepmc', SEALS, 'https://doi.org/10.5555/seal.survey.2023'],
   ['crossref', SEALS, 'https://doi.org/10.5555/seal.trend.2022'],
   ['searxng', SEALS, 'https://news.example/cornwall-seal-pups'],
+  // Brave's key from the environment; its polite interval is 1 s (its free plan's rate).
+  ['brave', SEALS, 'https://news.example/cornwall-seal-pups'],
 ] as const;
 
 describe('veracite verify --search, each provider, as its own process (loopback fakes, 0 ms and 300 ms)', { concurrency: 2 }, () => {
@@ -46,7 +48,7 @@ describe('veracite verify --search, each provider, as its own process (loopback 
     for (const latency of [0, 300] as const) {
       it(`${provider}, answers in ${latency} ms: evidence from ${url}, exit 0`, async () => {
         const srv = latency ? slow : fast;
-        const r = await runCliProcess(['verify', claim, '--search', provider, '--api-base', srv.apiBase(provider), '--search-fetches', provider === 'wikipedia' ? '2' : '0', '--cache', join(dir, `${provider}-${latency}`), '--contact-email', 'editor@example.org']);
+        const r = await runCliProcess(['verify', claim, '--search', provider, '--api-base', srv.apiBase(provider), '--search-fetches', provider === 'wikipedia' ? '2' : '0', '--cache', join(dir, `${provider}-${latency}`), '--contact-email', 'editor@example.org'], { env: { BRAVE_SEARCH_API_KEY: 'brave-test-key' } });
         assertSettled(r);
         assert.equal(r.code, 0, r.stderr);
         assert.ok(evidence(r.stdout).some((l) => l.includes(`(${url})`)), `${provider}:\n${r.stdout}\n${r.stderr}`);
