@@ -282,8 +282,13 @@ export class CitationAuditor {
         // A better source is one that supports the claim: its probability at or above the supported threshold
         // and above the cited source's (issue 36: "Supported 0.44" beside "a better source (P 0.32)" was not).
         const cited = verification?.probability;
+        const betterButPartly = recs.suggestions.filter((s) => s.probability !== undefined && s.probability < this.bands.supportedFrom && (cited === undefined || s.probability > cited));
         recs.suggestions = recs.suggestions.filter((s) => s.probability === undefined || (s.probability >= this.bands.supportedFrom && (cited === undefined || s.probability > cited)));
         if (before && !recs.suggestions.length) recs.noBetterSource = NO_BETTER_SOURCE;
+        // Said, not hidden (issue 46: the sample's #6): a candidate read above the cited source but short of the
+        // supported band is named with its probability, so "no better source" never reads as "none is closer".
+        const closest = betterButPartly.sort((x, y) => y.probability! - x.probability!)[0];
+        if (!recs.suggestions.length && closest) recs.noBetterSource = `${NO_BETTER_SOURCE} that reaches the supported band (from ${this.bands.supportedFrom.toFixed(2)}); the closest, "${closest.title}" (${closest.docId}), has a probability of support of ${closest.probability!.toFixed(2)}, above the cited source's${cited !== undefined ? ` ${cited.toFixed(2)}` : ''}`;
       }
       if (candidates.found) {
         // A source found by search is proposed only when it supports the claim better than the cited one: its

@@ -142,7 +142,9 @@ export function printCheck({ audit, band, view, provenance }: SourceCheck): void
   } else if (searched) {
     console.log(`  better sources: ${audit.recommendations?.noBetterSource ?? 'none found by search'}`);
   } else if (audit.verification) {
-    console.log(`  better sources: ${!provenance.snapshot ? 'none looked for (no index)' : provenance.config.recommend.enabled ? 'none in the index scores above the cited source' : 'none looked for (--no-recommend)'}`);
+    // A candidate above the cited source but short of the supported band is named (audit.ts), not hidden.
+    const closer = audit.recommendations?.noBetterSource?.includes('the closest') ? audit.recommendations.noBetterSource : undefined;
+    console.log(`  better sources: ${!provenance.snapshot ? 'none looked for (no index)' : closer ?? (provenance.config.recommend.enabled ? 'none in the index scores above the cited source' : 'none looked for (--no-recommend)')}`);
   }
   const flagging = provenance.flagging;
   if (flagging.probabilityThreshold !== undefined) console.log(`  flagged as likely failing verification below a probability of support of ${flagging.probabilityThreshold.toFixed(2)} (the not-supported band), where the source states otherwise, or where the model reads a contradiction (needs review)${flagging.source ? `; probability calibrated by ${flagging.source}` : ''}`);
