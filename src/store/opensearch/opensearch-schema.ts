@@ -116,7 +116,9 @@ export function documentsIndexBody(shards: number, replicas: number): { settings
 
 /** One small document per store: id, write counter (snapshot ids), settings, checkpoints; not indexed. */
 export function metaIndexBody(): { settings: IndexSettings; mappings: TypeMapping } {
-  return { settings: { number_of_shards: 1, number_of_replicas: 0 }, mappings: { dynamic: false, properties: {} } };
+  // A copy on every node: with one copy, killing its node (the fault tests) left the store unable to
+  // write (the write counter and checkpoints live here) even where the passages had replicas.
+  return { settings: { number_of_shards: 1, auto_expand_replicas: '0-all' } as IndexSettings, mappings: { dynamic: false, properties: {} } };
 }
 
 /** OpenSearch's cosinesimil score is (1 + cos) / 2; the Store reports the cosine itself, as LanceStore. */
