@@ -1,6 +1,6 @@
 /**
  * The shipped verification engine (issue 43): `veracite check`, started as its own process, judges with the
- * committed ONNX cross-encoder by default, says so by the weights file and the first 12 hex digits of its
+ * committed ONNX cross-encoder when it is named (and by default once its profile says "default": true), says so by the weights file and the first 12 hex digits of its
  * SHA-256, and carries the same in its JSON provenance; `--profile lite` judges with the lite heads and names
  * no cross-encoder. The profile points at the committed model folder and its weights are the ones it was
  * calibrated with (a changed file would be refused).
@@ -26,14 +26,15 @@ async function weights(): Promise<{ file: string; sha: string }> {
 }
 
 // A checkout without the shipped engine (models/engine) has only the lite heads: nothing to check here then.
-describe('the shipped engine is the default (veracite check in its own process)', { skip: !hasBundledProfile() && `no shipped engine in ${bundledProfileDir()}` }, () => {
+describe('the shipped engine (veracite check in its own process)', { skip: !hasBundledProfile() && `no shipped engine in ${bundledProfileDir()}` }, () => {
   it('check names the cross-encoder by its weights file and the first 12 hex digits of its SHA-256', async () => {
     const { file, sha } = await weights();
-    const r = await runCliProcess(['check', CLAIM, '--source', SOURCE, '--no-index']);
+    // The shipped engine named (it is also the default when its profile says so: "default": true).
+    const r = await runCliProcess(['check', CLAIM, '--source', SOURCE, '--no-index', '--profile', 'verifier']);
     assertSettled(r);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, new RegExp(`models [^\\n]*profile:verifier, verifier \\(${file.replace(/\./g, '\\.')} sha256 ${sha.slice(0, 12)}\\)`));
-    const j = await runCliProcess(['check', CLAIM, '--source', SOURCE, '--no-index', '--json']);
+    const j = await runCliProcess(['check', CLAIM, '--source', SOURCE, '--no-index', '--json', '--profile', 'verifier']);
     assertSettled(j);
     const out = JSON.parse(j.stdout) as { audit: { decision?: { band: string } }; provenance: { models: { id: string; version: string; file?: string; backend: string }[]; flagging: { bands?: Record<string, number> } } };
     const engine = out.provenance.models.find((m) => m.backend === 'onnx');
@@ -43,6 +44,15 @@ describe('the shipped engine is the default (veracite check in its own process)'
     // The thresholds the decision used are the engine's own (fitted on its probabilities), and say so.
     const profile = (await loadBundledProfile())!;
     if (profile.file.bands) assert.equal(out.provenance.flagging.bands?.supportedFrom, profile.file.bands.supportedFrom);
+  });
+
+  it('without --profile, check judges with the default engine: the shipped one when its profile says "default": true, else the lite heads', async () => {
+    const profile = (await loadBundledProfile())!;
+    const r = await runCliProcess(['check', CLAIM, '--source', SOURCE, '--no-index']);
+    assertSettled(r);
+    assert.equal(r.code, 0, r.stderr);
+    if (profile.file.default) assert.match(r.stdout, /profile:verifier, verifier \(onnx/);
+    else assert.doesNotMatch(r.stdout, /profile:verifier/);
   });
 
   it('--profile lite judges with the lite heads and names no cross-encoder', async () => {

@@ -17,7 +17,7 @@ import type { CatalogProfile } from '../src/models/hub/catalog.js';
 import { CATALOG } from '../src/models/hub/catalog.js';
 import { HubChecksumError, HubError, MANIFEST_FILE } from '../src/models/hub/download.js';
 import { importFolder, listInstalled, setActiveProfile } from '../src/models/hub/home.js';
-import { ENGINE_PROFILE, hasBundledProfile } from '../src/models/hub/bundled.js';
+import { ENGINE_PROFILE, loadBundledProfile } from '../src/models/hub/bundled.js';
 import { PROFILE_FILE, READINGS_FILE, repoFolder, type ProfileFile } from '../src/models/hub/profile.js';
 import { LoopbackHub, type HubRepo } from '../src/models/hub/testing/loopback-hub.js';
 import { buildLexicalNliModel, lexicalNliWeights, samplePairs } from '../src/models/testing/lexical-nli-model.js';
@@ -282,10 +282,11 @@ describe('veracite models: loopback hub', () => {
       assert.equal(off.models.profile, undefined, lite);
       await off.close();
     }
-    // No active profile: the package's shipped engine (models/engine), or the lite heads where none ships.
+    // No active profile: the package's shipped engine when its profile makes it the default, else the lite heads.
     await setActiveProfile(null, { home });
     const none = await Veracite.open({ index: { dir: null } });
-    assert.equal(none.models.profile?.name, hasBundledProfile() ? ENGINE_PROFILE : undefined);
+    const shipped = await loadBundledProfile();
+    assert.equal(none.models.profile?.name, shipped?.file.default ? ENGINE_PROFILE : undefined);
     await none.close();
     // 'lite' made active stays the default.
     await setActiveProfile('lite', { home });

@@ -46,10 +46,15 @@ export async function resolveProfile(settings: Settings, injected: InjectedModel
   }
 }
 
-/** The package's own engine; a broken one is an error naming the way round it, never a silent fall-back. */
+/**
+ * The package's own engine, when its profile says it is the default (`"default": true`, set once it measured at
+ * least as well as the lite heads: docs/RESULTS.md); else the lite heads, and the shipped engine is used when
+ * named (`--profile verifier`). A broken one is an error naming the way round it, never a silent fall-back.
+ */
 async function loadShipped(): Promise<LoadedProfile | undefined> {
   try {
-    return await loadBundledProfile();
+    const p = await loadBundledProfile();
+    return p?.file.default ? p : undefined;
   } catch (e) {
     if (e instanceof ProfileError) throw new SettingsError('models.profile', `${e.message} (the shipped engine; --profile lite uses the lite heads)`);
     throw e;

@@ -21,7 +21,7 @@ import { MissingInputError } from '../util/exit-codes.js';
 import { CATALOG, catalogProfile, type CatalogFile, type CatalogProfile, type ProfileRole } from '../models/hub/catalog.js';
 import { HubError, checkedAs, downloadRepo, hubEndpoint, isOffline, verifyFolder, type DownloadProgress, type ManifestFile } from '../models/hub/download.js';
 import { importFolder, listInstalled, modelsHome, profileDir, readPullInfo, removeProfile, setActiveProfile, activeProfileName, writePullInfo, OFFLINE_PROFILE, type InstalledProfile } from '../models/hub/home.js';
-import { ENGINE_PROFILE, hasBundledProfile } from '../models/hub/bundled.js';
+import { ENGINE_PROFILE, hasBundledProfile, loadBundledProfile } from '../models/hub/bundled.js';
 import { repoFolder } from '../models/hub/profile.js';
 import { LLM_ENGINES, type LlmEngine } from '../models/llm/config.js';
 import { join } from 'node:path';
@@ -157,10 +157,10 @@ export function registerModelsCommand(program: Command): void {
         if (p.manual) console.log(`             not on the hub as ONNX with checksums: ${p.manual}`);
         else if (unpinned.length) console.log(`             no published SHA-256 for ${unpinned.join(', ')}: checked against the hub's ETag, else recorded at first download`);
       }
-      const shipped = hasBundledProfile() ? ENGINE_PROFILE : 'lite';
+      const shipped = (await loadBundledProfile().catch(() => undefined))?.file.default ? ENGINE_PROFILE : 'lite';
       console.log(installed.length ? 'installed:' : 'installed: none');
       for (const p of installed) console.log(`  ${describeInstalled(p)}`);
-      console.log(`active: ${active ? `${active.name} (${active.from})` : `${shipped} (the package's default engine${shipped === 'lite' ? ': this package ships no calibrated cross-encoder' : ''})`}`);
+      console.log(`active: ${active ? `${active.name} (${active.from})` : `${shipped} (the package's default engine${shipped === 'lite' ? (hasBundledProfile() ? `; the shipped cross-encoder: --profile ${ENGINE_PROFILE}` : ': this package ships no calibrated cross-encoder') : ''})`}`);
       return { recommended, installed: installed.map(({ profile, manifest, ...rest }) => ({ ...rest, ...(profile ? { figures: profile.figures } : {}) })), active: active?.name ?? null, default: shipped };
     }));
 

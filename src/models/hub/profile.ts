@@ -64,6 +64,8 @@ export interface ProfileFile {
    * cross-validation on its own probabilities (scripts/learn/engine-bands.ts); absent: the lite heads' ones.
    */
   bands?: { supportedFrom: number; partlyFrom: number; notSupportedBelow: number; tagBelow: number; fittedBy?: string };
+  /** The shipped engine only (models/hub/bundled.ts): whether it is the default engine when none is named or active. */
+  default?: boolean;
   /** The sanity gates it passed (learn/verdict/sanity-gates.ts): each figure and its threshold. */
   gates?: { passed: boolean; checks: { name: string; passed: boolean; value: number; threshold: number; n: number; reason: string }[] };
   createdAt: string;
