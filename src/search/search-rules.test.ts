@@ -288,3 +288,25 @@ describe('"not found" only when the service says so (the metadata readers)', () 
     }
   });
 });
+
+describe('a landing page that says "later" is not cached', () => {
+  it('429 then 200: the next read asks again and finds the page', async () => {
+    const { startPageServer, html } = await import('../../test/fixtures/audit/page-server.js');
+    const { SourceResolver } = await import('../sources/resolve-source.js');
+    const { PageCache } = await import('../sources/page-cache.js');
+    let calls = 0;
+    const pages = await startPageServer({ '/paper': (_q, r) => (++calls === 1 ? r.writeHead(429, { 'retry-after': '3600' }).end() : r.writeHead(200, { 'content-type': 'text/html' }).end(html('<p>Seal pups were counted at Godrevy.</p><p>Numbers rose.</p>', 'Seals'))) });
+    const dir = await mkdtemp(join(tmpdir(), 'vc-landing-'));
+    try {
+      const resolver = () => new SourceResolver({ fetch: { policy: { allowHosts: ['127.0.0.1'], timeoutMs: 4000 }, cache: new PageCache(dir), wayback: false } });
+      const first = await resolver().resolve({ url: `${pages.origin}/paper`, title: 'Seals' });
+      assert.notEqual(first.status, 'found');
+      const second = await resolver().resolve({ url: `${pages.origin}/paper`, title: 'Seals' });
+      assert.equal(second.status, 'found', JSON.stringify(second));
+      assert.equal(calls, 2);
+    } finally {
+      await pages.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -32,6 +32,9 @@ import type { ResolvedSource, SourceAttempt, SourceRef, SourceStatus } from './t
 import { landingUrl, noTextReason, primaryId, RESOLVABLE_IDS, WORK_ID_NAMES, workIdFromUrl, type WorkIdType } from './work-ids.js';
 import { arxivWork, bookRecord, crossrefWork, europePmcWork, trustedHosts, WORK_API_BASES, type WorkApiName, type WorkRecord, type WorkRecordOptions } from './work-records.js';
 
+/** HTTP statuses that say "ask later", not "no such page": never cached. */
+const LATER_STATUS = new Set([429, 502, 503, 504]);
+
 export interface LiveFetchOptions {
   policy?: FetchPolicy;
   cache?: PageCache;
@@ -340,7 +343,8 @@ export class SourceResolver {
       if (res.httpStatus !== undefined) entry.httpStatus = res.httpStatus;
       // No answer from the server (offline, DNS, timeout) says nothing about the page: not cached, so the
       // next run asks again instead of reporting yesterday's outage for a day.
-      if (res.transient) return { ...failureOf(entry), fromCache: false, transient: true, ...(res.noSuchName ? { noSuchName: true } : {}) };
+      // Nor does "later" (429, 502-504): a rate-limited landing page was cached for a day (issue 44).
+      if (res.transient || (res.httpStatus !== undefined && LATER_STATUS.has(res.httpStatus))) return { ...failureOf(entry), fromCache: false, transient: true, ...(res.noSuchName ? { noSuchName: true } : {}) };
     } else {
       entry = { ok: false, url, finalUrl: res.finalUrl, fetchedAt, status: 'unreadable', reason: 'the page could not be read' };
     }
