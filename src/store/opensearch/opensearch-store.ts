@@ -466,6 +466,12 @@ export class OpenSearchStore implements VectorBackfillStore {
     return this.meta.checkpoints[source];
   }
 
+  /** Ingests with a checkpoint left (interrupted or still running), read fresh: another process may write them. */
+  async unfinishedIngests(): Promise<IngestCheckpoint[]> {
+    const m = await readMeta(this.client, this.metaIndex);
+    return Object.values(m?.checkpoints ?? this.meta.checkpoints).map((cp) => ({ ...cp }));
+  }
+
   async setCheckpoint(cp: IngestCheckpoint): Promise<void> {
     this.assertWritable('write an ingest checkpoint');
     this.meta.checkpoints[cp.source] = cp;
