@@ -253,6 +253,27 @@ function updateKind() {
   el('audit-text-label').textContent = kind === 'html' ? 'HTML' : 'Wikitext';
   el('audit-url').hidden = !isUrl;
   el('audit-url-label').hidden = !isUrl;
+  el('audit-file').hidden = isUrl;
+  el('audit-file-label').hidden = isUrl;
+}
+
+/** A saved article file as the form reads it: HTML by its name or type, else wikitext; the title from the name. */
+export function articleFromFile(name, type) {
+  const html = /\.html?$/i.test(name) || /html/.test(type || '');
+  const title = name.replace(/\.[^.]+$/, '').replace(/_/g, ' ').trim();
+  return { kind: html ? 'html' : 'wikitext', title };
+}
+
+/** The chosen file goes into the text box (the server takes the text, as when pasted), with its kind and title. */
+async function onFile() {
+  const file = el('audit-file').files[0];
+  if (!file) return;
+  const { kind, title } = articleFromFile(file.name, file.type);
+  el('audit-text').value = await file.text();
+  const radio = document.querySelector(`input[name="kind"][value="${kind}"]`);
+  if (radio) radio.checked = true;
+  if (!el('audit-title').value.trim() && title) el('audit-title').value = title;
+  updateKind();
 }
 
 export function initAudit(health) {
@@ -260,6 +281,7 @@ export function initAudit(health) {
   el('kind-url').disabled = !fetchOn;
   el('url-hint').hidden = fetchOn;
   for (const r of document.querySelectorAll('input[name="kind"]')) r.addEventListener('change', updateKind);
+  el('audit-file').addEventListener('change', () => void onFile());
   updateKind();
   el('audit-form').addEventListener('submit', async (ev) => {
     ev.preventDefault();

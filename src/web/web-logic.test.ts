@@ -84,6 +84,13 @@ describe('web page logic', () => {
     assert.match(check.checkStatus({ sourceStatus: 'found', verifiability: 0.8, scoreSignal: 'probability', failedVerification: false, band: 'supported', bandReason: 'at or above 0.43' }).why, /probability of support 0\.80: at or above 0\.43/);
   });
 
+  it('the audit form reads a saved file: HTML by its name or type, else wikitext, the title from the name (issue 46 item 5)', async () => {
+    const audit = (await import(join(import.meta.dirname, 'audit.js'))) as { articleFromFile(name: string, type: string): { kind: string; title: string } };
+    assert.deepEqual(audit.articleFromFile('Breast_cancer_risk_factors.txt', 'text/plain'), { kind: 'wikitext', title: 'Breast cancer risk factors' });
+    assert.deepEqual(audit.articleFromFile('Bodmin.HTML', ''), { kind: 'html', title: 'Bodmin' });
+    assert.deepEqual(audit.articleFromFile('page', 'text/html'), { kind: 'html', title: 'page' });
+  });
+
   it('the to-do list the page offers is the CLI\'s (--todo, --todo-wikitext), numbered as in the article', async () => {
     const todo = (await import(join(import.meta.dirname, 'todo.js'))) as {
       todoItems(views: unknown[]): unknown[];
