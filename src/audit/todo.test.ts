@@ -25,7 +25,7 @@ describe('to-do export', () => {
     const lines = text.trimEnd().split('\n');
     assert.match(lines[0]!, /^<!-- veracite audit of "Bodmin", 2025-11-03: 2 citations likely failing verification, 2 with a proposed tag/);
     assert.equal(lines[1], '* #3 (History): It opened in 1901.{{failed verification|date=November 2025|reason=veracite: probability of support 0.05 (below 0.15)}}');
-    assert.equal(lines[2], '* #7 (History): <nowiki>Uses [[links]] and {{templates}}</nowiki>{{failed verification|date=November 2025|reason=veracite: a {{!}} b  c}}');
+    assert.equal(lines[2], '* #7 (History): <nowiki>Uses [[links]] and {{templates}}</nowiki>{{failed verification|date=November 2025|reason=veracite: a {{!}} b &#125;&#125; c}}');
   });
 
   it('wikitext: a flagged citation without a proposed tag is listed as needs review, with no template', () => {

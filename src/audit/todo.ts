@@ -6,6 +6,7 @@
  * Citations are numbered as everywhere else: their number in the article, from 1. The web page builds the
  * same two files from the API's citation views (src/web/todo.js; web-logic.test.ts checks they agree).
  */
+import { inertText } from '../util/inert-wikitext.js';
 import { citationBand, decisionOf } from './bands.js';
 import type { AuditReport, CitationAudit } from './types.js';
 
@@ -70,9 +71,9 @@ export function todoCsv(items: readonly TodoItem[]): string {
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
-/** A template parameter's value: no pipes, braces or line breaks that would end it. */
+/** A template parameter's value, inert in wikitext (util/inert-wikitext.ts): the reason may quote the source. */
 function templateValue(s: string): string {
-  return s.replace(/\s+/g, ' ').replace(/[{}]/g, '').replace(/\|/g, '{{!}}');
+  return inertText(s);
 }
 
 /** Text in a wikitext list item, shown as written (no links, templates or markup from the claim). */

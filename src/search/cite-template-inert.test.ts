@@ -4,7 +4,8 @@
  * URL): the template the server builds (cite-template.ts), `veracite check --suggest-from search` started as
  * its own process against a loopback OpenAlex, POST /v1/citations/check on a server with search suggestions,
  * the web page's guard (src/web/sources.js) and the gadget's own templates and guard (src/wiki-gadget). Each
- * keeps the provider's text readable (as character references) and leaves no live wikitext.
+ * keeps the provider's text readable (as character references) and leaves no live wikitext. The reason of a
+ * proposed {{failed verification}} tag (it may quote the source) follows the same rule on every surface.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -15,6 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { runInNewContext } from 'node:vm';
 import { after, before, describe, it } from 'node:test';
 import { citeTemplate, inertText, inertUrl } from './cite-template.js';
+import { tagWikitext } from '../verify/decision.js';
+import { todoWikitext, type TodoItem } from '../audit/todo.js';
 import { HOSTILE_TITLE, liveWikitext, startHostileOpenAlex, type HostileOpenAlex } from './testing/inert-template.js';
 import { fakeModels } from '../server/testing/fake-models.js';
 import { makeTestIndex, postJson, startTestServer, type TestIndex } from '../server/testing/harness.js';
@@ -23,6 +26,15 @@ import type { RunningServer } from '../server/start.js';
 const ENTRY = fileURLToPath(new URL('../cli/entry.ts', import.meta.url));
 const GADGET = fileURLToPath(new URL('../wiki-gadget/veracite-gadget.js', import.meta.url));
 const WEB_SOURCES = fileURLToPath(new URL('../web/sources.js', import.meta.url));
+const WEB_TODO = fileURLToPath(new URL('../web/todo.js', import.meta.url));
+
+/** The reason= value of a {{failed verification}} tag holds no live wikitext (a pipe only as {{!}}). */
+function assertInertTag(tag: string): void {
+  const m = /^\{\{failed verification\|date=[A-Z][a-z]+ \d{4}\|reason=(.*)\}\}$/.exec(tag);
+  assert.ok(m, tag);
+  const value = m[1]!.replace(/\{\{!\}\}/g, '');
+  assert.doesNotMatch(value, /[<>[\]{}|=]|~~~|__|:\/\//, tag);
+}
 const CLAIM = 'Grey seal pup production in Cornwall rose by a fifth between 2016 and 2021.';
 /** The hostile title as the template writes it: every character kept, as references where it is markup. */
 const HOSTILE_INERT = '&lt;/ref&gt;&#91;&#91;Category:Hoaxes&#93;&#93;&lt;!-- &#126;&#126;&#126;&#126; &#95;_NOINDEX&#95;_';
@@ -155,5 +167,20 @@ describe('the wiki gadget (src/wiki-gadget)', () => {
     assert.deepEqual(liveWikitext(t), [], t);
     const server = citeTemplate({ url: 'https://news.example/a', title: HOSTILE_TITLE }, '2026-11-30');
     assert.equal(logic.betterTemplate({ ...hostile, template: server }, day), server);
+  });
+});
+
+describe('the reason of a proposed {{failed verification}} tag (it may quote the source)', () => {
+  const why = `the source states otherwise: ${HOSTILE_TITLE} | 7% = 0.7%`;
+  it('the one decision\'s tag, the audit\'s to-do wikitext, the web page\'s and the gadget\'s: inert, by one rule', async () => {
+    assertInertTag(tagWikitext({ tag: { template: 'failed verification', why } }, 'December 2026')!);
+    const item: TodoItem = { number: 3, section: 'History', claim: 'A claim.', band: 'not-supported', reason: why, sourceTitle: 'T', sourceUrl: 'https://a.example/', suggestion: '', tag: true } as TodoItem;
+    const line = todoWikitext([item], { title: 'T', date: new Date('2026-12-01T00:00:00Z') }).split('\n')[1]!;
+    assertInertTag(line.slice(line.indexOf('{{failed verification')));
+    const web = (await import(WEB_TODO)) as { templateValue(s: string): string };
+    for (const v of [why, HOSTILE_TITLE, 'plain words: 0.12, below 0.15', '&#91; a_b ~ ~~ ___ http://x']) assert.equal(web.templateValue(v), inertText(v), v);
+    const sandbox: { window: { veraciteGadget?: { logic: { proposedTag(v: unknown, d: Date): string } } } } = { window: {} };
+    runInNewContext(await readFile(GADGET, 'utf8'), sandbox);
+    assertInertTag(sandbox.window.veraciteGadget!.logic.proposedTag({ decision: { band: 'not-supported', tag: { template: 'failed verification', why } } }, new Date('2026-12-01T12:00:00Z'))!);
   });
 });

@@ -16,6 +16,10 @@
  * marker against some parameters, and in a URL it breaks the link. Identifiers are kept only in their own
  * shape (PubMed and PMC ids: digits; a DOI: 10.<registrant>/<suffix>).
  */
+import { inertText, inertUrl } from '../util/inert-wikitext.js';
+
+export { inertText, inertUrl };
+
 export interface CitableSource {
   url: string;
   title: string;
@@ -30,39 +34,6 @@ export interface CitableSource {
 
 /** Authors written out; more are summed up as "et al." (display-authors). */
 const MAX_AUTHORS = 6;
-
-/** Characters of wikitext markup in text, as character references: tags and comments, links, templates, parameter names. */
-const TEXT_REFERENCES: Record<string, string> = { '<': '&lt;', '>': '&gt;', '[': '&#91;', ']': '&#93;', '{': '&#123;', '}': '&#125;', '=': '&#61;' };
-
-/**
- * A provider's text as an inert template value: one line; `<`, `>`, `[`, `]`, `{`, `}`, `=` as character
- * references; runs of three or more tildes (signatures) and doubled underscores (behaviour switches such as
- * __NOINDEX__) broken by references; "://" (a bare link) as "&#58;//"; an existing reference-like "&...;" kept as
- * typed ("&amp;..."); and "|" as {{!}} (last: its own braces are the template's, not the provider's).
- */
-export function inertText(v: string): string {
-  return v
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/&(?=#?[a-z0-9]+;)/gi, '&amp;')
-    .replace(/[<>[\]{}=]/g, (c) => TEXT_REFERENCES[c]!)
-    .replace(/~{3,}/g, (m) => '&#126;'.repeat(m.length))
-    .replace(/_(?=_)/g, '&#95;')
-    .replace(/:\/\//g, '&#58;//')
-    .replace(/\|/g, '{{!}}');
-}
-
-/**
- * A provider's URL as an inert |url= value: only http(s); space, quotes, `<`, `>`, `[`, `]`, `{`, `}`, `|`, `~`,
- * `^`, backtick percent-encoded, as are doubled underscores (the same address to any server; `~` is unreserved,
- * RFC 3986 2.3). A "=" stays: a named parameter ends at its first "=", later ones are its value (Help:Template),
- * and "%3D" would change a query. Undefined for anything that is not an http(s) URL.
- */
-export function inertUrl(u: string): string | undefined {
-  const url = u.trim();
-  if (!/^https?:\/\/[^\s]/i.test(url)) return undefined;
-  return url.replace(/[\s"'<>[\]{}|~^`]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`).replace(/_(?=_)/g, '%5F');
-}
 
 /** An identifier kept only in its own shape: PubMed / PMC ids are digits, a DOI is 10.<registrant>/<suffix> (made inert). */
 function digits(v: string | undefined): string | undefined {

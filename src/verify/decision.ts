@@ -19,6 +19,8 @@
  *      supported" without a tag: an editor reads the source.
  */
 
+import { inertText } from '../util/inert-wikitext.js';
+
 export type DecisionBand = 'supported' | 'partly-supported' | 'needs-review' | 'not-supported';
 
 export interface DecisionThresholds {
@@ -123,6 +125,7 @@ export function decidePair(x: DecisionInput, t: DecisionThresholds = BAND_THRESH
 /** A decision's tag as wikitext: the template with its date and reason. */
 export function tagWikitext(d: Pick<PairDecision, 'tag'>, month: string): string | undefined {
   if (!d.tag) return undefined;
-  const reason = `veracite: ${d.tag.why}`.replace(/\s+/g, ' ').replace(/[{}]/g, '').replace(/\|/g, '{{!}}');
+  // The reason may quote the source (a finding's words and figures): made inert, as a proposed citation is.
+  const reason = inertText(`veracite: ${d.tag.why}`);
   return `{{failed verification|date=${month}|reason=${reason}}}`;
 }

@@ -49,8 +49,19 @@ export function todoCsv(items) {
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
-function templateValue(s) {
-  return s.replace(/\s+/g, ' ').replace(/[{}]/g, '').replace(/\|/g, '{{!}}');
+// A template parameter's value, inert in wikitext (the server's rule, src/util/inert-wikitext.ts): the reason
+// may quote the source. Character references survive a paste and are decoded only when the page is rendered.
+const REFERENCES = { '<': '&lt;', '>': '&gt;', '[': '&#91;', ']': '&#93;', '{': '&#123;', '}': '&#125;', '=': '&#61;' };
+export function templateValue(s) {
+  return s
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/&(?=#?[a-z0-9]+;)/gi, '&amp;')
+    .replace(/[<>[\]{}=]/g, (c) => REFERENCES[c])
+    .replace(/~{3,}/g, (m) => '&#126;'.repeat(m.length))
+    .replace(/_(?=_)/g, '&#95;')
+    .replace(/:\/\//g, '&#58;//')
+    .replace(/\|/g, '{{!}}');
 }
 
 function nowiki(s) {
