@@ -124,7 +124,8 @@ async function scifact(): Promise<void> {
     evals,
     ndcg10Difference: Object.fromEntries(modes.map((m) => [m, +(evals[`opensearch-${m}`]!['ndcg10']! - evals[`lancedb-${m}`]!['ndcg10']!).toFixed(4)])),
     hybrid: dense ? 'measured' : `not measured: ${lanceDir} has no vectors (build one with veracite index --dense and pass --lance)`,
-    cluster: await machine(),
+    // The CLI-built index (BM25 only) has the CLI's default of 3 primaries, not --shards.
+    cluster: { ...(await machine()), shards: dense ? shards : 3 },
     loadAverage: { start: loadStart, end: load() },
     command: `OPENSEARCH_URL=${url} node --import tsx bench/bench-opensearch.ts --part scifact${dense ? ` --lance ${values.lance}` : ''}`,
   };
