@@ -66,7 +66,8 @@ const files: ManifestFile[] = [];
 for (const rel of await filesUnder(copy)) files.push({ path: rel, size: (await stat(join(copy, rel))).size, sha256: await sha256(join(copy, rel)), verifiedBy: 'first-seen' });
 const manifest: DownloadManifest = { format: 'veracite-model-download', version: 1, repo, revision: 'committed', endpoint: `file://${modelDir}`, files, completedAt: new Date().toISOString() };
 await writeFileAtomic(join(copy, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
-await writePullInfo(dir, { repo, revision: 'committed', role: 'nli', dtype });
+// models/verifier reads [CLS] claim [SEP] evidence (its MODEL_CARD.md): the entailment model is told so.
+await writePullInfo(dir, { repo, revision: 'committed', role: 'nli', dtype, options: { pairOrder: 'claim-first' } });
 
 const command = `node --import tsx scripts/learn/calibrate-engine.ts --model ${values.model} --dtype ${dtype}${values.quick ? ' --quick' : ''}`;
 const started = performance.now();

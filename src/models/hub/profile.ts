@@ -45,7 +45,7 @@ export interface ProfileFile {
   repo: string;
   revision: string;
   dtype: 'fp32' | 'q8';
-  options?: { pooling?: 'mean' | 'cls'; scoreAs?: 'logit' | 'probability' };
+  options?: { pooling?: 'mean' | 'cls'; scoreAs?: 'logit' | 'probability'; pairOrder?: 'premise-first' | 'claim-first' };
   /** The model folder, relative to the profile folder. */
   model: string;
   /** The loaded model's id and version (weights hash) when it was calibrated: a changed file is refused. */

@@ -7,6 +7,12 @@ import { softmax } from './math.js';
 export interface OnnxEntailmentOptions extends OnnxLoadOptions {
   /** Logit index of each class, overriding config.json's id2label (for exports with LABEL_0.. names). */
   labelIndices?: EntailmentIndices;
+  /**
+   * The order the model was trained to read a pair in: 'premise-first' ([CLS] evidence [SEP] claim, the NLI
+   * convention, default) or 'claim-first' ([CLS] claim [SEP] evidence, as models/verifier was trained:
+   * MODEL_CARD.md). config.json's `veracite_pair_order` gives it when the option does not.
+   */
+  pairOrder?: 'premise-first' | 'claim-first';
 }
 
 /**
@@ -21,6 +27,8 @@ export class OnnxEntailmentModel implements EntailmentModel {
     private readonly loaded: LoadedOnnxModel,
     labels: EntailmentIndices,
     private readonly labelCount: number,
+    /** Reads (claim, evidence) rather than (evidence, claim): OnnxEntailmentOptions.pairOrder. */
+    private readonly claimFirst = false,
   ) {
     this.info = loaded.info;
     this.labels = labels;
@@ -31,7 +39,8 @@ export class OnnxEntailmentModel implements EntailmentModel {
     try {
       const where = `${loaded.where}/config.json`;
       const id2label = readId2Label(loaded.config, where);
-      return new OnnxEntailmentModel(loaded, entailmentIndices(id2label, where, options.labelIndices), id2label.size);
+      const order = options.pairOrder ?? (loaded.config['veracite_pair_order'] === 'claim-first' ? 'claim-first' : 'premise-first');
+      return new OnnxEntailmentModel(loaded, entailmentIndices(id2label, where, options.labelIndices), id2label.size, order === 'claim-first');
     } catch (e) {
       await loaded.model.dispose();
       throw e;
@@ -41,7 +50,7 @@ export class OnnxEntailmentModel implements EntailmentModel {
   async predict(pairs: EntailmentPair[]): Promise<EntailmentProbs[]> {
     const rows = await classifyPairs(
       this.loaded,
-      pairs.map((p) => [p.premise, p.hypothesis]),
+      pairs.map((p) => (this.claimFirst ? [p.hypothesis, p.premise] : [p.premise, p.hypothesis])),
     );
     const { entailment, neutral, contradiction } = this.labels;
     return rows.map((logits) => {
