@@ -37,7 +37,7 @@ describe('the shipped engine (veracite check in its own process)', { skip: !hasB
     const j = await runCliProcess(['check', CLAIM, '--source', SOURCE, '--no-index', '--json', '--profile', 'verifier']);
     assertSettled(j);
     const out = JSON.parse(j.stdout) as { audit: { decision?: { band: string } }; provenance: { models: { id: string; version: string; file?: string; backend: string }[]; flagging: { bands?: Record<string, number> } } };
-    const engine = out.provenance.models.find((m) => m.backend === 'onnx');
+    const engine = out.provenance.models.find((m) => m.id === 'verifier');
     assert.deepEqual(engine && { id: engine.id, version: engine.version, file: engine.file }, { id: 'verifier', version: `sha256:${sha.slice(0, 16)}`, file });
     assert.ok(out.provenance.models.some((m) => m.id === 'profile:verifier'));
     assert.ok(out.audit.decision, 'the one decision');
