@@ -14,7 +14,7 @@ import { after, before, describe, it } from 'node:test';
 /** The reporter flags of package.json's "test" script. */
 function reporterFlags(): string[] {
   const script = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { test: string } }).scripts.test;
-  const flags = script.match(/--test-reporter(?:-destination)?=\S+/g) ?? [];
+  const flags: string[] = script.match(/--test-reporter(?:-destination)?=\S+/g) ?? [];
   assert.ok(flags.includes('--test-reporter=./test/reporter/file-times.mjs') && flags.includes('--test-reporter=spec'), script);
   return flags;
 }
