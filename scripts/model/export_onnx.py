@@ -13,7 +13,6 @@ Checks: onnxruntime (Python) against PyTorch on real pairs, max |diff| of the fp
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import shutil
 import sys
@@ -25,6 +24,7 @@ from transformers import AutoModel, AutoModelForSequenceClassification, AutoToke
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bases import base_dir  # noqa: E402
+from verify_pins import sha256  # noqa: E402  (the one file hash the pins are checked with)
 
 OPSET = 17
 SAMPLES = [
@@ -33,14 +33,6 @@ SAMPLES = [
     ("A man is sleeping.", "A man is playing a guitar on stage."),
     ("Two dogs run in a field.", "Two dogs are running through a grassy field."),
 ]
-
-
-def sha256(p: Path) -> str:
-    h = hashlib.sha256()
-    with open(p, "rb") as f:
-        for c in iter(lambda: f.read(1 << 20), b""):
-            h.update(c)
-    return h.hexdigest()
 
 
 def encode(bert, input_ids, attention_mask, token_type_ids):
