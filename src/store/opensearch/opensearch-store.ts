@@ -24,6 +24,7 @@ import { titleKey } from '../title-key.js';
 import type { DocumentWithPassages, IngestCheckpoint, PassageHit, StoreStats } from '../types.js';
 import { normalizeUrl } from '../url.js';
 import { cosineFromScore, documentsIndexBody, EF_SEARCH, metaIndexBody, passagesIndexBody, vectorProperty } from './opensearch-schema.js';
+import { explainOpenSearchError, isTransientSearchFailure } from './opensearch-errors.js';
 import { parseOpenSearchSpec, type OpenSearchSpec } from './opensearch-spec.js';
 
 type QueryContainer = Types.Common_QueryDsl.QueryContainer;
@@ -189,8 +190,27 @@ export class OpenSearchStore implements VectorBackfillStore {
     this.dirty = false;
   }
 
+  /**
+   * A read, tried again while the failure looks like a node leaving (replicas take over within about a
+   * second), then failed with the cluster's own reasons. Writes are not retried here: bulk has its own rule.
+   */
+  private async read<T>(what: string, call: () => Promise<T>): Promise<T> {
+    const waits = [250, 750, 1500];
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await call();
+      } catch (e) {
+        if (attempt < waits.length && isTransientSearchFailure(e)) {
+          await new Promise((res) => setTimeout(res, waits[attempt]));
+          continue;
+        }
+        throw new Error(`${this.spec.display}: ${what} failed${attempt ? ` (${attempt + 1} tries)` : ''}: ${explainOpenSearchError(e)}`, { cause: e });
+      }
+    }
+  }
+
   private async count(index: string, query?: QueryContainer): Promise<number> {
-    const r = await this.client.count({ index, body: query ? { query } : {} });
+    const r = await this.read('count', () => this.client.count({ index, body: query ? { query } : {} }));
     return r.body.count;
   }
 
@@ -291,20 +311,20 @@ export class OpenSearchStore implements VectorBackfillStore {
   async searchText(query: string, k: number): Promise<PassageHit[]> {
     if (!query.trim()) return [];
     await this.fresh();
-    const r = await this.client.search({
+    const r = await this.read('search', () => this.client.search({
       index: this.passagesIndex,
       body: { size: k, _source: PASSAGE_FIELDS, query: { match: { search_text: { query } } } },
-    });
+    }));
     return r.body.hits.hits.map((h) => ({ passage: toPassage(h._source as PassageSource), score: h._score ?? 0 }));
   }
 
   async searchVector(vector: Float32Array, k: number): Promise<PassageHit[]> {
     if ((await this.vectorDimension()) === undefined) return [];
     await this.fresh();
-    const r = await this.client.search({
+    const r = await this.read('search', () => this.client.search({
       index: this.passagesIndex,
       body: { size: k, _source: PASSAGE_FIELDS, query: { knn: { vector: { vector: Array.from(vector), k, method_parameters: { ef_search: Math.max(EF_SEARCH, k) } } } } },
-    });
+    }));
     return r.body.hits.hits.map((h) => ({ passage: toPassage(h._source as PassageSource), score: cosineFromScore(h._score ?? 0) }));
   }
 
@@ -357,7 +377,7 @@ export class OpenSearchStore implements VectorBackfillStore {
       for (;;) {
         const body: API.Search_RequestBody = { size, _source: fields, query, sort: [{ id: { order: 'asc' } }], pit: { id: pitId, keep_alive: '5m' } };
         if (after) body.search_after = after;
-        const r = await this.client.search({ body });
+        const r = await this.read('search', () => this.client.search({ body }));
         const hits = r.body.hits.hits;
         if (hits.length === 0) return;
         yield hits.map((h) => h._source as PassageSource);
@@ -390,7 +410,7 @@ export class OpenSearchStore implements VectorBackfillStore {
     if (ids.length === 0) return [];
     const found = new Map<string, Document>();
     for (let i = 0; i < ids.length; i += 1000) {
-      const r = await this.client.mget({ index: this.documentsIndex, body: { ids: ids.slice(i, i + 1000) } });
+      const r = await this.read('mget', () => this.client.mget({ index: this.documentsIndex, body: { ids: ids.slice(i, i + 1000) } }));
       for (const d of r.body.docs) {
         const doc = d as { found?: boolean; _source?: DocumentSource };
         if (doc.found && doc._source) found.set(doc._source.id, toDocument(doc._source));
@@ -402,7 +422,7 @@ export class OpenSearchStore implements VectorBackfillStore {
   async findTitles(keys: string[]): Promise<{ id: string; title: string; key: string }[]> {
     if (keys.length === 0) return [];
     await this.fresh();
-    const r = await this.client.search({ index: this.documentsIndex, body: { size: 1000, _source: ['id', 'title', 'title_key'], query: { terms: { title_key: [...new Set(keys)] } } } });
+    const r = await this.read('search', () => this.client.search({ index: this.documentsIndex, body: { size: 1000, _source: ['id', 'title', 'title_key'], query: { terms: { title_key: [...new Set(keys)] } } } }));
     return r.body.hits.hits.map((h) => {
       const s = h._source as DocumentSource;
       return { id: s.id, title: s.title, key: s.title_key };
@@ -411,16 +431,16 @@ export class OpenSearchStore implements VectorBackfillStore {
 
   async findDocumentsByUrl(url: string): Promise<Document[]> {
     await this.fresh();
-    const r = await this.client.search({ index: this.documentsIndex, body: { size: 100, query: { term: { norm_url: normalizeUrl(url) } } } });
+    const r = await this.read('search', () => this.client.search({ index: this.documentsIndex, body: { size: 100, query: { term: { norm_url: normalizeUrl(url) } } } }));
     return r.body.hits.hits.map((h) => toDocument(h._source as DocumentSource));
   }
 
   async getPassages(docId: string): Promise<Passage[]> {
     await this.fresh();
-    const r = await this.client.search({
+    const r = await this.read('search', () => this.client.search({
       index: this.passagesIndex,
       body: { size: 10_000, _source: PASSAGE_FIELDS, query: { term: { doc_id: docId } }, sort: [{ idx: { order: 'asc' } }] },
-    });
+    }));
     return r.body.hits.hits.map((h) => toPassage(h._source as PassageSource));
   }
 
@@ -432,7 +452,7 @@ export class OpenSearchStore implements VectorBackfillStore {
     const out = new Map<string, { text: string; vector: Float32Array }>();
     if (ids.length === 0 || (await this.vectorDimension()) === undefined) return out;
     for (let i = 0; i < ids.length; i += 1000) {
-      const r = await this.client.mget({ index: this.passagesIndex, body: { ids: ids.slice(i, i + 1000) }, _source_includes: ['id', 'text', 'vector'] });
+      const r = await this.read('mget', () => this.client.mget({ index: this.passagesIndex, body: { ids: ids.slice(i, i + 1000) }, _source_includes: ['id', 'text', 'vector'] }));
       for (const d of r.body.docs) {
         const s = (d as { found?: boolean; _source?: PassageSource })._source;
         if (s?.vector) out.set(s.id, { text: s.text, vector: Float32Array.from(s.vector) });
@@ -444,7 +464,7 @@ export class OpenSearchStore implements VectorBackfillStore {
   async stats(): Promise<StoreStats> {
     await this.fresh();
     const passages = await this.count(this.passagesIndex);
-    const r = await this.client.search({ index: this.documentsIndex, body: { size: 0, track_total_hits: true, aggs: { sentences: { sum: { field: 'n_sentences' } } } } });
+    const r = await this.read('search', () => this.client.search({ index: this.documentsIndex, body: { size: 0, track_total_hits: true, aggs: { sentences: { sum: { field: 'n_sentences' } } } } }));
     const total = r.body.hits.total;
     const documents = typeof total === 'number' ? total : (total?.value ?? 0);
     const agg = r.body.aggregations?.['sentences'] as { value?: number } | undefined;
