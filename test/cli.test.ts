@@ -8,9 +8,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { cliEntryArgs } from '../src/cli/testing/cli-entry.js';
 
 function veracite(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', ...args], { encoding: 'utf8', timeout: 120_000, ...(input !== undefined ? { input } : {}) });
+  const r = spawnSync(process.execPath, [...cliEntryArgs(), ...args], { encoding: 'utf8', timeout: 120_000, ...(input !== undefined ? { input } : {}) });
   return { code: r.status, out: r.stdout, err: r.stderr, signal: r.signal };
 }
 

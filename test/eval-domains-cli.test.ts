@@ -11,11 +11,12 @@ import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { cliEntryArgs } from '../src/cli/testing/cli-entry.js';
 
 const SAMPLES = join(import.meta.dirname, '..', 'data', 'samples', 'calibration');
 
 function veracite(args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', ...args], { encoding: 'utf8', timeout: 600_000, env: { ...process.env, NO_COLOR: '1' } });
+  return spawnSync(process.execPath, [...cliEntryArgs(), ...args], { encoding: 'utf8', timeout: 600_000, env: { ...process.env, NO_COLOR: '1' } });
 }
 
 const firstLines = async (from: string, to: string, n: number) => writeFile(to, (await readFile(from, 'utf8')).split('\n').filter((l) => l.trim()).slice(0, n).join('\n') + '\n');

@@ -13,6 +13,7 @@ import { EXIT, EXIT_MEANINGS } from '../src/util/exit-codes.js';
 import { exitCodeOf } from '../src/cli/exit-codes.js';
 import { MissingIndexError } from '../src/store/missing-index.js';
 import { SettingsError } from '../src/util/settings-error.js';
+import { cliEntryArgs } from '../src/cli/testing/cli-entry.js';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -24,7 +25,7 @@ interface Ran {
 
 function veracite(args: string[]): Promise<Ran> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', ...args], { cwd: ROOT, timeout: 120_000, env: { ...process.env, NO_COLOR: '1' } }, (e, out, err) =>
+    execFile(process.execPath, [...cliEntryArgs(), ...args], { cwd: ROOT, timeout: 120_000, env: { ...process.env, NO_COLOR: '1' } }, (e, out, err) =>
       resolve({ code: e ? ((e as { code?: number }).code ?? null) : 0, out, err }),
     );
   });

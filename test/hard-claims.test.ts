@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Veracite } from '../src/app/veracite.js';
+import { cliEntryArgs } from '../src/cli/testing/cli-entry.js';
 
 interface Case {
   id: string;
@@ -69,7 +70,7 @@ type SetName = keyof typeof SETS;
 const RIGHT_FLOOR: Record<Exclude<SetName, 'first'>, number> = { second: 29, third: 26, fourth: 25 };
 
 function veracite(args: string[]): string {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', ...args], { encoding: 'utf8', timeout: 600_000, env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, [...cliEntryArgs(), ...args], { encoding: 'utf8', timeout: 600_000, env: { ...process.env, NO_COLOR: '1' } });
   assert.equal(r.status, 0, `veracite ${args.join(' ')}:\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
 }

@@ -14,6 +14,7 @@ import { VerdictResponse } from '../src/server/schemas.js';
 import type { RunningServer } from '../src/server/start.js';
 import { fakeModels } from '../src/server/testing/fake-models.js';
 import { makeTestIndex, postJson, startTestServer, type TestIndex } from '../src/server/testing/harness.js';
+import { cliEntryArgs } from '../src/cli/testing/cli-entry.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const FRENCH = 'La carence en vitamine D augmente le risque de fractures.';
@@ -22,7 +23,7 @@ const SOURCE_TEXT = 'Vitamin D deficiency is common in older adults. In a cohort
 
 function veracite(args: string[]): Promise<{ code: number; out: string; err: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', ...args], { cwd: ROOT, timeout: 180_000 }, (e, out, err) => resolve({ code: e ? ((e as { code?: number }).code ?? 1) : 0, out, err }));
+    execFile(process.execPath, [...cliEntryArgs(), ...args], { cwd: ROOT, timeout: 180_000 }, (e, out, err) => resolve({ code: e ? ((e as { code?: number }).code ?? 1) : 0, out, err }));
   });
 }
 

@@ -28,8 +28,8 @@ import { takeJudgeUsage } from '../src/models/llm/usage.js';
 import { startFakeOpenAi, type FakeServer } from '../src/models/llm/testing/fake-servers.js';
 import { sampleOracle } from '../src/models/llm/testing/sample-oracle.js';
 import { PROFILE_FILE, READINGS_FILE } from '../src/models/hub/profile.js';
+import { cliEntryArgs } from '../src/cli/testing/cli-entry.js';
 
-const ENTRY = fileURLToPath(new URL('../src/cli/entry.ts', import.meta.url));
 const KEY_VAR = 'VERACITE_TEST_LLM_KEY';
 const LIMIT = { train: 6, dev: 3, wice: 8, snli: 36 };
 const SORRY = 'I am sorry, I cannot assess medical claims.';
@@ -106,7 +106,7 @@ describe('an LLM judge whose replies cannot be read (loopback server)', () => {
 
   const audit = (out: string, html: string) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const args = ['--import', 'tsx', ENTRY, 'audit', 'data/samples/audit/Breast_cancer_risk_factors.txt', '--sources', 'data/samples/audit/sources', '--no-index', '--no-recommend', '--profile', 'judge-u', '--limit', '3', '--out', out, '--html', html];
+      const args = [...cliEntryArgs(), 'audit', 'data/samples/audit/Breast_cancer_risk_factors.txt', '--sources', 'data/samples/audit/sources', '--no-index', '--no-recommend', '--profile', 'judge-u', '--limit', '3', '--out', out, '--html', html];
       const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, VERACITE_MODELS_DIR: home } });
       let stdout = '';
       let stderr = '';
@@ -155,7 +155,7 @@ describe('an LLM judge whose replies cannot be read (loopback server)', () => {
       ].join('\n') + '\n');
       const out = join(root, 'checks.jsonl');
       const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, 'check', '--pairs', pairs, '--out', out, '--no-index', '--no-recommend', '--profile', 'judge-u', '--quiet'], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, VERACITE_MODELS_DIR: home } });
+        const child = spawn(process.execPath, [...cliEntryArgs(), 'check', '--pairs', pairs, '--out', out, '--no-index', '--no-recommend', '--profile', 'judge-u', '--quiet'], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, VERACITE_MODELS_DIR: home } });
         let stderr = '';
         child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
         child.once('exit', (code) => resolve({ code, stderr }));

@@ -15,6 +15,7 @@ import { MANIFEST_FILE } from '../src/models/hub/download.js';
 import { PROFILE_FILE, repoFolder } from '../src/models/hub/profile.js';
 import { LoopbackHub, type HubRepo } from '../src/models/hub/testing/loopback-hub.js';
 import { buildLexicalNliModel, lexicalNliWeights, samplePairs } from '../src/models/testing/lexical-nli-model.js';
+import { cliEntryArgs } from '../src/cli/testing/cli-entry.js';
 
 const REPO = 'tiny-org/tiny-cli-nli';
 const REVISION = 'fedcba9876543210fedcba9876543210fedcba98';
@@ -36,7 +37,7 @@ describe('veracite models (CLI, loopback hub)', () => {
     new Promise((done) => {
       const env: NodeJS.ProcessEnv = { ...process.env, VERACITE_MODELS_DIR: home };
       for (const k of ['HF_HUB_OFFLINE', 'TRANSFORMERS_OFFLINE', 'VERACITE_HUB_ENDPOINT', 'HF_ENDPOINT', 'HF_TOKEN']) delete env[k];
-      execFile(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', ...args], { env, timeout: 300_000, maxBuffer: 32 << 20 }, (e, out, err) => {
+      execFile(process.execPath, [...cliEntryArgs(), ...args], { env, timeout: 300_000, maxBuffer: 32 << 20 }, (e, out, err) => {
         done({ code: e ? (typeof e.code === 'number' ? e.code : 1) : 0, out, err });
       });
     });

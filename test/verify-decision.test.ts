@@ -22,12 +22,13 @@ import { after, before, describe, it } from 'node:test';
 import { Veracite } from '../src/app/veracite.js';
 import type { SetLabel } from '../src/eval/citation-set.js';
 import type { Verdict } from '../src/verify/types.js';
+import { cliEntryArgs } from '../src/cli/testing/cli-entry.js';
 
 const SAMPLE = join(import.meta.dirname, '..', 'data', 'samples', 'audit');
 const CORPUS = join(import.meta.dirname, '..', 'data', 'samples', 'scifact', 'corpus.jsonl');
 
 function veracite(args: string[]): string {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', ...args], { encoding: 'utf8', timeout: 600_000, env: { ...process.env, NO_COLOR: '1' } });
+  const r = spawnSync(process.execPath, [...cliEntryArgs(), ...args], { encoding: 'utf8', timeout: 600_000, env: { ...process.env, NO_COLOR: '1' } });
   assert.equal(r.status, 0, `veracite ${args.join(' ')}:\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
 }

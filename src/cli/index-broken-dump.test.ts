@@ -18,12 +18,13 @@ import { writeMultistream } from '../corpus/testing/write-multistream.js';
 import { startTestServer } from '../server/testing/harness.js';
 import { fakeModels } from '../server/testing/fake-models.js';
 import { LanceStore } from '../store/lancedb-store.js';
+import { cliEntryArgs } from './testing/cli-entry.js';
 
 const PAGES = 600;
 const BROKEN = 301;
 
 function veracite(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', ...args], { encoding: 'utf8', timeout: 300_000 });
+  const r = spawnSync(process.execPath, [...cliEntryArgs(), ...args], { encoding: 'utf8', timeout: 300_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -14,10 +14,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { LanceStore } from '../store/lancedb-store.js';
 import { writeMultistream } from '../corpus/testing/write-multistream.js';
+import { cliEntryArgs } from './testing/cli-entry.js';
 
 const FIXTURE = 'data/samples/wikimedia/enwiki-sample-pages-articles-multistream.xml.bz2';
 const COPIES = 12;
-const cli = (args: string[]) => [process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', 'index', ...args]] as const;
+const cli = (args: string[]) => [process.execPath, [...cliEntryArgs(), 'index', ...args]] as const;
 
 async function documents(idx: string): Promise<Map<string, string>> {
   const store = await LanceStore.open(idx, { create: false });

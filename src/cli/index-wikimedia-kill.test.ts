@@ -15,6 +15,7 @@ import { describe, it } from 'node:test';
 import { wikitextProse } from '../app/wikitext-prose.js';
 import { ingestSource } from '../store/ingest.js';
 import { LanceStore } from '../store/lancedb-store.js';
+import { cliEntryArgs } from './testing/cli-entry.js';
 
 const BASE = 'data/samples/wikimedia/enwiki-sample-pages-articles-multistream.xml.bz2';
 const COPIES = 5;
@@ -37,7 +38,7 @@ describe('a killed update', () => {
       pages.push('  <page>\n    <title>Goryeo ware</title>\n    <ns>0</ns>\n    <id>1002</id>\n    <redirect title="Korean pottery" />\n    <revision>\n      <id>9999</id>\n      <text xml:space="preserve">#REDIRECT [[Korean pottery]]</text>\n    </revision>\n  </page>\n');
       const changes = join(dir, 'enwiki-changes.xml');
       await writeFile(changes, head + pages.join('') + '</mediawiki>\n');
-      const args = ['--import', 'tsx', 'src/cli/entry.ts', 'index', changes, '--format', 'mediawiki', '--update', 'changes', '--batch-size', '1', '--index', idx, '--quiet'];
+      const args = [...cliEntryArgs(), 'index', changes, '--format', 'mediawiki', '--update', 'changes', '--batch-size', '1', '--index', idx, '--quiet'];
 
       const child = spawn(process.execPath, args, { stdio: 'ignore' });
       const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));

@@ -22,8 +22,8 @@ import { HOSTILE_TITLE, liveWikitext, startHostileOpenAlex, type HostileOpenAlex
 import { fakeModels } from '../server/testing/fake-models.js';
 import { makeTestIndex, postJson, startTestServer, type TestIndex } from '../server/testing/harness.js';
 import type { RunningServer } from '../server/start.js';
+import { cliEntryArgs } from '../cli/testing/cli-entry.js';
 
-const ENTRY = fileURLToPath(new URL('../cli/entry.ts', import.meta.url));
 const GADGET = fileURLToPath(new URL('../wiki-gadget/veracite-gadget.js', import.meta.url));
 const WEB_SOURCES = fileURLToPath(new URL('../web/sources.js', import.meta.url));
 const WEB_TODO = fileURLToPath(new URL('../web/todo.js', import.meta.url));
@@ -81,7 +81,7 @@ describe('surfaces that propose a template, against a loopback OpenAlex with the
 
   it('CLI: veracite check --suggest-from search (its own process) prints an inert citation', async () => {
     const args = [
-      '--import', 'tsx', ENTRY, 'check', CLAIM, '--source', join(dir, 'bread.html'), '--title', 'Grey seal', '--no-index', '--scorer', 'lexical', '--threshold', '0.3',
+      ...cliEntryArgs(), 'check', CLAIM, '--source', join(dir, 'bread.html'), '--title', 'Grey seal', '--no-index', '--scorer', 'lexical', '--threshold', '0.3',
       '--suggest-from', 'search', '--search', 'openalex', '--search-fetches', '0', '--api-base', `openalex=${oa.base}`, '--api-interval', '0', '--cache', join(dir, 'cache-cli'),
     ];
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -17,9 +17,9 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { AuditReport } from '../audit/types.js';
 import { makeTestIndex, postJson, type TestIndex } from '../server/testing/harness.js';
+import { cliEntryArgs } from '../cli/testing/cli-entry.js';
 
 const CHILD = fileURLToPath(new URL('./testing/snapshot-server-child.ts', import.meta.url));
-const ENTRY = fileURLToPath(new URL('../cli/entry.ts', import.meta.url));
 /** The page cap of these runs (sources.maxBytes, --max-bytes): the growing file passes it within milliseconds. */
 const CAP = 100_000;
 /** A hang guard, not a speed bound: before the fix a FIFO held a check past 30 s, /dev/zero never ended. */
@@ -73,7 +73,7 @@ describe('veracite audit --sources (the CLI as its own process)', () => {
     const article = join(dir, 'godrevy.wikitext');
     await writeFile(article, Object.values(ENTRIES).map((e) => `${CLAIM}<ref>{{cite web |url=${e.url} |title=Page}}</ref>`).join('\n\n') + '\n');
     const out = join(dir, 'report.json');
-    const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, 'audit', article, '--title', 'Godrevy', '--no-index', '--sources', folder, '--max-bytes', String(CAP), '--scorer', 'lexical', '--out', out, '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...cliEntryArgs(), 'audit', article, '--title', 'Godrevy', '--no-index', '--sources', folder, '--max-bytes', String(CAP), '--scorer', 'lexical', '--out', out, '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -175,7 +175,7 @@ describe('veracite check --source FILE (the CLI as its own process)', () => {
   it('refuses a FIFO and a link to /dev/zero with what to give instead (exit 65), and reads a link to a saved page', async () => {
     const run = (source: string) =>
       new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, 'check', CLAIM, '--source', source, '--no-index', '--no-recommend', '--scorer', 'lexical'], { stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(process.execPath, [...cliEntryArgs(), 'check', CLAIM, '--source', source, '--no-index', '--no-recommend', '--scorer', 'lexical'], { stdio: ['ignore', 'pipe', 'pipe'] });
         let stdout = '';
         let stderr = '';
         child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -7,6 +7,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { execFile } from 'node:child_process';
+import { cliEntryArgs } from './cli-entry.js';
 
 export interface CliRun {
   code: number | null;
@@ -21,7 +22,7 @@ export function runCliProcess(args: string[], opts: { env?: NodeJS.ProcessEnv; t
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'src/cli/entry.ts', ...args],
+      [...cliEntryArgs(), ...args],
       { env: { ...process.env, NO_COLOR: '1', ...opts.env }, timeout: opts.timeoutMs ?? 300_000, maxBuffer: 32 << 20, ...(opts.cwd ? { cwd: opts.cwd } : {}) },
       (e, stdout, stderr) => {
         const err = e as (NodeJS.ErrnoException & { code?: number | string; signal?: NodeJS.Signals }) | null;
