@@ -90,7 +90,8 @@ async function runAudit(article: string, flags: AuditFlags): Promise<AuditReport
   const [{ loadDocumentInput, noCitationsReason }, { writeKiltWafer }] = await Promise.all([import('../documents/index.js'), import('../wiki/index.js')]);
   // Before the index and the models open: a document that is not there, or is empty, says so at once.
   await checkInputFile(article, 'the document', 'wikitext, Wikipedia HTML, KILT/WAFER .jsonl, Markdown, HTML, text or PDF, e.g. data/samples/audit/article.wikitext');
-  const vc = await openApp(flags, AUDIT_OPTIONS);
+  // An audit is a batch run (many citations, nobody waiting on one request): MediaWiki is sent maxlag=5.
+  const vc = await openApp(flags, AUDIT_OPTIONS, { base: { search: { batch: true } } });
   try {
     const src = vc.settings.sources;
     const fetchPolicy = { timeoutMs: src.timeoutMs, maxBytes: src.maxBytes, maxRedirects: src.maxRedirects };

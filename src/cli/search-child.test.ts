@@ -144,7 +144,7 @@ describe('veracite verify --search, each provider, as its own process (loopback 
     }
   });
 
-  it('check --suggest-from search and audit --fetch --suggest-from search, as their own processes: settled, with the better source', async () => {
+  it('check --suggest-from search and audit --fetch --suggest-from search, as their own processes: settled, with the better source; audit sends MediaWiki maxlag=5', async () => {
     const own = await startSearchApiServer();
     try {
       const sources = join(dir, 'pages');
@@ -163,6 +163,12 @@ describe('veracite verify --search, each provider, as its own process (loopback 
       assert.ok(own.hits.some((h) => h.startsWith('/crossref/works/10.5555')), 'the DOI was looked up');
       const r = JSON.parse(await readFile(report, 'utf8')) as { citations: { recommendations?: { suggestions?: { url?: string }[] } }[] };
       assert.equal(r.citations[0]!.recommendations!.suggestions![0]!.url, 'https://doi.org/10.5555/seal.pups.2022');
+      assert.ok(own.hits.every((h) => !h.startsWith('/wikipedia/')), 'only the providers asked for');
+      // An audit is a batch run too: the Wikipedia searches for a better source carry maxlag=5 (check's do not).
+      const wiki = await runCliProcess(['audit', article, '--title', 'Grey seal', '--no-index', '--sources', sources, '--scorer', 'lexical', '--threshold', '0.3', '--suggest-from', 'search', '--search', 'wikipedia', '--search-fetches', '0', '--api-base', own.apiBase('wikipedia'), '--cache', join(dir, 'audit-wiki'), '--out', join(dir, 'audit-wiki.json'), '--quiet']);
+      assertSettled(wiki);
+      const api = own.hits.filter((h) => h.startsWith('/wikipedia/w/api.php'));
+      assert.ok(api.length >= 1 && api.every((h) => h.includes('maxlag=5')), `audit's MediaWiki requests: ${api.join('\n')}`);
     } finally {
       await own.close();
     }
