@@ -3,6 +3,7 @@
  * it here): the verification engine, the source ranker, the failed-verification threshold, the candidate
  * retriever (SIDE's union of BM25 and dense) and the source resolver, from one set of settings.
  */
+import type { AnswerReader } from '../search/answer-pool.js';
 import { CitationAuditor, DEFAULT_AUDIT_CONFIG, type AuditDeps } from '../audit/audit.js';
 import { findCalibration, flagRule, loadCalibration, scoringHash, type CalibrationFile } from '../audit/calibration.js';
 import { DEFAULT_SCORING } from '../audit/score-document.js';
@@ -59,7 +60,7 @@ export { localIndexDir, pageCacheDir, workOptions };
 // Defined in candidate-retriever.ts (the composition root builds it without loading the audit).
 export { candidateRetriever };
 
-export async function buildAuditPipeline(settings: Settings, models: ModelHub, store: Store | undefined, mode: SearchMode, searchHooks: SearchTestHooks = {}, reader?: PageReader): Promise<AuditPipeline> {
+export async function buildAuditPipeline(settings: Settings, models: ModelHub, store: Store | undefined, mode: SearchMode, searchHooks: SearchTestHooks = {}, reader?: PageReader, answers?: AnswerReader): Promise<AuditPipeline> {
   const notes: string[] = [];
   const engine = await models.engine();
   // Better sources from search (--suggest-from search) need no index.
@@ -112,7 +113,7 @@ export async function buildAuditPipeline(settings: Settings, models: ModelHub, s
     if (settings.sources.fetch) opts.fetch = { policy: fetchPolicy, cache: new PageCache(pageCacheDir(settings)), wayback: settings.sources.wayback, works: workOptions(settings), offline: settings.sources.offline, ...(reader ? { reader } : {}) };
     return new SourceResolver(opts);
   };
-  const finder = fromSearch && recommend ? (await import('./search.js')).searchCandidateFinder(settings, searchHooks) : undefined;
+  const finder = fromSearch && recommend ? (await import('./search.js')).searchCandidateFinder(settings, searchHooks, answers) : undefined;
   const deps: AuditDeps = {
     scorer: engine.scorer,
     resolver: resolver(),

@@ -11,6 +11,7 @@ import { pageToDocument } from '../sources/page-text.js';
 import type { Document } from '../corpus/types.js';
 import { SearchCache } from '../search/search-cache.js';
 import { SearchClient } from '../search/search-client.js';
+import type { AnswerReader } from '../search/answer-pool.js';
 import { searchSources, type SearchSourcesOptions } from '../search/collect.js';
 import type { SearchHit } from '../search/types.js';
 import { copiesArticle, wikipediaCopyReason } from '../search/mirrors.js';
@@ -29,7 +30,7 @@ export interface SearchTestHooks {
   policy?: { allowHosts?: string[] };
 }
 
-export function searchOptions(settings: Settings, hooks: SearchTestHooks = {}): Omit<SearchSourcesOptions, 'exclude' | 'excludeRead'> {
+export function searchOptions(settings: Settings, hooks: SearchTestHooks = {}, answers?: AnswerReader): Omit<SearchSourcesOptions, 'exclude' | 'excludeRead'> {
   const src = settings.sources;
   const s = settings.search;
   const dir = pageCacheDir(settings);
@@ -43,6 +44,7 @@ export function searchOptions(settings: Settings, hooks: SearchTestHooks = {}): 
     cache: new SearchCache(dir),
     offline: src.offline,
     batch: s.batch,
+    ...(answers ? { answers } : {}),
   });
   const works = workOptions(settings);
   const resolver = new SourceResolver({ fetch: { policy, cache: new PageCache(dir), wayback: false, works: { ...works, cache: new PageCache(dir) }, offline: src.offline } });
@@ -88,8 +90,8 @@ export const DEFAULT_SUGGEST_PROVIDERS = ['openalex', 'europepmc', 'crossref'] a
  * after; the rest go into an in-memory index, from which the audit's own candidate retrieval takes them
  * (recommend.ts), so they are scored and judged exactly as the cited source and as index candidates are.
  */
-export function searchCandidateFinder(settings: Settings, hooks: SearchTestHooks = {}): { find: NonNullable<AuditDeps['searchCandidates']>; documents: ReadonlyMap<string, Document> } {
-  const base = searchOptions(settings, hooks);
+export function searchCandidateFinder(settings: Settings, hooks: SearchTestHooks = {}, answers?: AnswerReader): { find: NonNullable<AuditDeps['searchCandidates']>; documents: ReadonlyMap<string, Document> } {
+  const base = searchOptions(settings, hooks, answers);
   const providers = settings.search.providers.length ? settings.search.providers : [...DEFAULT_SUGGEST_PROVIDERS];
   // The texts of the last candidates found, by id: the editors' view shows a suggestion's sentences (check-source.ts).
   const documents = new Map<string, Document>();

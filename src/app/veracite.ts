@@ -34,6 +34,7 @@ import { ModelHub, type InjectedModels } from './models.js';
 import { checkProfileModel, requireCalibrated, resolveProfile } from './profile.js';
 import { parseSettings, type RetrievalMode, type Settings, type SettingsInput } from './settings.js';
 import { inThreadDocumentReader, workerDocumentReader, type DocumentReader } from '../documents/document-reader.js';
+import { inThreadAnswerReader, workerAnswerReader, type AnswerReader } from '../search/answer-pool.js';
 
 export interface OpenOptions {
   /** Models to use instead of loading them (tests; callers holding their own ONNX instances). */
@@ -70,6 +71,7 @@ export class Veracite {
   private searchVerifierOf: Promise<SearchVerifier> | undefined;
   private embeddingCache: Promise<EmbeddingCache> | undefined;
   private reader: DocumentReader | undefined;
+  private answers: AnswerReader | undefined;
 
   private constructor(
     settings: Settings,
@@ -170,7 +172,7 @@ export class Veracite {
         models: { scorer, entailment },
         config: { documents: { maxDocs: v.candidates, titleMatch: v.titleMatch }, evidence: { mode: v.evidence }, hop: { enabled: false }, verdict: v.rule ? { rule: v.rule } : {} },
         ...(profile ? { profile: { name: profile.name, hash: profile.hash, ...(profile.verdictCalibration ? { calibration: profile.verdictCalibration } : {}) } } : {}),
-        search: searchOptions(this.settings, this.searchHooks),
+        search: searchOptions(this.settings, this.searchHooks, this.answerReader()),
         searchConfig: searchConfigOf(this.settings),
         ...(index ? { index } : {}),
       });
@@ -187,7 +189,7 @@ export class Veracite {
   auditPipeline(): Promise<AuditPipeline> {
     this.auditOf ??= (async () => {
       const { buildAuditPipeline } = await import('./audit.js');
-      const pipeline = await buildAuditPipeline(this.settings, this.models, this.store, this.mode, this.searchHooks, this.documentReader());
+      const pipeline = await buildAuditPipeline(this.settings, this.models, this.store, this.mode, this.searchHooks, this.documentReader(), this.answerReader());
       this.checkedProfile({ scorer: pipeline.engine.scorer, ...(pipeline.deps.support ? { entailment: pipeline.deps.support.entailment } : {}) });
       return pipeline;
     })();
@@ -332,8 +334,18 @@ export class Veracite {
     return this.reader;
   }
 
+  /**
+   * Reads search providers' answers (JSON parse, schema, hits) in a worker thread under a budget, as
+   * documents are (or on the calling thread with parse.inThread). Made on first use, closed with this.
+   */
+  answerReader(): AnswerReader {
+    this.answers ??= this.settings.parse.inThread ? inThreadAnswerReader() : workerAnswerReader();
+    return this.answers;
+  }
+
   async close(): Promise<void> {
     await this.reader?.close();
+    await this.answers?.close();
     if (this.embeddingCache) (await this.embeddingCache).close();
     await this.models.close();
     await this.store?.close();

@@ -6,6 +6,7 @@
  * read are not checked: services add fields freely.
  */
 import { z } from 'zod';
+import type { ApiResult } from '../sources/api-fetch.js';
 
 /** Results read from one answer: more is not a page of search results. */
 export const MAX_RESULTS = 100;
@@ -27,4 +28,33 @@ export function checked<S extends z.ZodType>(schema: S, answer: unknown): z.outp
   const issue = r.error.issues[0]!;
   const where = issue.path.length ? issue.path.map(String).join('.') : 'the answer';
   throw new Error(`malformed answer: ${where}: ${issue.message}`);
+}
+
+/** An answer that the service gave but that is an error: `retryAfterMs` when it says to ask again later. */
+export class AnswerError extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+    this.name = 'AnswerError';
+  }
+}
+
+/** The body as JSON; an HTML page (a captcha, a login wall, an error page) is named as such. */
+export function parseJsonBody(res: Pick<Extract<ApiResult, { ok: true }>, 'url' | 'contentType' | 'body'>): unknown {
+  const head = res.body.trimStart().slice(0, 200).toLowerCase();
+  if (/text\/html/i.test(res.contentType) || head.startsWith('<!doctype') || head.startsWith('<html')) {
+    throw new Error(`${new URL(res.url).host} answered an HTML page where JSON was expected (an error page, a login or a bot check?)`);
+  }
+  try {
+    return JSON.parse(res.body);
+  } catch (e) {
+    throw new Error(`unreadable answer from ${new URL(res.url).host}: not JSON (${(e as Error).message})`);
+  }
+}
+
+/** "127.0.0.1:8080 answered HTTP 500" for an HTTP status, else the fetcher's reason ("could not reach ..."). */
+export function failureText(res: Extract<ApiResult, { ok: false }>): string {
+  return /^HTTP \d/.test(res.reason) ? `${new URL(res.url).host} answered ${res.reason}` : res.reason;
 }

@@ -14,9 +14,11 @@
  */
 import { DEFAULT_RETRY_BUDGET_MS, fetchApi, sleep, type ApiFetchPolicy, type ApiResult, type ApiWait } from '../sources/api-fetch.js';
 import { userAgent } from '../sources/user-agent.js';
+import { inThreadAnswerReader, type AnswerReader } from './answer-pool.js';
+import type { AnswerTask } from './answer-readers.js';
 import { PROVIDER_BASES } from './search-api-bases.js';
 import { requestKey, type SearchCache } from './search-cache.js';
-import { PROVIDER_LABELS, type AnswerMeta, type RequestOptions, type SearchProviderName, type SearchRequester } from './types.js';
+import { PROVIDER_LABELS, type AnswerMeta, type ReaderContext, type ReaderName, type RequestOptions, type SearchProviderName, type SearchRequester } from './types.js';
 
 /**
  * Least time between the end of one request to a provider's host and the start of the next (ms): OpenAlex
@@ -52,24 +54,20 @@ export interface SearchClientOptions {
   batch?: boolean;
   /** Where waits on a rate limit are told (default: a line on stderr). */
   onWait?: (provider: SearchProviderName, w: ApiWait) => void;
+  /** Where answers are read (default: on this thread; the composition root gives the worker). */
+  answers?: AnswerReader;
 }
 
-/** An answer that the service gave but that is an error: `retryAfterMs` when it says to ask again later. */
-export class AnswerError extends Error {
-  constructor(
-    message: string,
-    readonly retryAfterMs?: number,
-  ) {
-    super(message);
-    this.name = 'AnswerError';
-  }
-}
+export { AnswerError, failureText, parseJsonBody } from './answer-check.js';
+import { failureText } from './answer-check.js';
 
 /** Keys sent in a URL never reach a message (a blocked-address reason quotes the URL). */
 const redact = (s: string) => s.replace(/([?&](?:api_key|key)=)[^&\s#]+/gi, '$1***');
 
 const defaultOnWait = (provider: SearchProviderName, w: ApiWait) =>
   console.error(`${PROVIDER_LABELS[provider]}: ${w.host} asked to wait (${w.why}); retrying in ${(w.waitMs / 1000).toFixed(1)} s (retry ${w.attempt} of ${w.maxAttempts})`);
+
+const IN_THREAD = inThreadAnswerReader();
 
 export class SearchClient implements SearchRequester {
   readonly email: string | undefined;
@@ -113,19 +111,26 @@ export class SearchClient implements SearchRequester {
   }
 
   /**
-   * A JSON answer read by `read` (the provider's schema and error conventions), from the cache or the API.
-   * Throws an Error whose message the user reads after the provider's label. Cached only when `read` accepted it.
+   * A JSON answer read by the named reader (the provider's schema and error conventions), from the cache or
+   * the API, in the answer worker when one was given. Throws an Error whose message the user reads after the
+   * provider's label. Cached only when the reader accepted it.
    */
-  async json<T>(provider: SearchProviderName, url: string, read: (answer: unknown, meta: AnswerMeta) => T, o: RequestOptions = {}): Promise<T> {
+  async json<T>(provider: SearchProviderName, url: string, reader: ReaderName, ctx: ReaderContext, o: RequestOptions = {}): Promise<T> {
     const key = requestKey(provider, url, this.base(provider));
     const cache = this.opts.cache;
+    const read = async (t: Omit<AnswerTask, 'reader' | 'ctx'>) => {
+      try {
+        return await (this.opts.answers ?? IN_THREAD).read({ ...t, reader, ctx });
+      } catch (e) {
+        // Over the reading budget (time or memory), or the worker died: this answer is the failure.
+        return { ok: false as const, message: (e as Error).message };
+      }
+    };
     const hit = await cache?.get(key, this.opts.offline);
     if (hit) {
-      try {
-        return read(JSON.parse(hit.body), {});
-      } catch {
-        // A cached entry that no longer reads (written by an older version): asked again, or, offline, missing.
-      }
+      const r = await read({ url, contentType: hit.contentType, body: hit.body, meta: {} });
+      if (r.ok) return r.value as T;
+      // A cached entry that no longer reads (written by an older version): asked again, or, offline, missing.
     }
     if (this.opts.offline) throw new Error(cache ? `offline: no recorded answer for this request in ${cache.dir}` : 'offline, and no cache to replay from');
     const policy = this.policy(provider, o);
@@ -136,24 +141,17 @@ export class SearchClient implements SearchRequester {
       this.requests++;
       const res = await fetchApi(url, policy, o.accept ?? 'application/json');
       if (!res.ok) throw new Error(redact(o.explain?.(res) ?? failureText(res)));
-      const value = (() => {
-        try {
-          return { ok: true as const, value: read(parseJsonBody(res), res.retryAfter !== undefined ? { retryAfter: res.retryAfter } : {}) };
-        } catch (e) {
-          return { ok: false as const, error: e as Error };
-        }
-      })();
-      if (value.ok) {
+      const r = await read({ url: res.url, contentType: res.contentType, body: res.body, meta: res.retryAfter !== undefined ? { retryAfter: res.retryAfter } : {} });
+      if (r.ok) {
         await cache?.put({ request: key, fetchedAt: new Date().toISOString(), httpStatus: res.httpStatus, contentType: res.contentType, body: res.body }).catch(() => undefined);
-        return value.value;
+        return r.value as T;
       }
-      const err = value.error;
-      const later = err instanceof AnswerError ? err.retryAfterMs : undefined;
-      if (later === undefined) throw new Error(redact(err.message));
+      const later = r.retryAfterMs;
+      if (later === undefined) throw new Error(redact(r.message));
       if (attempt >= maxRetries || waited + later > budget) {
-        throw new Error(redact(`${err.message}; ${waited ? `still so after ${attempt} ${attempt === 1 ? 'retry' : 'retries'} over ${(waited / 1000).toFixed(1)} s` : `it asked to wait ${(later / 1000).toFixed(0)} s, more than the ${(budget / 1000).toFixed(0)} s a request may wait`}: try again later`));
+        throw new Error(redact(`${r.message}; ${waited ? `still so after ${attempt} ${attempt === 1 ? 'retry' : 'retries'} over ${(waited / 1000).toFixed(1)} s` : `it asked to wait ${(later / 1000).toFixed(0)} s, more than the ${(budget / 1000).toFixed(0)} s a request may wait`}: try again later`));
       }
-      policy.onWait?.({ url, host: new URL(url).host, why: err.message, waitMs: later, attempt: attempt + 1, maxAttempts: maxRetries });
+      policy.onWait?.({ url, host: new URL(url).host, why: r.message, waitMs: later, attempt: attempt + 1, maxAttempts: maxRetries });
       await sleep(later);
       waited += later;
     }
@@ -173,20 +171,3 @@ export class SearchClient implements SearchRequester {
   }
 }
 
-/** "127.0.0.1:8080 answered HTTP 500" for an HTTP status, else the fetcher's reason ("could not reach ..."). */
-export function failureText(res: Extract<ApiResult, { ok: false }>): string {
-  return /^HTTP \d/.test(res.reason) ? `${new URL(res.url).host} answered ${res.reason}` : res.reason;
-}
-
-/** The body as JSON; an HTML page (a captcha, a login wall, an error page) is named as such. */
-export function parseJsonBody(res: Extract<ApiResult, { ok: true }>): unknown {
-  const head = res.body.trimStart().slice(0, 200).toLowerCase();
-  if (/text\/html/i.test(res.contentType) || head.startsWith('<!doctype') || head.startsWith('<html')) {
-    throw new Error(`${new URL(res.url).host} answered an HTML page where JSON was expected (an error page, a login or a bot check?)`);
-  }
-  try {
-    return JSON.parse(res.body);
-  } catch (e) {
-    throw new Error(`unreadable answer from ${new URL(res.url).host}: not JSON (${(e as Error).message})`);
-  }
-}

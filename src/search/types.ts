@@ -58,6 +58,16 @@ export interface ProviderFailure {
 }
 
 /** What an answer's headers say beside its body (MediaWiki's maxlag error comes as a 200 with Retry-After). */
+/** The named readers of provider answers (answer-readers.ts holds one function for each). */
+export type ReaderName = 'openalex.works' | 'crossref.works' | 'europepmc.search' | 'searxng.search' | 'brave.web' | 'wikipedia.search' | 'wikipedia.extract';
+
+/** What a reader knows of the request: the query the hits answer, how many were asked, the wiki edition. */
+export interface ReaderContext {
+  query: string;
+  limit: number;
+  wiki: string;
+}
+
 export interface AnswerMeta {
   retryAfter?: string;
 }
@@ -73,10 +83,11 @@ export interface RequestOptions {
 /** What a provider needs for one request: the one guarded, cached, polite GET (search-client.ts). */
 export interface SearchRequester {
   /**
-   * GET a provider's JSON API; `read` checks the answer (its schema, its error conventions) and is what makes
-   * it cacheable: an answer `read` refuses is never stored. Throws an Error the user reads.
+   * GET a provider's JSON API; the named `reader` (answer-readers.ts, run in the answer worker) checks the
+   * answer (its schema, its error conventions) and is what makes it cacheable: an answer it refuses is never
+   * stored. Throws an Error the user reads.
    */
-  json<T>(provider: SearchProviderName, url: string, read: (answer: unknown, meta: AnswerMeta) => T, opts?: RequestOptions): Promise<T>;
+  json<T>(provider: SearchProviderName, url: string, reader: ReaderName, ctx: ReaderContext, opts?: RequestOptions): Promise<T>;
   /** GET a page of text or HTML (an article's rendered HTML), cached only as a non-empty 200. */
   text(provider: SearchProviderName, url: string, opts?: RequestOptions): Promise<ApiResult>;
   /** The provider's API base (a mirror given with --api-base, else the public one). */

@@ -22,7 +22,7 @@ export interface WorkerBudget {
   heapMb: number;
 }
 
-/** What the message says to raise a limit ("--parse-timeout" ...). */
+/** What the message says to raise a limit ("--parse-timeout" ...); empty: the message names no way to. */
 export interface BudgetFlags {
   time: string;
   memory: string;
@@ -55,6 +55,8 @@ export interface WorkerPoolOptions {
   flags: BudgetFlags;
   /** What a task is, for messages ("parsing the document"). */
   what: string;
+  /** What one task reads, for the budget messages ("the limit per document"); default "document". */
+  unit?: string;
 }
 
 interface Slot {
@@ -182,7 +184,7 @@ export class WorkerPool {
         () =>
           job.reject(
             oom
-              ? new BudgetError('memory', `${this.opts.what} needed more than ${heapMb} MB of memory (the limit per document): raise it with ${this.opts.flags.memory} if the document is genuine`)
+              ? new BudgetError('memory', `${this.opts.what} needed more than ${heapMb} MB of memory (the limit per ${this.opts.unit ?? 'document'})${this.opts.flags.memory ? `: raise it with ${this.opts.flags.memory} if the ${this.opts.unit ?? 'document'} is genuine` : ''}`)
               : new Error(`${this.opts.what} failed in its worker: ${e.message}`),
           ),
         true,
@@ -191,7 +193,7 @@ export class WorkerPool {
     const onExit = (code: number) => finish(() => job.reject(new Error(`${this.opts.what}: its worker stopped (exit code ${code})`)), true);
     const onAbort = () => finish(() => job.reject(job.signal!.reason instanceof Error ? job.signal!.reason : new Error('aborted')), true);
     const timer = setTimeout(
-      () => finish(() => job.reject(new BudgetError('time', `${this.opts.what} took longer than ${fmtSeconds(timeMs)} (the limit per document): raise it with ${this.opts.flags.time} if the document is genuine`)), true),
+      () => finish(() => job.reject(new BudgetError('time', `${this.opts.what} took longer than ${fmtSeconds(timeMs)} (the limit per ${this.opts.unit ?? 'document'})${this.opts.flags.time ? `: raise it with ${this.opts.flags.time} if the ${this.opts.unit ?? 'document'} is genuine` : ''}`)), true),
       timeMs,
     );
     slot.abandon = (e) => finish(() => job.reject(e), 'closing');

@@ -7,10 +7,9 @@
  */
 import { z } from 'zod';
 import { plainText } from '../../sources/markup-text.js';
-import { checked, results, text } from '../answer-check.js';
+import { checked, failureText, results, text } from '../answer-check.js';
 import { BRAVE_KEY_ENV } from '../search-api-bases.js';
-import { failureText } from '../search-client.js';
-import type { SearchHit, SearchProvider } from '../types.js';
+import type { ReaderContext, SearchHit, SearchProvider } from '../types.js';
 
 /** Brave's largest page of web results. */
 export const BRAVE_MAX_COUNT = 20;
@@ -18,6 +17,18 @@ export const BRAVE_MAX_COUNT = 20;
 const answer = z.object({
   web: z.object({ results: results(z.object({ url: text(), title: text(), description: text(), extra_snippets: z.array(z.string().max(10_000)).max(20).nullish(), page_age: text() })).nullish() }).nullish(),
 });
+
+/** The web search answer as hits: checked, markup stripped (run in the answer worker). */
+export function readBraveWeb(a: unknown, _meta: unknown, { query, limit }: ReaderContext): SearchHit[] {
+  const j = checked(answer, a);
+  return (j.web?.results ?? [])
+    .filter((r) => r.url && /^https?:/i.test(r.url) && r.title)
+    .slice(0, limit)
+    .map((r, i): SearchHit => {
+      const snippet = [r.description, ...(r.extra_snippets ?? [])].filter((s): s is string => !!s).map(plainText).filter(Boolean).join(' ');
+      return { provider: 'brave', query, rank: i + 1, url: r.url!, title: plainText(r.title), ...(snippet ? { text: snippet, textKind: 'snippet' as const } : {}), ...(r.page_age ? { date: r.page_age.slice(0, 10) } : {}) };
+    });
+}
 
 export const brave: SearchProvider = {
   name: 'brave',
@@ -28,7 +39,7 @@ export const brave: SearchProvider = {
     u.searchParams.set('q', query);
     u.searchParams.set('count', String(Math.max(1, Math.min(limit, BRAVE_MAX_COUNT))));
     u.searchParams.set('extra_snippets', 'true');
-    const j = await req.json('brave', u.href, (a) => checked(answer, a), {
+    return req.json<SearchHit[]>('brave', u.href, 'brave.web', { query, limit, wiki: req.wiki }, {
       headers: { 'x-subscription-token': key },
       explain: (res) =>
         res.httpStatus === 401 || res.httpStatus === 403 || res.httpStatus === 422
@@ -37,12 +48,5 @@ export const brave: SearchProvider = {
             ? `${failureText(res)}: the plan's rate or monthly quota is spent (--api-interval spaces requests; the free plan allows 1 a second)`
             : undefined,
     });
-    return (j.web?.results ?? [])
-      .filter((r) => r.url && /^https?:/i.test(r.url) && r.title)
-      .slice(0, limit)
-      .map((r, i): SearchHit => {
-        const snippet = [r.description, ...(r.extra_snippets ?? [])].filter((s): s is string => !!s).map(plainText).filter(Boolean).join(' ');
-        return { provider: 'brave', query, rank: i + 1, url: r.url!, title: plainText(r.title), ...(snippet ? { text: snippet, textKind: 'snippet' as const } : {}), ...(r.page_age ? { date: r.page_age.slice(0, 10) } : {}) };
-      });
   },
 };

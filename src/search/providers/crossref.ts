@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { markupText } from '../../sources/markup-text.js';
 import { checked, results, text } from '../answer-check.js';
-import type { SearchHit, SearchProvider } from '../types.js';
+import type { ReaderContext, SearchHit, SearchProvider } from '../types.js';
 
 const strings = () => z.array(z.string().max(10_000)).max(50).nullish();
 
@@ -25,6 +25,31 @@ const item = z.object({
 
 const answer = z.object({ status: z.literal('ok'), message: z.object({ items: results(item).nullish() }) });
 
+/** The works query answer as hits: checked, markup stripped (run in the answer worker). */
+export function readCrossrefWorks(a: unknown, _meta: unknown, { query, limit }: ReaderContext): SearchHit[] {
+  const o = a as { status?: unknown; message?: unknown } | null;
+  if (o && typeof o === 'object' && o.status !== 'ok') {
+    const first = Array.isArray(o.message) ? (o.message[0] as { message?: unknown } | undefined)?.message : undefined;
+    throw new Error(`the API answered an error: status ${String(o.status ?? 'missing')}${typeof first === 'string' ? ` (${first.slice(0, 300)})` : ''}`);
+  }
+  const j = checked(answer, a);
+  return (j.message.items ?? []).slice(0, limit).flatMap((it, i): SearchHit[] => {
+    const title = markupText(it.title?.[0] ?? '');
+    if (!it.DOI || !title) return [];
+    const hit: SearchHit = { provider: 'crossref', query, rank: i + 1, url: `https://doi.org/${it.DOI}`, title, doi: it.DOI };
+    const abstract = it.abstract ? markupText(it.abstract) : '';
+    if (abstract) Object.assign(hit, { text: abstract, textKind: 'abstract' });
+    const journal = it['container-title']?.[0];
+    if (journal) hit.journal = journal;
+    if (it.publisher) hit.publisher = it.publisher;
+    const parts = (it.issued?.['date-parts']?.[0] ?? []).filter((x): x is number => typeof x === 'number');
+    if (parts.length) hit.date = parts.map((p, k) => (k ? String(p).padStart(2, '0') : String(p))).join('-');
+    const authors = (it.author ?? []).map((a) => a.name ?? [a.given, a.family].filter(Boolean).join(' ')).filter(Boolean);
+    if (authors.length) hit.authors = authors;
+    return [hit];
+  });
+}
+
 export const crossref: SearchProvider = {
   name: 'crossref',
   async search(query, limit, req) {
@@ -32,28 +57,6 @@ export const crossref: SearchProvider = {
     u.searchParams.set('query.bibliographic', query);
     u.searchParams.set('rows', String(Math.min(limit, 1000)));
     if (req.email) u.searchParams.set('mailto', req.email);
-    const j = await req.json('crossref', u.href, (a) => {
-      const o = a as { status?: unknown; message?: unknown } | null;
-      if (o && typeof o === 'object' && o.status !== 'ok') {
-        const first = Array.isArray(o.message) ? (o.message[0] as { message?: unknown } | undefined)?.message : undefined;
-        throw new Error(`the API answered an error: status ${String(o.status ?? 'missing')}${typeof first === 'string' ? ` (${first.slice(0, 300)})` : ''}`);
-      }
-      return checked(answer, a);
-    });
-    return (j.message.items ?? []).slice(0, limit).flatMap((it, i): SearchHit[] => {
-      const title = markupText(it.title?.[0] ?? '');
-      if (!it.DOI || !title) return [];
-      const hit: SearchHit = { provider: 'crossref', query, rank: i + 1, url: `https://doi.org/${it.DOI}`, title, doi: it.DOI };
-      const abstract = it.abstract ? markupText(it.abstract) : '';
-      if (abstract) Object.assign(hit, { text: abstract, textKind: 'abstract' });
-      const journal = it['container-title']?.[0];
-      if (journal) hit.journal = journal;
-      if (it.publisher) hit.publisher = it.publisher;
-      const parts = (it.issued?.['date-parts']?.[0] ?? []).filter((x): x is number => typeof x === 'number');
-      if (parts.length) hit.date = parts.map((p, k) => (k ? String(p).padStart(2, '0') : String(p))).join('-');
-      const authors = (it.author ?? []).map((a) => a.name ?? [a.given, a.family].filter(Boolean).join(' ')).filter(Boolean);
-      if (authors.length) hit.authors = authors;
-      return [hit];
-    });
+    return req.json<SearchHit[]>('crossref', u.href, 'crossref.works', { query, limit, wiki: req.wiki });
   },
 };

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { markupText } from '../../sources/markup-text.js';
 import { contentTokens } from '../../text/tfidf.js';
 import { checked, results, text } from '../answer-check.js';
-import type { SearchHit, SearchProvider } from '../types.js';
+import type { ReaderContext, SearchHit, SearchProvider } from '../types.js';
 
 const result = z.object({
   id: text(),
@@ -50,6 +50,31 @@ export function europePmcQuery(query: string): string {
   return terms.join(' ') || `"${query.replace(/["\\]/g, '').slice(0, 200)}"`;
 }
 
+/** The search answer as hits: checked, markup stripped (run in the answer worker). */
+export function readEuropePmcSearch(a: unknown, _meta: unknown, { query, limit }: ReaderContext): SearchHit[] {
+  const o = a as { errMsg?: unknown } | null;
+  if (o && typeof o === 'object' && typeof o.errMsg === 'string') throw new Error(`the API answered an error: ${o.errMsg.slice(0, 300)}`);
+  const j = checked(answer, a);
+  return (j.resultList.result ?? []).slice(0, limit).flatMap((r, i): SearchHit[] => {
+    const title = markupText(r.title ?? '').replace(/\.$/, '');
+    const url = r.doi ? `https://doi.org/${r.doi}` : r.pmcid ? `https://europepmc.org/article/PMC/${r.pmcid}` : r.pmid ? `https://pubmed.ncbi.nlm.nih.gov/${r.pmid}/` : undefined;
+    if (!title || !url) return [];
+    const hit: SearchHit = { provider: 'europepmc', query, rank: i + 1, url, title };
+    const abstract = markupText(r.abstractText ?? '');
+    if (abstract) Object.assign(hit, { text: abstract, textKind: 'abstract' });
+    if (r.doi) hit.doi = r.doi;
+    if (r.pmid) hit.pmid = r.pmid;
+    if (r.pmcid) hit.pmcid = r.pmcid;
+    if (r.isOpenAccess === 'Y') hit.openAccess = true;
+    const journal = r.journalInfo?.journal?.title ?? r.journalTitle;
+    if (journal) hit.journal = journal;
+    const date = r.firstPublicationDate ?? r.pubYear;
+    if (date) hit.date = date;
+    if (r.authorString) hit.authors = r.authorString.replace(/\.$/, '').split(/,\s*/).filter(Boolean);
+    return [hit];
+  });
+}
+
 export const europepmc: SearchProvider = {
   name: 'europepmc',
   async search(query, limit, req) {
@@ -59,28 +84,6 @@ export const europepmc: SearchProvider = {
     u.searchParams.set('format', 'json');
     u.searchParams.set('pageSize', String(Math.min(limit, 1000)));
     if (req.email) u.searchParams.set('email', req.email);
-    const j = await req.json('europepmc', u.href, (a) => {
-      const o = a as { errMsg?: unknown } | null;
-      if (o && typeof o === 'object' && typeof o.errMsg === 'string') throw new Error(`the API answered an error: ${o.errMsg.slice(0, 300)}`);
-      return checked(answer, a);
-    });
-    return (j.resultList.result ?? []).slice(0, limit).flatMap((r, i): SearchHit[] => {
-      const title = markupText(r.title ?? '').replace(/\.$/, '');
-      const url = r.doi ? `https://doi.org/${r.doi}` : r.pmcid ? `https://europepmc.org/article/PMC/${r.pmcid}` : r.pmid ? `https://pubmed.ncbi.nlm.nih.gov/${r.pmid}/` : undefined;
-      if (!title || !url) return [];
-      const hit: SearchHit = { provider: 'europepmc', query, rank: i + 1, url, title };
-      const abstract = markupText(r.abstractText ?? '');
-      if (abstract) Object.assign(hit, { text: abstract, textKind: 'abstract' });
-      if (r.doi) hit.doi = r.doi;
-      if (r.pmid) hit.pmid = r.pmid;
-      if (r.pmcid) hit.pmcid = r.pmcid;
-      if (r.isOpenAccess === 'Y') hit.openAccess = true;
-      const journal = r.journalInfo?.journal?.title ?? r.journalTitle;
-      if (journal) hit.journal = journal;
-      const date = r.firstPublicationDate ?? r.pubYear;
-      if (date) hit.date = date;
-      if (r.authorString) hit.authors = r.authorString.replace(/\.$/, '').split(/,\s*/).filter(Boolean);
-      return [hit];
-    });
+    return req.json<SearchHit[]>('europepmc', u.href, 'europepmc.search', { query, limit, wiki: req.wiki });
   },
 };

@@ -9,11 +9,10 @@
  * `api_key`, and never reaches a cache key, a cache file or a message (search-cache.ts, search-client.ts).
  */
 import { z } from 'zod';
-import { checked, MAX_ABSTRACT_WORDS, results, text } from '../answer-check.js';
+import { checked, failureText, MAX_ABSTRACT_WORDS, results, text } from '../answer-check.js';
 import { OPENALEX_KEY_ENV } from '../search-api-bases.js';
-import { failureText } from '../search-client.js';
 import type { ApiResult } from '../../sources/api-fetch.js';
-import type { SearchHit, SearchProvider } from '../types.js';
+import type { ReaderContext, SearchHit, SearchProvider } from '../types.js';
 
 /**
  * word -> positions, checked by hand in one pass that stops at the first fault: a position must be a whole
@@ -80,6 +79,32 @@ function explain(res: Extract<ApiResult, { ok: false }>): string | undefined {
     : `${failureText(res)}: OpenAlex needs an API key since 13 February 2026 (without one, a few searches a day): get a free one at https://openalex.org/settings/api and set ${OPENALEX_KEY_ENV}`;
 }
 
+/** The works search answer as hits: checked, the abstracts rebuilt (run in the answer worker, search/answer-pool.ts). */
+export function readOpenAlexWorks(a: unknown, _meta: unknown, { query, limit }: ReaderContext): SearchHit[] {
+  const o = a as { error?: unknown; message?: unknown } | null;
+  if (o && typeof o === 'object' && !Array.isArray((o as { results?: unknown }).results) && (o.error || o.message)) throw new Error(`the API answered an error: ${String(o.message ?? o.error).slice(0, 300)}`);
+  const j = checked(answer, a);
+  return j.results.slice(0, limit).flatMap((w, i): SearchHit[] => {
+    const doi = bareDoi(w.doi);
+    const url = doi ? `https://doi.org/${doi}` : (w.primary_location?.landing_page_url ?? w.id);
+    const title = (w.title ?? w.display_name ?? '').trim();
+    if (!url || !title) return [];
+    const abstract = invertedAbstract(w.abstract_inverted_index);
+    const hit: SearchHit = { provider: 'openalex', query, rank: i + 1, url, title };
+    if (abstract) Object.assign(hit, { text: abstract, textKind: 'abstract' });
+    if (doi) hit.doi = doi;
+    const pmid = w.ids?.pmid?.replace(/^https?:\/\/pubmed\.ncbi\.nlm\.nih\.gov\//, '').replace(/\/$/, '');
+    if (pmid) hit.pmid = pmid;
+    const journal = w.primary_location?.source?.display_name;
+    if (journal) hit.journal = journal;
+    const date = w.publication_date ?? (w.publication_year ? String(w.publication_year) : undefined);
+    if (date) hit.date = date;
+    const authors = (w.authorships ?? []).map((a) => a.author?.display_name).filter((a): a is string => !!a);
+    if (authors.length) hit.authors = authors;
+    return [hit];
+  });
+}
+
 export const openalex: SearchProvider = {
   name: 'openalex',
   async search(query, limit, req) {
@@ -89,29 +114,6 @@ export const openalex: SearchProvider = {
     if (req.email) u.searchParams.set('mailto', req.email);
     const key = process.env[OPENALEX_KEY_ENV];
     if (key) u.searchParams.set('api_key', key);
-    const j = await req.json('openalex', u.href, (a) => {
-      const o = a as { error?: unknown; message?: unknown } | null;
-      if (o && typeof o === 'object' && !Array.isArray((o as { results?: unknown }).results) && (o.error || o.message)) throw new Error(`the API answered an error: ${String(o.message ?? o.error).slice(0, 300)}`);
-      return checked(answer, a);
-    }, { explain });
-    return j.results.slice(0, limit).flatMap((w, i): SearchHit[] => {
-      const doi = bareDoi(w.doi);
-      const url = doi ? `https://doi.org/${doi}` : (w.primary_location?.landing_page_url ?? w.id);
-      const title = (w.title ?? w.display_name ?? '').trim();
-      if (!url || !title) return [];
-      const abstract = invertedAbstract(w.abstract_inverted_index);
-      const hit: SearchHit = { provider: 'openalex', query, rank: i + 1, url, title };
-      if (abstract) Object.assign(hit, { text: abstract, textKind: 'abstract' });
-      if (doi) hit.doi = doi;
-      const pmid = w.ids?.pmid?.replace(/^https?:\/\/pubmed\.ncbi\.nlm\.nih\.gov\//, '').replace(/\/$/, '');
-      if (pmid) hit.pmid = pmid;
-      const journal = w.primary_location?.source?.display_name;
-      if (journal) hit.journal = journal;
-      const date = w.publication_date ?? (w.publication_year ? String(w.publication_year) : undefined);
-      if (date) hit.date = date;
-      const authors = (w.authorships ?? []).map((a) => a.author?.display_name).filter((a): a is string => !!a);
-      if (authors.length) hit.authors = authors;
-      return [hit];
-    });
+    return req.json<SearchHit[]>('openalex', u.href, 'openalex.works', { query, limit, wiki: req.wiki }, { explain });
   },
 };

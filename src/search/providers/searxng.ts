@@ -10,9 +10,8 @@
  */
 import { z } from 'zod';
 import { plainText } from '../../sources/markup-text.js';
-import { checked, results, text } from '../answer-check.js';
-import { failureText } from '../search-client.js';
-import type { SearchHit, SearchProvider } from '../types.js';
+import { checked, failureText, results, text } from '../answer-check.js';
+import type { ReaderContext, SearchHit, SearchProvider } from '../types.js';
 
 const answer = z.object({
   results: results(z.object({ url: text(), title: text(), content: text(), publishedDate: text() })),
@@ -22,6 +21,20 @@ const answer = z.object({
 /** Headers the limiter's bot detection lets through (a browser's Accept, a language). */
 export const SEARXNG_HEADERS = { accept: 'application/json, text/html;q=0.9, */*;q=0.5', 'accept-language': 'en-GB,en;q=0.8' } as const;
 
+/** The search answer as hits: checked, every-engine-down refused, markup stripped (run in the answer worker). */
+export function readSearxngSearch(a: unknown, _meta: unknown, { query, limit }: ReaderContext): SearchHit[] {
+  const r = checked(answer, a);
+  const down = (r.unresponsive_engines ?? []).map((e) => `${e[0] ?? '?'}${e[1] ? ` (${e[1]})` : ''}`);
+  if (r.results.length === 0 && down.length) throw new Error(`every engine failed on the instance: ${down.slice(0, 5).join(', ')}${down.length > 5 ? ` and ${down.length - 5} more` : ''}; try again later`);
+  return r.results
+    .filter((r) => r.url && /^https?:/i.test(r.url) && r.title)
+    .slice(0, limit)
+    .map((r, i): SearchHit => {
+      const snippet = plainText(r.content);
+      return { provider: 'searxng', query, rank: i + 1, url: r.url!, title: plainText(r.title), ...(snippet ? { text: snippet, textKind: 'snippet' as const } : {}), ...(r.publishedDate ? { date: r.publishedDate.slice(0, 10) } : {}) };
+    });
+}
+
 export const searxng: SearchProvider = {
   name: 'searxng',
   async search(query, limit, req) {
@@ -30,15 +43,11 @@ export const searxng: SearchProvider = {
     const u = new URL(`${base}/search`);
     u.searchParams.set('q', query);
     u.searchParams.set('format', 'json');
-    const j = await req.json(
+    return req.json(
       'searxng',
       u.href,
-      (a) => {
-        const r = checked(answer, a);
-        const down = (r.unresponsive_engines ?? []).map((e) => `${e[0] ?? '?'}${e[1] ? ` (${e[1]})` : ''}`);
-        if (r.results.length === 0 && down.length) throw new Error(`every engine failed on the instance: ${down.slice(0, 5).join(', ')}${down.length > 5 ? ` and ${down.length - 5} more` : ''}; try again later`);
-        return r;
-      },
+      'searxng.search',
+      { query, limit, wiki: req.wiki },
       {
         accept: SEARXNG_HEADERS.accept,
         headers: { 'accept-language': SEARXNG_HEADERS['accept-language'] },
@@ -50,12 +59,5 @@ export const searxng: SearchProvider = {
               : undefined,
       },
     );
-    return j.results
-      .filter((r) => r.url && /^https?:/i.test(r.url) && r.title)
-      .slice(0, limit)
-      .map((r, i): SearchHit => {
-        const snippet = plainText(r.content);
-        return { provider: 'searxng', query, rank: i + 1, url: r.url!, title: plainText(r.title), ...(snippet ? { text: snippet, textKind: 'snippet' as const } : {}), ...(r.publishedDate ? { date: r.publishedDate.slice(0, 10) } : {}) };
-      });
   },
 };

@@ -13,9 +13,8 @@
 import { z } from 'zod';
 import { retryAfterMs } from '../../sources/api-fetch.js';
 import { plainText } from '../../sources/markup-text.js';
-import { checked, results, text } from '../answer-check.js';
-import { AnswerError } from '../search-client.js';
-import type { AnswerMeta, SearchHit, SearchProvider, SearchRequester } from '../types.js';
+import { AnswerError, checked, results, text } from '../answer-check.js';
+import type { AnswerMeta, ReaderContext, SearchHit, SearchProvider, SearchRequester } from '../types.js';
 
 const apiError = z.object({ code: z.string().max(200).nullish(), info: z.string().max(2000).nullish(), lag: z.number().nullish() }).passthrough();
 
@@ -54,25 +53,35 @@ const api = (req: SearchRequester, params: Record<string, string>) => {
   return u.href;
 };
 
+/** The full-text search answer as hits: checked, MediaWiki's HTTP-200 errors raised (run in the answer worker). */
+export function readWikipediaSearch(a: unknown, meta: AnswerMeta, { query, limit, wiki }: ReaderContext): SearchHit[] {
+  const j = checked(searchAnswer, a);
+  throwIfError(j.error, meta);
+  if (!j.query) throw new Error('unexpected answer: no query result');
+  return (j.query.search ?? []).slice(0, limit).map((s, i): SearchHit => ({
+    provider: 'wikipedia',
+    query,
+    rank: i + 1,
+    url: wikipediaUrl(wiki, s.title),
+    title: s.title,
+    text: plainText(s.snippet),
+    textKind: 'snippet',
+    wiki: { lang: wiki, title: s.title },
+  }));
+}
+
+/** The TextExtracts answer: its one page (title, plain text, or missing), checked (run in the answer worker). */
+export function readWikipediaExtract(a: unknown, meta: AnswerMeta): { title?: string | null | undefined; extract?: string | null | undefined; missing?: boolean | null | undefined } | undefined {
+  const r = checked(extractAnswer, a);
+  throwIfError(r.error, meta);
+  if (!r.query?.pages?.length) throw new Error('unexpected answer: no page in the answer');
+  return r.query.pages[0];
+}
+
 export const wikipedia: SearchProvider = {
   name: 'wikipedia',
   async search(query, limit, req) {
-    const j = await req.json('wikipedia', api(req, { list: 'search', srsearch: query, srlimit: String(limit), srnamespace: '0', srprop: 'snippet' }), (a, meta) => {
-      const r = checked(searchAnswer, a);
-      throwIfError(r.error, meta);
-      if (!r.query) throw new Error('unexpected answer: no query result');
-      return r;
-    });
-    return (j.query?.search ?? []).slice(0, limit).map((s, i): SearchHit => ({
-      provider: 'wikipedia',
-      query,
-      rank: i + 1,
-      url: wikipediaUrl(req.wiki, s.title),
-      title: s.title,
-      text: plainText(s.snippet),
-      textKind: 'snippet',
-      wiki: { lang: req.wiki, title: s.title },
-    }));
+    return req.json<SearchHit[]>('wikipedia', api(req, { list: 'search', srsearch: query, srlimit: String(limit), srnamespace: '0', srprop: 'snippet' }), 'wikipedia.search', { query, limit, wiki: req.wiki });
   },
 };
 
@@ -85,13 +94,7 @@ export const wikipedia: SearchProvider = {
 export async function wikipediaText(title: string, req: SearchRequester): Promise<{ ok: true; text: string; kind: 'text' | 'html'; title: string } | { ok: false; reason: string }> {
   let page: { title?: string | null | undefined; extract?: string | null | undefined; missing?: boolean | null | undefined } | undefined;
   try {
-    const j = await req.json('wikipedia', api(req, { prop: 'extracts', explaintext: '1', exsectionformat: 'plain', redirects: '1', titles: title }), (a, meta) => {
-      const r = checked(extractAnswer, a);
-      throwIfError(r.error, meta);
-      if (!r.query?.pages?.length) throw new Error('unexpected answer: no page in the answer');
-      return r;
-    });
-    page = j.query?.pages?.[0];
+    page = await req.json<ReturnType<typeof readWikipediaExtract>>('wikipedia', api(req, { prop: 'extracts', explaintext: '1', exsectionformat: 'plain', redirects: '1', titles: title }), 'wikipedia.extract', { query: title, limit: 1, wiki: req.wiki });
   } catch (e) {
     return { ok: false, reason: (e as Error).message };
   }
