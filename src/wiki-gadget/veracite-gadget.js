@@ -447,6 +447,7 @@
     // Placed by placePopover: inside the viewport, beside the marker's line, scrolling inside when long.
     '#veracite-popover{position:absolute;z-index:1001;box-sizing:border-box;width:420px;overflow:auto;overscroll-behavior:contain;overflow-wrap:anywhere;background:#fff;color:#1d2329;border:1px solid #a2a9b1;border-radius:6px;box-shadow:0 4px 16px rgba(0,0,0,.25);font:13px/1.45 system-ui,sans-serif;padding:10px 12px}',
     '#veracite-popover h3{all:unset;display:block;font-weight:700;font-size:14px;margin:0 0 6px}',
+    '#veracite-popover .veracite-number{color:#54595d;font-weight:400}',
     '#veracite-popover h4{all:unset;display:block;font-weight:600;margin:8px 0 2px;color:#54595d}',
     '#veracite-popover blockquote{margin:0;padding:2px 8px;border-left:3px solid #c8ccd1}',
     '#veracite-popover .veracite-evidence{background:#f3f7ee;padding:2px 4px}',
@@ -609,12 +610,14 @@
       var sup = state.markers[i].sup;
       var band = bandOf(v);
       var existing = sup.nextElementSibling && sup.nextElementSibling.classList.contains('veracite-mark') ? sup.nextElementSibling : null;
-      var label = 'veracite: ' + BANDS[band].label + (scoreText(v) ? ' (' + scoreText(v) + ')' : '') + '. Show details';
+      // The page's own footnote number ("[12]"), shown with the band so that a reader can name the citation.
+      var number = (sup.textContent || '').replace(/\s+/g, '');
+      var label = 'veracite: ' + (number ? 'citation ' + number + ', ' : '') + BANDS[band].label + (scoreText(v) ? ' (' + scoreText(v) + ')' : '') + '. Show details';
       var mark = el('button', { type: 'button', class: 'veracite-mark', 'data-band': band, 'data-citation': v.citationId, 'data-note': state.markers[i].noteId, 'aria-label': label, title: label, text: BANDS[band].symbol });
       mark.addEventListener('click', function (ev) {
         ev.preventDefault();
         ev.stopPropagation();
-        openPopover(mark, v);
+        openPopover(mark, v, number);
       });
       if (existing) existing.replaceWith(mark);
       else refWrapper(sup).append(mark);
@@ -661,7 +664,7 @@
     return el('div', {}, box, copyButton(text, copyLabel));
   }
 
-  function openPopover(mark, v) {
+  function openPopover(mark, v, number) {
     closePopover();
     var band = bandOf(v);
     var ev = evidenceOf(v.existing);
@@ -673,7 +676,7 @@
       'div',
       { id: 'veracite-popover', role: 'dialog', 'aria-label': 'veracite: citation check', 'data-band': band, 'data-citation': v.citationId },
       el('button', { type: 'button', class: 'veracite-close', 'aria-label': 'Close', onclick: closePopover }, '\u00D7'),
-      el('h3', {}, el('span', { class: 'veracite-mark', 'data-band': band, text: BANDS[band].symbol }), ' ' + BANDS[band].label.charAt(0).toUpperCase() + BANDS[band].label.slice(1), scoreText(v) ? el('span', { class: 'veracite-score', text: ' \u00B7 ' + scoreText(v) }) : null),
+      el('h3', {}, number ? el('span', { class: 'veracite-number', text: number + ' ' }) : null, el('span', { class: 'veracite-mark', 'data-band': band, text: BANDS[band].symbol }), ' ' + BANDS[band].label.charAt(0).toUpperCase() + BANDS[band].label.slice(1), scoreText(v) ? el('span', { class: 'veracite-score', text: ' \u00B7 ' + scoreText(v) }) : null),
       el('h4', { text: 'Claim' }),
       el('blockquote', { class: 'veracite-claim', text: v.claim }),
       el('h4', { text: 'Cited source' }),

@@ -343,6 +343,12 @@ describe('wiki gadget on a saved Wikipedia page (Chromium)', { skip: chromiumMis
     await p.click('.veracite-mark[data-citation="Bodmin#1"]');
     await p.waitForSelector('#veracite-popover');
     assert.equal(await p.getAttribute('#veracite-popover', 'data-band'), 'not-supported');
+    // The popover and the marker's label name the citation by the page's own footnote number.
+    const note = await p.getAttribute('.veracite-mark[data-citation="Bodmin#1"]', 'data-note');
+    const footnote = ((await p.$eval(`sup.reference a[href="#${note}"]`, (a) => a.textContent)) ?? '').replace(/\s+/g, '');
+    assert.match(footnote, /^\[\d+\]$/);
+    assert.equal((await p.textContent('#veracite-popover .veracite-number'))?.trim(), footnote);
+    assert.match((await p.getAttribute('.veracite-mark[data-citation="Bodmin#1"]', 'aria-label')) ?? '', new RegExp(`^veracite: citation \\[${footnote.slice(1, -1)}\\], not supported`));
     assert.match((await p.textContent('#veracite-popover .veracite-claim')) ?? '', /south-west of Bodmin Moor/);
     assert.equal(await p.textContent('#veracite-popover .veracite-evidence-box .veracite-evidence'), 'The page talks about something else.');
     const cite = await p.inputValue('#veracite-popover textarea.veracite-cite');
