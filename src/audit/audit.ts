@@ -250,7 +250,7 @@ export class CitationAuditor {
         // A candidate is held to the rule the cited source is flagged by: one whose relevant evidence
         // contradicts the claim, or (with a support calibration) at or below the flag threshold, is no better
         // source. The verdict's REFUTES and the SciFact-fitted relevance gate alone do not drop it: on
-        // Wikipedia claims they are wrong too often to flag a cited source (docs/RESULTS.md, citation audit),
+        // Wikipedia claims they are wrong too often to flag a cited source (docs/RESULTS-HISTORY.md, "Citation audit (SIDE)"),
         // and dropped the right abstract of the shipped sample's citation #20.
         const th = this.threshold;
         recs.suggestions = recs.suggestions.filter((s) => {
