@@ -77,7 +77,7 @@ export function registerIndexCommand(program: Command): void {
     .option('--deletions <file>', 'page titles to remove, one a line (with an adds-changes update)')
     .option('--index-file <file>', 'the index of a multistream .xml.bz2 dump (offset:page id:title lines), to read its streams in parallel; default: the "...-multistream-index.txt.bz2" beside the dump')
     .option('--read-workers <n>', 'threads decompressing and parsing a multistream dump\'s streams (default: cores - 1, at least 1; 0: read it on one thread)', nonNegativeInt('--read-workers'))
-    .option('--max-page-mb <n>', "MediaWiki dumps: the most XML one page may take, in MB; a larger page is not read but counted as a bad record naming it (skipped, or the stop with --on-error stop), so a damaged page or a decompression bomb cannot exhaust memory", positiveNumber('--max-page-mb'), DEFAULT_MAX_PAGE_BYTES / 1024 / 1024)
+    .option('--max-page-mb <n>', "MediaWiki and CirrusSearch dumps: the most one page may take (its XML, or its document line), in MB; a larger page is not read but counted as a bad record naming it (skipped, or the stop with --on-error stop), so a damaged page or a decompression bomb cannot exhaust memory", positiveNumber('--max-page-mb'), DEFAULT_MAX_PAGE_BYTES / 1024 / 1024)
     .option('--quiet', 'no progress output')
     .option('--json', 'print the summary as JSON on stdout'), INDEX_OPTIONS)
     .action(async (paths: string[], flags: IndexFlags) => {

@@ -9,8 +9,9 @@
  * (`redirect`), which are reported as redirects. `skip` counts yielded records (articles and bad lines).
  */
 import { stat } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
+import { boundedLines } from './bounded-lines.js';
 import { openDecompressed } from './decompress.js';
+import { DEFAULT_MAX_PAGE_BYTES, PAGE_BUDGET_FLAG } from './page-budget.js';
 import { FieldError, optionalStringArray, parseObject, stringField, type JsonObject } from './fields.js';
 import { RecordError, type RawDocument, type ReadOptions, type ReadResult } from './types.js';
 import { CIRRUS_FILE, dumpFiles, isDisambiguationTemplate, langOfDbName, pageUrl, wikipediaBase, wikiPageId } from './wiki-pages.js';
@@ -28,11 +29,19 @@ export async function* readCirrus(path: string, opts: ReadOptions = {}): AsyncGe
   let before = 0;
   for (const [fileIndex, file] of files.entries()) {
     const { stream } = await openDecompressed(file, opts.onBytes ? (read) => opts.onBytes!(before + read, total) : undefined);
-    let line = 0;
     // The bulk action line that announced the next document (its _id is the page id; the title is the key).
     let action: { line: number } | undefined;
-    for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
-      line++;
+    // A document line is one page: held only up to the page budget (a larger one is named and skipped).
+    const maxLine = opts.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES;
+    for await (const l of boundedLines(stream, maxLine)) {
+      const line = l.line;
+      if ('overBytes' in l) {
+        action = undefined;
+        if (toSkip > 0) toSkip--;
+        else yield { ok: false, error: new RecordError(file, line, 'line', `a line of ${(l.overBytes / 1024 / 1024).toFixed(1)} MB, over the page budget of ${(maxLine / 1024 / 1024).toFixed(0)} MB: not read (raise it with ${PAGE_BUDGET_FLAG} if the page is genuine)`) };
+        continue;
+      }
+      const text = l.text;
       if (!text.trim()) continue;
       let obj: JsonObject;
       try {

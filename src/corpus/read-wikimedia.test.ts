@@ -126,4 +126,21 @@ describe('Wikimedia dump readers', () => {
     assert.equal(r[0]!.ok && r[0]!.doc.url, 'https://de.wikipedia.org/wiki/A');
     assert.match(r[1]!.ok ? '' : r[1]!.error.message, /cirrus\.json:4 field "title"/);
   });
+
+  it('CirrusSearch: a document line over the page budget is named and skipped, never held; the next document reads (gzip, 40 MB line)', async () => {
+    // A 40 MB document line (no newline inside, as a damaged or hostile dump has it) between two good ones, gzipped
+    // to ~40 KB: at a 1 MB budget it is a bad record naming its line and size, and readline's whole-line hold is gone.
+    const big = `{"namespace":0,"title":"Huge","text":"${'a'.repeat(40 * 1024 * 1024)}"}`;
+    const file = join(dir, 'cirrus-big.json.gz');
+    await writeFile(file, gzipSync(['{"index":{"_id":"1"}}', '{"namespace":0,"title":"Before","text":"Before text."}', '{"index":{"_id":"2"}}', big, '{"index":{"_id":"3"}}', '{"namespace":0,"title":"After","text":"After text."}', ''].join('\n')));
+    const heapBefore = process.memoryUsage().heapUsed;
+    const r = await all(readCirrus(file, { maxPageBytes: 1024 * 1024 }));
+    assert.deepEqual(r.map((x) => (x.ok ? x.doc.id : 'bad')), ['Before', 'bad', 'After']);
+    const err = r[1]!.ok ? '' : r[1]!.error.message;
+    assert.match(err, /cirrus-big\.json\.gz:4 field "line": a line of 40\.0 MB, over the page budget of 1 MB: not read \(raise it with --max-page-mb/);
+    assert.ok(process.memoryUsage().heapUsed - heapBefore < 30 * 1024 * 1024, 'the 40 MB line was never held');
+    // Within a budget that fits, the same line is read.
+    const ok = await all(readCirrus(file, { maxPageBytes: 64 * 1024 * 1024 }));
+    assert.deepEqual(ok.map((x) => (x.ok ? x.doc.id : 'bad')), ['Before', 'Huge', 'After']);
+  });
 });

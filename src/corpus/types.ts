@@ -139,8 +139,9 @@ export interface ReadOptions {
   /** Worker threads reading a multistream dump's streams (default: cores - 1, at least 1); 0 reads it on one thread. */
   readWorkers?: number;
   /**
-   * MediaWiki XML: the most XML one page may take (chars; default DEFAULT_MAX_PAGE_BYTES, 64 MB): a larger
-   * page is not read but yielded as a bad record naming it (corpus/page-budget.ts).
+   * MediaWiki XML: the most XML one page may take (chars; default DEFAULT_MAX_PAGE_BYTES, 64 MB); CirrusSearch:
+   * the most one document line may take (bytes, bounded-lines.ts). A larger page is not read but yielded as a bad
+   * record naming it (corpus/page-budget.ts).
    */
   maxPageBytes?: number;
 }

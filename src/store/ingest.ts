@@ -56,7 +56,7 @@ export interface IngestOptions {
   /** MediaWiki multistream dumps: the index file and the read workers (see ReadOptions). */
   indexFile?: string;
   readWorkers?: number;
-  /** MediaWiki XML: the most XML one page may take (see ReadOptions.maxPageBytes). */
+  /** MediaWiki XML and CirrusSearch: the most one page may take (see ReadOptions.maxPageBytes). */
   maxPageBytes?: number;
 }
 
