@@ -4,6 +4,7 @@
  * is set). Inputs are the shipped SciFact sample and documents made here; expectations come from the
  * sample itself (sentence lists, passage chunking) and from what BM25 and cosine search must do.
  */
+import { unfinishedIngests } from '../unfinished-ingest.js';
 import { strict as assert } from 'node:assert';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
@@ -200,9 +201,12 @@ export function describeStoreContract(name: string, harness: StoreHarness | { sk
         await store.setCheckpoint({ ...cp, records: 400 });
         assert.equal((await store.getCheckpoint(cp.source))?.records, 400);
         assert.equal((await store.getCheckpoint('jsonl:/data/b.jsonl'))?.records, 7);
+        // Each one left is an unfinished ingest, which every search and health report (issue 45).
+        assert.deepEqual((await unfinishedIngests(store)).map((u) => `${u.format}:${u.source}:${u.records}`).sort(), ['jsonl:/data/a.jsonl:400', 'jsonl:/data/b.jsonl:7']);
         await store.clearCheckpoint(cp.source);
         assert.equal(await store.getCheckpoint(cp.source), undefined);
         assert.equal((await store.getCheckpoint('jsonl:/data/b.jsonl'))?.records, 7);
+        assert.deepEqual((await unfinishedIngests(store)).map((u) => u.source), ['/data/b.jsonl']);
       });
 
       it('records settings', async () => {
@@ -221,6 +225,7 @@ export function describeStoreContract(name: string, harness: StoreHarness | { sk
             assert.equal(await again.snapshot(), snap);
             assert.deepEqual(again.settings['embedder'], { id: 'x', version: '1', backend: 'test' });
             assert.equal((await again.getCheckpoint('jsonl:/data/b.jsonl'))?.records, 7);
+            assert.deepEqual((await unfinishedIngests(again)).map((u) => u.source), ['/data/b.jsonl'], 'a second handle sees the unfinished ingest');
             assert.equal((await again.searchText('quokka cardiac', 1))[0]?.passage.docId, String(records[3]!.doc_id));
           } finally {
             await again.close();
