@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { OnnxEmbedder } from './embedder.js';
 import { maxAbsDiff, TempModels, words } from './test-fixtures.js';
@@ -85,6 +87,27 @@ describe('OnnxEmbedder', () => {
     } finally {
       await other.dispose();
     }
+  });
+
+  it('a folder that ships only onnx/model_quantized.onnx (as models/embedder does) loads it when no dtype is asked', async () => {
+    const only = await models.build({ task: 'embedding', quantized: true, seed: 1 }, 'tiny-int8-only');
+    await rm(join(only, 'onnx', 'model.onnx'));
+    const e = await OnnxEmbedder.load(only, { maxLength: 24 });
+    try {
+      assert.equal(e.info.file, 'onnx/model_quantized.onnx');
+      const q8 = await OnnxEmbedder.load(dir, { maxLength: 24, dtype: 'q8' });
+      try {
+        const [a] = await e.embed(['the claim is true']);
+        const [b] = await q8.embed(['the claim is true']);
+        assert.ok(maxAbsDiff(a!, b!) < 1e-6, 'the int8 file, as dtype q8 reads it');
+      } finally {
+        await q8.dispose();
+      }
+    } finally {
+      await e.dispose();
+    }
+    // Asked for fp32 explicitly, the missing file is still an error naming it.
+    await assert.rejects(OnnxEmbedder.load(only, { dtype: 'fp32' }), /model\.onnx/);
   });
 
   it('CLS pooling differs from mean pooling and is still normalised', async () => {

@@ -135,7 +135,9 @@ export async function loadOnnxModel(
   head: 'base' | 'sequence-classification',
   options: OnnxLoadOptions = {},
 ): Promise<LoadedOnnxModel> {
-  const dtype = options.dtype ?? 'fp32';
+  // No dtype asked: a local folder that ships only the int8 file (models/embedder, models/verifier) is read as
+  // q8 rather than refused for lacking onnx/model.onnx.
+  const dtype = options.dtype ?? (onlyQuantized(spec) ? 'q8' : 'fp32');
   const device = options.device ?? 'cpu';
   if (dtype !== 'fp32' && dtype !== 'q8') throw new RangeError(`dtype must be 'fp32' or 'q8', got ${String(dtype)}`);
   if (device !== 'cpu' && device !== 'cuda') throw new RangeError(`device must be 'cpu' or 'cuda', got ${String(device)}`);
@@ -193,6 +195,12 @@ export async function loadOnnxModel(
     where,
     outputNames: session?.outputNames ?? [],
   };
+}
+
+/** A local model folder with onnx/model_quantized.onnx and no onnx/model.onnx. */
+function onlyQuantized(spec: string): boolean {
+  const dir = path.resolve(spec);
+  return existsSync(path.join(dir, onnxFileFor('q8'))) && !existsSync(path.join(dir, onnxFileFor('fp32')));
 }
 
 /** A weights file relative to its model folder, with forward slashes (the same on every platform). */
