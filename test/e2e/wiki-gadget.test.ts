@@ -386,9 +386,14 @@ describe('wiki gadget on a saved Wikipedia page (Chromium)', { skip: chromiumMis
   });
 
   for (const viewport of [{ width: 1280, height: 900 }, { width: 420, height: 800 }]) {
-    it(`at ${viewport.width}x${viewport.height}: the popover stays inside the viewport beside its marker's line wherever the marker is, and scrolls inside when long`, async () => {
+    it(`at ${viewport.width}x${viewport.height}: the panel leaves the title uncovered; the popover stays inside the viewport beside its marker's line wherever the marker is, and scrolls inside when long`, async () => {
       const { p } = await openWithGadget(page.url, scriptedServer.url, { viewport });
       await p.waitForSelector('#veracite-panel[data-status="done"]', { timeout: 60_000 });
+      // The panel never covers the article's title (issue 46 item 5), at the top of the page as it opens.
+      const title = (await p.locator('#firstHeading').boundingBox())!;
+      const panel = (await p.locator('#veracite-panel').boundingBox())!;
+      const overlap = !(panel.x >= title.x + title.width || panel.x + panel.width <= title.x || panel.y >= title.y + title.height || panel.y + panel.height <= title.y);
+      assert.ok(!overlap, `the panel (${JSON.stringify(panel)}) covers the title (${JSON.stringify(title)})`);
       // Room above and below the article, so that any marker can be scrolled to any height.
       await p.evaluate(() => {
         (globalThis as unknown as { document: { body: { style: { padding: string } } } }).document.body.style.padding = '1200px 0';
