@@ -41,10 +41,9 @@ async function audit(name: string, extra: string[]) {
   const load = loadavg()[0]!;
   const t = performance.now();
   // Asynchronous: the fakes answer from this process's event loop.
-  const r = await promisify(execFile)(process.execPath, ['bin/veracite.js', 'audit', 'data/samples/audit/Breast_cancer_risk_factors.txt', '--sources', 'data/samples/audit/sources', '--no-index', '--profile', values.profile!, '--suggest-from', 'search', '--search', PROVIDERS.join(','), '--search-fetches', '0', '--api-base', apiBase, '--cache', cache, '--contact-email', 'bench@example.org', '--out', out, '--quiet', ...extra], { encoding: 'utf8', maxBuffer: 64 << 20 }).catch((e: { code?: number; stderr?: string }) => {
+  await promisify(execFile)(process.execPath, ['bin/veracite.js', 'audit', 'data/samples/audit/Breast_cancer_risk_factors.txt', '--sources', 'data/samples/audit/sources', '--no-index', '--profile', values.profile!, '--suggest-from', 'search', '--search', PROVIDERS.join(','), '--search-fetches', '0', '--api-base', apiBase, '--cache', cache, '--contact-email', 'bench@example.org', '--out', out, '--quiet', ...extra], { encoding: 'utf8', maxBuffer: 64 << 20 }).catch((e: { code?: number; stderr?: string }) => {
     throw new Error(`audit (${name}) exited ${e.code}: ${String(e.stderr).slice(-2000)}`);
   });
-  void r;
   const wallMs = Math.round(performance.now() - t);
   const requests = [...servers.values()].reduce((a, s) => a + s.hits.length, 0) - before;
   const report = JSON.parse(await readFile(out, 'utf8')) as Report;

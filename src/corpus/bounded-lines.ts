@@ -54,5 +54,6 @@ export async function* boundedLines(input: AsyncIterable<Buffer | string>, maxBy
       from = nl + 1;
     }
   }
-  if (size > 0 || held > 0 || over) yield end();
+  // A last line without its newline (held and over both imply size > 0).
+  if (size > 0) yield end();
 }

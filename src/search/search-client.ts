@@ -14,11 +14,12 @@
  */
 import { DEFAULT_RETRY_BUDGET_MS, fetchApi, sleep, type ApiFetchPolicy, type ApiResult, type ApiWait } from '../sources/api-fetch.js';
 import { userAgent } from '../sources/user-agent.js';
+import { failureText } from './answer-check.js';
 import { inThreadAnswerReader, type AnswerReader } from './answer-pool.js';
 import type { AnswerTask } from './answer-readers.js';
 import { PROVIDER_BASES } from './search-api-bases.js';
 import { requestKey, type SearchCache } from './search-cache.js';
-import { PROVIDER_LABELS, type AnswerMeta, type ReaderContext, type ReaderName, type RequestOptions, type SearchProviderName, type SearchRequester } from './types.js';
+import { PROVIDER_LABELS, type ReaderContext, type ReaderName, type RequestOptions, type SearchProviderName, type SearchRequester } from './types.js';
 
 /**
  * Least time between the end of one request to a provider's host and the start of the next (ms): OpenAlex
@@ -57,9 +58,6 @@ export interface SearchClientOptions {
   /** Where answers are read (default: on this thread; the composition root gives the worker). */
   answers?: AnswerReader;
 }
-
-export { AnswerError, failureText, parseJsonBody } from './answer-check.js';
-import { failureText } from './answer-check.js';
 
 /** Keys sent in a URL never reach a message (a blocked-address reason quotes the URL). */
 const redact = (s: string) => s.replace(/([?&](?:api_key|key)=)[^&\s#]+/gi, '$1***');
@@ -115,9 +113,10 @@ export class SearchClient implements SearchRequester {
    * the API, in the answer worker when one was given. Throws an Error whose message the user reads after the
    * provider's label. Cached only when the reader accepted it.
    */
-  async json<T>(provider: SearchProviderName, url: string, reader: ReaderName, ctx: ReaderContext, o: RequestOptions = {}): Promise<T> {
+  async json<T>(provider: SearchProviderName, url: string, reader: ReaderName, ask: Omit<ReaderContext, 'wiki'>, o: RequestOptions = {}): Promise<T> {
     const key = requestKey(provider, url, this.base(provider));
     const cache = this.opts.cache;
+    const ctx: ReaderContext = { ...ask, wiki: this.wiki };
     const read = async (t: Omit<AnswerTask, 'reader' | 'ctx'>) => {
       try {
         return await (this.opts.answers ?? IN_THREAD).read({ ...t, reader, ctx });

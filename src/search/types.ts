@@ -57,17 +57,17 @@ export interface ProviderFailure {
   message: string;
 }
 
-/** What an answer's headers say beside its body (MediaWiki's maxlag error comes as a 200 with Retry-After). */
 /** The named readers of provider answers (answer-readers.ts holds one function for each). */
 export type ReaderName = 'openalex.works' | 'crossref.works' | 'europepmc.search' | 'searxng.search' | 'brave.web' | 'wikipedia.search' | 'wikipedia.extract';
 
-/** What a reader knows of the request: the query the hits answer, how many were asked, the wiki edition. */
+/** What a reader knows of the request: the query the hits answer, how many were asked, the wiki edition (the client's). */
 export interface ReaderContext {
   query: string;
   limit: number;
   wiki: string;
 }
 
+/** What an answer's headers say beside its body (MediaWiki's maxlag error comes as a 200 with Retry-After). */
 export interface AnswerMeta {
   retryAfter?: string;
 }
@@ -87,7 +87,7 @@ export interface SearchRequester {
    * answer (its schema, its error conventions) and is what makes it cacheable: an answer it refuses is never
    * stored. Throws an Error the user reads.
    */
-  json<T>(provider: SearchProviderName, url: string, reader: ReaderName, ctx: ReaderContext, opts?: RequestOptions): Promise<T>;
+  json<T>(provider: SearchProviderName, url: string, reader: ReaderName, ctx: Omit<ReaderContext, 'wiki'>, opts?: RequestOptions): Promise<T>;
   /** GET a page of text or HTML (an article's rendered HTML), cached only as a non-empty 200. */
   text(provider: SearchProviderName, url: string, opts?: RequestOptions): Promise<ApiResult>;
   /** The provider's API base (a mirror given with --api-base, else the public one). */

@@ -94,6 +94,12 @@ export class WorkerPool {
     });
   }
 
+  /** "(the limit per document): raise it with --flag if the document is genuine"; without a flag, the limit alone. */
+  private limitNote(flag: string): string {
+    const unit = this.opts.unit ?? 'document';
+    return `(the limit per ${unit})${flag ? `: raise it with ${flag} if the ${unit} is genuine` : ''}`;
+  }
+
   private pump(): void {
     while (!this.closed && this.queue.length) {
       let slot = this.slots.find((s) => !s.busy);
@@ -184,7 +190,7 @@ export class WorkerPool {
         () =>
           job.reject(
             oom
-              ? new BudgetError('memory', `${this.opts.what} needed more than ${heapMb} MB of memory (the limit per ${this.opts.unit ?? 'document'})${this.opts.flags.memory ? `: raise it with ${this.opts.flags.memory} if the ${this.opts.unit ?? 'document'} is genuine` : ''}`)
+              ? new BudgetError('memory', `${this.opts.what} needed more than ${heapMb} MB of memory ${this.limitNote(this.opts.flags.memory)}`)
               : new Error(`${this.opts.what} failed in its worker: ${e.message}`),
           ),
         true,
@@ -193,7 +199,7 @@ export class WorkerPool {
     const onExit = (code: number) => finish(() => job.reject(new Error(`${this.opts.what}: its worker stopped (exit code ${code})`)), true);
     const onAbort = () => finish(() => job.reject(job.signal!.reason instanceof Error ? job.signal!.reason : new Error('aborted')), true);
     const timer = setTimeout(
-      () => finish(() => job.reject(new BudgetError('time', `${this.opts.what} took longer than ${fmtSeconds(timeMs)} (the limit per ${this.opts.unit ?? 'document'})${this.opts.flags.time ? `: raise it with ${this.opts.flags.time} if the ${this.opts.unit ?? 'document'} is genuine` : ''}`)), true),
+      () => finish(() => job.reject(new BudgetError('time', `${this.opts.what} took longer than ${fmtSeconds(timeMs)} ${this.limitNote(this.opts.flags.time)}`)), true),
       timeMs,
     );
     slot.abandon = (e) => finish(() => job.reject(e), 'closing');

@@ -39,7 +39,7 @@ export const brave: SearchProvider = {
     u.searchParams.set('q', query);
     u.searchParams.set('count', String(Math.max(1, Math.min(limit, BRAVE_MAX_COUNT))));
     u.searchParams.set('extra_snippets', 'true');
-    return req.json<SearchHit[]>('brave', u.href, 'brave.web', { query, limit, wiki: req.wiki }, {
+    return req.json<SearchHit[]>('brave', u.href, 'brave.web', { query, limit }, {
       headers: { 'x-subscription-token': key },
       explain: (res) =>
         res.httpStatus === 401 || res.httpStatus === 403 || res.httpStatus === 422

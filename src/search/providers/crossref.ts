@@ -57,6 +57,6 @@ export const crossref: SearchProvider = {
     u.searchParams.set('query.bibliographic', query);
     u.searchParams.set('rows', String(Math.min(limit, 1000)));
     if (req.email) u.searchParams.set('mailto', req.email);
-    return req.json<SearchHit[]>('crossref', u.href, 'crossref.works', { query, limit, wiki: req.wiki });
+    return req.json<SearchHit[]>('crossref', u.href, 'crossref.works', { query, limit });
   },
 };

@@ -84,6 +84,6 @@ export const europepmc: SearchProvider = {
     u.searchParams.set('format', 'json');
     u.searchParams.set('pageSize', String(Math.min(limit, 1000)));
     if (req.email) u.searchParams.set('email', req.email);
-    return req.json<SearchHit[]>('europepmc', u.href, 'europepmc.search', { query, limit, wiki: req.wiki });
+    return req.json<SearchHit[]>('europepmc', u.href, 'europepmc.search', { query, limit });
   },
 };

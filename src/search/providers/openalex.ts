@@ -114,6 +114,6 @@ export const openalex: SearchProvider = {
     if (req.email) u.searchParams.set('mailto', req.email);
     const key = process.env[OPENALEX_KEY_ENV];
     if (key) u.searchParams.set('api_key', key);
-    return req.json<SearchHit[]>('openalex', u.href, 'openalex.works', { query, limit, wiki: req.wiki }, { explain });
+    return req.json<SearchHit[]>('openalex', u.href, 'openalex.works', { query, limit }, { explain });
   },
 };

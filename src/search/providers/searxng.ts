@@ -47,7 +47,7 @@ export const searxng: SearchProvider = {
       'searxng',
       u.href,
       'searxng.search',
-      { query, limit, wiki: req.wiki },
+      { query, limit },
       {
         accept: SEARXNG_HEADERS.accept,
         headers: { 'accept-language': SEARXNG_HEADERS['accept-language'] },

@@ -81,7 +81,7 @@ export function readWikipediaExtract(a: unknown, meta: AnswerMeta): { title?: st
 export const wikipedia: SearchProvider = {
   name: 'wikipedia',
   async search(query, limit, req) {
-    return req.json<SearchHit[]>('wikipedia', api(req, { list: 'search', srsearch: query, srlimit: String(limit), srnamespace: '0', srprop: 'snippet' }), 'wikipedia.search', { query, limit, wiki: req.wiki });
+    return req.json<SearchHit[]>('wikipedia', api(req, { list: 'search', srsearch: query, srlimit: String(limit), srnamespace: '0', srprop: 'snippet' }), 'wikipedia.search', { query, limit });
   },
 };
 
@@ -94,7 +94,7 @@ export const wikipedia: SearchProvider = {
 export async function wikipediaText(title: string, req: SearchRequester): Promise<{ ok: true; text: string; kind: 'text' | 'html'; title: string } | { ok: false; reason: string }> {
   let page: { title?: string | null | undefined; extract?: string | null | undefined; missing?: boolean | null | undefined } | undefined;
   try {
-    page = await req.json<ReturnType<typeof readWikipediaExtract>>('wikipedia', api(req, { prop: 'extracts', explaintext: '1', exsectionformat: 'plain', redirects: '1', titles: title }), 'wikipedia.extract', { query: title, limit: 1, wiki: req.wiki });
+    page = await req.json<ReturnType<typeof readWikipediaExtract>>('wikipedia', api(req, { prop: 'extracts', explaintext: '1', exsectionformat: 'plain', redirects: '1', titles: title }), 'wikipedia.extract', { query: title, limit: 1 });
   } catch (e) {
     return { ok: false, reason: (e as Error).message };
   }
