@@ -5,7 +5,8 @@
  */
 import { loadAlignResources, type AlignResources } from '../models/align/index.js';
 import type { OnnxLoadOptions } from '../models/onnx/load.js';
-import { loadEmbedder, loadEntailment, loadPairScorer, loadUse, needsUse, parseModelSpec, type ModelSpec } from '../models/registry.js';
+import { formatModelSpec, loadEmbedder, loadEntailment, loadPairScorer, loadUse, needsUse, parseModelSpec, type ModelSpec } from '../models/registry.js';
+import { mismatchError, oldEmbedderNotice, sameVectorSpace, specOfRecorded, type IndexVectors } from './index-embedder.js';
 import { MemoEmbedder } from '../models/memo-embedder.js';
 import type { Embedder, EntailmentModel, PairScorer } from '../models/types.js';
 import { EmbeddingCache } from '../store/embedding-cache.js';
@@ -35,6 +36,8 @@ export class ModelHub {
   private readonly cache = new Map<string, Promise<unknown>>();
   private readonly owned: { dispose?(): Promise<void> }[] = [];
   private embeddingCache: EmbeddingCache | undefined;
+  private vectors: IndexVectors | undefined;
+  private onNotice: (line: string) => void = () => {};
 
   constructor(
     private readonly settings: Settings['models'],
@@ -42,9 +45,11 @@ export class ModelHub {
     /** The calibrated model profile (veracite models) whose model fills its role; app/profile.ts picks it. */
     readonly profile?: LoadedProfile,
   ) {
-    // Parsed up front: a wrong spec fails before any index or model is opened.
+    // Parsed up front: a wrong spec fails before any index or model is opened. A profile sets the models of
+    // the engine; the retrieval embedder is the settings' one unless the profile is an embedder's.
     const specs = profile ? profileSpecs(profile) : settings;
-    this.specs = { embedder: parseModelSpec('embedder', specs.embedder), scorer: parseModelSpec('scorer', specs.scorer), nli: parseModelSpec('nli', specs.nli) };
+    const embedder = profile?.file.role === 'embedder' ? specs.embedder : settings.embedder;
+    this.specs = { embedder: parseModelSpec('embedder', embedder), scorer: parseModelSpec('scorer', specs.scorer), nli: parseModelSpec('nli', specs.nli) };
     this.onnx = { device: settings.device };
   }
 
@@ -79,10 +84,46 @@ export class ModelHub {
     return m;
   }
 
-  /** The retrieval embedder (dense queries, indexing with vectors). */
+  /**
+   * The index's vectors and whether an embedder was named (app/veracite.ts, once the index is open): the
+   * retrieval embedder then matches the index (app/index-embedder.ts).
+   */
+  forIndex(vectors: IndexVectors, onNotice: (line: string) => void): void {
+    this.vectors = vectors;
+    this.onNotice = onNotice;
+  }
+
+  /** Whether the retrieval embedder was named (a flag, a setting, an embedder's profile) rather than the default. */
+  get embedderNamed(): boolean {
+    return this.vectors?.named ?? false;
+  }
+
+  /**
+   * The retrieval embedder (dense queries, indexing with vectors): the model that made the index's vectors
+   * when none is named (USE-lite for an index built before MiniLM, with a notice), else the named or default
+   * one, refused when it is not the index's.
+   */
   embedder(): Promise<Embedder> {
     if (this.injected.embedder) return Promise.resolve(this.injected.embedder);
-    return this.once('embedder', async () => (this.specs.embedder.kind === 'use' ? loadUse() : this.own(await loadEmbedder(this.specs.embedder, this.onnxFor('embedder')))));
+    return this.once('embedder', async () => {
+      const v = this.vectors;
+      const recordedSpec = v?.recorded && !v.named ? specOfRecorded(v.recorded) : undefined;
+      const spec = recordedSpec ? parseModelSpec('embedder', recordedSpec) : this.specs.embedder;
+      const e = await this.loadRetrievalEmbedder(spec);
+      if (v?.recorded && !sameVectorSpace(v.recorded, e.info)) throw mismatchError({ ...v, recorded: v.recorded }, e.info, formatModelSpec(this.specs.embedder));
+      if (v && recordedSpec === 'use') this.onNotice(oldEmbedderNotice(v));
+      return e;
+    });
+  }
+
+  /** The embedder named, or the default, whatever the index holds: what `index --dense` embeds with. */
+  configuredEmbedder(): Promise<Embedder> {
+    if (this.injected.embedder) return Promise.resolve(this.injected.embedder);
+    return this.loadRetrievalEmbedder(this.specs.embedder);
+  }
+
+  private loadRetrievalEmbedder(spec: ModelSpec): Promise<Embedder> {
+    return this.once(`embedder:${formatModelSpec(spec)}`, async () => (spec.kind === 'use' ? loadUse() : this.own(await loadEmbedder(spec, this.onnxFor('embedder')))));
   }
 
   /** The Universal Sentence Encoder under the trained heads (one instance per process). */

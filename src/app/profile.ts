@@ -17,13 +17,14 @@ import type { Settings } from './settings.js';
 
 export { ProfileError };
 
-const DEFAULT_SPECS = { embedder: 'use', scorer: 'trained', nli: 'trained' } as const;
+// The engine's roles: the retrieval embedder is not part of an engine (an index fixes it: app/index-embedder.ts).
+const DEFAULT_SPECS = { scorer: 'trained', nli: 'trained' } as const;
 
 export async function resolveProfile(settings: Settings, injected: InjectedModels = {}): Promise<LoadedProfile | undefined> {
   const m = settings.models;
   if (m.profile !== undefined) {
     if (OFFLINE_PROFILE.includes(m.profile)) return undefined;
-    const changed = (['embedder', 'scorer', 'nli'] as const).filter((r) => m[r] !== DEFAULT_SPECS[r]);
+    const changed = (['scorer', 'nli'] as const).filter((r) => m[r] !== DEFAULT_SPECS[r]);
     if (changed.length) throw new SettingsError('models.profile', `a model profile sets the models itself; drop ${changed.map((r) => `models.${r}`).join(', ')} or the profile`);
     try {
       return await loadInstalledProfile(m.profile);
@@ -33,7 +34,7 @@ export async function resolveProfile(settings: Settings, injected: InjectedModel
     }
   }
   if (injected.embedder || injected.scorer || injected.entailment) return undefined;
-  if ((['embedder', 'scorer', 'nli'] as const).some((r) => m[r] !== DEFAULT_SPECS[r])) return undefined;
+  if ((['scorer', 'nli'] as const).some((r) => m[r] !== DEFAULT_SPECS[r])) return undefined;
   const dir = settings.index.dir && storeEngineOf(settings.index.dir) === 'lancedb' ? settings.index.dir : undefined;
   const active = await activeProfileName(dir ? { indexDir: dir } : {});
   if (!active) return loadShipped();

@@ -40,8 +40,8 @@ export const IndexSettings = z
 
 export const ModelSettings = z
   .object({
-    /** Query / passage embedder for dense retrieval: models/registry.ts grammar. */
-    embedder: z.string().min(1).default('use'),
+    /** Query / passage embedder for dense retrieval: models/registry.ts grammar (an index's vectors fix it: app/index-embedder.ts). */
+    embedder: z.string().min(1).default('minilm'),
     /** Evidence scorer and the audit's verification engine (one PairScorer role). */
     scorer: z.string().min(1).default('trained'),
     /** Entailment (NLI) model behind verdicts. */

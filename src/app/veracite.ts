@@ -22,7 +22,9 @@ import type { ClaimInContext } from '../retrieve/query-building.js';
 import type { Verifier } from '../verify/verifier.js';
 import { checkedClaim } from '../verify/claim-text.js';
 import type { Verdict } from '../verify/types.js';
-import type { ModelInfo } from '../models/types.js';
+import type { Embedder, ModelInfo } from '../models/types.js';
+import { formatModelSpec } from '../models/registry.js';
+import { describeVectors, reembedPlan, type ReembedPlan } from './index-embedder.js';
 import { SettingsError } from '../util/settings-error.js';
 import type { AuditPipeline } from './audit.js';
 import type { SearchVerdict, SearchVerifier } from './search-verify.js';
@@ -50,6 +52,16 @@ export interface OpenOptions {
   lockOptions?: AcquireOptions;
   /** TEST ONLY: lets search read pages on loopback hosts (never set by the CLI or the server). */
   searchHooks?: SearchTestHooks;
+  /** Where notices go (an index with the old embedder's vectors, app/index-embedder.ts); default stderr, once per process. */
+  onNotice?: (line: string) => void;
+}
+
+const noticed = new Set<string>();
+/** Each notice once per process: a server or an evaluation opens many pipelines on one index. */
+function stderrOnce(line: string): void {
+  if (noticed.has(line)) return;
+  noticed.add(line);
+  process.stderr.write(line + '\n');
 }
 
 /** auto = hybrid when the index has vectors, else bm25; an explicit dense mode needs vectors. */
@@ -98,6 +110,9 @@ export class Veracite {
       : undefined;
     try {
       const hasVectors = store ? (await store.vectorDimension()) !== undefined : false;
+      // The retrieval embedder follows the index's vectors unless one is named (app/index-embedder.ts).
+      const recorded = hasVectors ? (store!.settings['embedder'] as ModelInfo | undefined) : undefined;
+      models.forIndex({ ...(recorded ? { recorded } : {}), named: input.models?.embedder !== undefined || models.profile?.file.role === 'embedder', ...(dir ? { dir } : {}) }, opts.onNotice ?? stderrOnce);
       // Without an index there is nothing to retrieve from; the mode only matters for provenance then.
       const mode = store ? resolveMode(requested.retrieval.mode, hasVectors) : 'bm25';
       const settings: Settings = { ...requested, retrieval: { ...requested.retrieval, mode } };
@@ -303,18 +318,31 @@ export class Veracite {
    * passages that have none, a committed batch at a time, so an interrupted run resumes; refuses another
    * embedder than the one that made the index's vectors; builds or refreshes the vector index at the end.
    */
-  async embedMissing(opts: Omit<EmbedMissingOptions, 'embeddingCache'> = {}): Promise<EmbedMissingSummary> {
+  async embedMissing(opts: Omit<EmbedMissingOptions, 'embeddingCache' | 'reembed'> = {}): Promise<EmbedMissingSummary> {
+    const { embedder, plan } = await this.vectorPlan();
+    const embeddingCache = await this.openEmbeddingCache(embedder);
+    return embedMissing(this.requireStore(), embedder, { ...opts, reembed: plan === 'reembed-all', ...(embeddingCache ? { embeddingCache } : {}) });
+  }
+
+  /**
+   * What `index --dense` alone will do (app/index-embedder.ts): the embedder it embeds with (the named one,
+   * else the default), and whether it adds the missing vectors or re-embeds every passage because the
+   * index's vectors came from another model; refused when that cannot be told.
+   */
+  async vectorPlan(): Promise<{ embedder: Embedder; plan: ReembedPlan; recorded?: ModelInfo; recordedName?: string }> {
     const store = this.requireStore();
-    const embedder = await this.models.embedder();
-    const embeddingCache = await this.openEmbeddingCache();
-    return embedMissing(store, embedder, { ...opts, ...(embeddingCache ? { embeddingCache } : {}) });
+    const embedder = await this.models.configuredEmbedder();
+    const recorded = (await store.vectorDimension()) === undefined ? undefined : (store.settings['embedder'] as ModelInfo | undefined);
+    const dir = this.settings.index.dir;
+    const plan = reembedPlan({ ...(recorded ? { recorded } : {}), named: this.models.embedderNamed, ...(dir ? { dir } : {}) }, embedder.info, formatModelSpec(this.models.specs.embedder));
+    return { embedder, plan, ...(recorded ? { recorded, recordedName: describeVectors(recorded) } : {}) };
   }
 
   /** The embedding cache lives in a LanceDB index directory; other engines embed without one. */
-  private async openEmbeddingCache(): Promise<EmbeddingCache | undefined> {
+  private async openEmbeddingCache(embedder?: Embedder): Promise<EmbeddingCache | undefined> {
     const dir = this.settings.index.dir;
     if (!dir || storeEngineOf(dir) !== 'lancedb') return undefined;
-    this.embeddingCache ??= this.models.embedder().then((e) => EmbeddingCache.open(dir, e));
+    this.embeddingCache ??= (embedder ? Promise.resolve(embedder) : this.models.embedder()).then((e) => EmbeddingCache.open(dir, e));
     return this.embeddingCache;
   }
 

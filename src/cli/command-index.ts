@@ -165,7 +165,14 @@ async function backfillVectors(vc: Veracite, indexDir: string, signal: AbortSign
   const before = await store.stats();
   if (before.documents === 0) throw new MissingInputError(`index --dense: ${indexDir} holds no documents; index corpus files first (veracite index <files> --index ${indexDir})`);
   const counts = await store.vectorCounts();
-  const missing = counts.total - counts.withVector;
+  const { embedder, plan, recordedName } = await vc.vectorPlan();
+  const missing = plan === 'reembed-all' ? counts.total : counts.total - counts.withVector;
+  if (plan === 'reembed-all' && !flags.json) {
+    console.error(
+      `index ${indexDir}: re-embedding all ${count(counts.total, 'passage')} with ${embedder.info.id} (its vectors were made by ${recordedName ?? 'another model'}); ` +
+        'until this finishes, dense search finds only the passages re-embedded so far (Ctrl-C stops after the batch in flight; run again to resume)',
+    );
+  }
   const bar = createProgress(`embed ${indexDir}`, missing, 'passages', { quiet: flags.quiet || missing === 0 });
   let summary: EmbedMissingSummary;
   try {

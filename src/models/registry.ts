@@ -1,7 +1,8 @@
 /**
  * Which model fills each role, from one spec grammar shared by every command, the server and the library:
  *
- *   use                the Universal Sentence Encoder shipped in npm (embedder; offline default)
+ *   minilm             all-MiniLM-L6-v2 (int8 ONNX) shipped in the package, models/embedder (embedder; default)
+ *   use                the Universal Sentence Encoder lite shipped in npm (embedder; the default before issue 43)
  *   trained            the head this project trained, models/<role>-head.json (scorer, nli; offline default)
  *   trained:<file>     other weights of the same format
  *   lexical            content-word overlap, no model (scorer only: fast tests, machines without weights)
@@ -12,6 +13,8 @@
  * A spec that looks like a path and does not exist is reported as a missing folder, never tried on the hub
  * (onnx/resolve.ts). Errors name the setting (`models.scorer`), which the front ends map to their flags.
  */
+import { join } from 'node:path';
+import { packageRoot } from '../util/package-root.js';
 import { SettingsError } from '../util/settings-error.js';
 import type { OnnxLoadOptions } from './onnx/load.js';
 import type { EntailmentModel, Embedder, PairScorer } from './types.js';
@@ -22,6 +25,8 @@ export type ModelRole = 'embedder' | 'scorer' | 'nli';
 
 export type ModelSpec =
   | { kind: 'use' }
+  /** The package's own sentence embedder (models/embedder: all-MiniLM-L6-v2, int8 ONNX; its MODEL_CARD.md). */
+  | { kind: 'minilm' }
   | { kind: 'trained'; file?: string }
   | { kind: 'lexical' }
   /** A local ONNX folder or a hub id: onnx/resolve.ts tells them apart when loading. */
@@ -31,12 +36,12 @@ const SETTING: Record<ModelRole, string> = { embedder: 'models.embedder', scorer
 
 /** One-line description of the accepted specs per role (help texts, error messages). */
 export const MODEL_SPEC_HELP: Record<ModelRole, string> = {
-  embedder: "'use' (offline default) or an ONNX embedder folder / hub id",
+  embedder: "'minilm' (default: all-MiniLM-L6-v2, shipped), 'use' (Universal Sentence Encoder lite, the embedder before), or an ONNX embedder folder / hub id",
   scorer: "'trained' (default), 'trained:<file>', 'lexical' (no model), or an ONNX cross-encoder folder / hub id",
   nli: "'trained' (default), 'trained:<file>', or an ONNX NLI model folder / hub id",
 };
 
-const KEYWORDS: Record<string, ModelRole[]> = { use: ['embedder'], trained: ['scorer', 'nli'], lexical: ['scorer'] };
+const KEYWORDS: Record<string, ModelRole[]> = { use: ['embedder'], minilm: ['embedder'], trained: ['scorer', 'nli'], lexical: ['scorer'] };
 
 export function parseModelSpec(role: ModelRole, spec: string): ModelSpec {
   const s = spec.trim();
@@ -48,6 +53,7 @@ export function parseModelSpec(role: ModelRole, spec: string): ModelSpec {
     throw new SettingsError(SETTING[role], `'${keyword}' is not a model for this role (it serves: ${roles.join(', ')}); use ${MODEL_SPEC_HELP[role]}`);
   }
   if (keyword === 'use') return { kind: 'use' };
+  if (keyword === 'minilm') return { kind: 'minilm' };
   if (keyword === 'lexical') return { kind: 'lexical' };
   if (keyword === 'trained') return trainedFile ? { kind: 'trained', file: trainedFile } : { kind: 'trained' };
   return { kind: 'onnx', ref: s };
@@ -78,9 +84,16 @@ export function loadUse(): Promise<Embedder> {
   return useEmbedder;
 }
 
-export async function loadEmbedder(spec: string | ModelSpec = 'use', onnx: OnnxLoadOptions = {}): Promise<Embedder> {
+/** The shipped embedder's folder and the name its vectors are recorded under in an index's settings. */
+export const SHIPPED_EMBEDDER = { dir: () => join(packageRoot(), 'models', 'embedder'), id: 'all-MiniLM-L6-v2' } as const;
+
+export async function loadEmbedder(spec: string | ModelSpec = 'minilm', onnx: OnnxLoadOptions = {}): Promise<Embedder> {
   const s = typeof spec === 'string' ? parseModelSpec('embedder', spec) : spec;
   if (s.kind === 'use') return loadUse();
+  if (s.kind === 'minilm') {
+    const { OnnxEmbedder } = await import('./onnx/embedder.js');
+    return OnnxEmbedder.load(SHIPPED_EMBEDDER.dir(), { ...onnx, id: SHIPPED_EMBEDDER.id });
+  }
   if (s.kind !== 'onnx') throw new SettingsError(SETTING.embedder, `'${formatModelSpec(s)}' is not an embedder; use ${MODEL_SPEC_HELP.embedder}`);
   const { OnnxEmbedder } = await import('./onnx/embedder.js');
   return OnnxEmbedder.load(s.ref, onnx);

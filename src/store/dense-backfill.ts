@@ -24,6 +24,12 @@ export interface VectorBackfillStore extends Store {
   /** Stores the vectors of existing passages; each call is one atomic commit. */
   setPassageVectors(items: { passage: Passage; vector: Float32Array }[]): Promise<void>;
   setSetting(key: string, value: unknown): Promise<void>;
+  /**
+   * Removes every passage vector and the vector index in one commit (re-embedding with another model:
+   * `reembed`); the passages and their BM25 index stay. A store that cannot change its vector dimension
+   * in place says so.
+   */
+  dropVectors(): Promise<void>;
 }
 
 export interface EmbedMissingOptions {
@@ -38,6 +44,12 @@ export interface EmbedMissingOptions {
   buildIndex?: boolean;
   /** Stop after the batch in flight. */
   signal?: AbortSignal;
+  /**
+   * The index's vectors come from another model and are to be replaced (app/index-embedder.ts): they are
+   * dropped first, the new model is recorded, and every passage is embedded again. Interrupted, the next
+   * run finds the new model recorded and resumes as an ordinary backfill.
+   */
+  reembed?: boolean;
   onProgress?: (p: EmbedMissingProgress) => void;
 }
 
@@ -56,17 +68,33 @@ export interface EmbedMissingSummary {
   alreadyEmbedded: number;
   interrupted: boolean;
   seconds: number;
+  /** The vectors of another model were dropped and this run began embedding every passage again. */
+  reembedded?: boolean;
   vectorIndex?: string;
 }
 
-function sameModel(a: ModelInfo, b: ModelInfo): boolean {
-  return a.id === b.id && a.version === b.version;
+/**
+ * Same vector space: the same model id and version, or (ONNX) the same weights file by hash under another
+ * name (a model folder named by its path is recorded under the folder's name).
+ */
+export function sameVectorSpace(a: ModelInfo, b: ModelInfo): boolean {
+  if (a.version !== b.version) return false;
+  return a.id === b.id || (a.backend === 'onnx' && b.backend === 'onnx' && a.version.startsWith('sha256:'));
 }
 
 export async function embedMissing(store: VectorBackfillStore, embedder: Embedder, opts: EmbedMissingOptions = {}): Promise<EmbedMissingSummary> {
   const started = performance.now();
-  const recorded = store.settings['embedder'] as ModelInfo | undefined;
-  if (recorded && !sameModel(recorded, embedder.info)) {
+  let recorded = store.settings['embedder'] as ModelInfo | undefined;
+  let reembedded = false;
+  if (opts.reembed && recorded && !sameVectorSpace(recorded, embedder.info)) {
+    // Dropped before the new model is recorded: a crash in between leaves no vectors and the old record,
+    // which a dense query ignores (no vectors) and the next re-embed replaces.
+    await store.dropVectors();
+    await store.setSetting('embedder', embedder.info);
+    recorded = embedder.info;
+    reembedded = true;
+  }
+  if (recorded && !sameVectorSpace(recorded, embedder.info)) {
     throw new Error(
       `the index's vectors were made by ${recorded.id}@${recorded.version}; embedding the rest with ${embedder.info.id}@${embedder.info.version} would mix two vector spaces (use the same embedder, or build a new index)`,
     );
@@ -76,7 +104,7 @@ export async function embedMissing(store: VectorBackfillStore, embedder: Embedde
   if (!recorded) await store.setSetting('embedder', embedder.info);
   const before = await store.vectorCounts();
   const missing = before.total - before.withVector;
-  const summary: EmbedMissingSummary = { embedded: 0, alreadyEmbedded: before.withVector, interrupted: false, seconds: 0 };
+  const summary: EmbedMissingSummary = { embedded: 0, alreadyEmbedded: before.withVector, interrupted: false, seconds: 0, ...(reembedded ? { reembedded } : {}) };
   for await (const passages of store.passagesWithoutVectors(opts.batchSize ?? 20_000)) {
     const texts = passages.map((p) => searchTextOf(p.title, p.text));
     const vectors = opts.embeddingCache ? await opts.embeddingCache.embed(embedder, texts) : await embedder.embed(texts);
@@ -90,6 +118,9 @@ export async function embedMissing(store: VectorBackfillStore, embedder: Embedde
       break;
     }
   }
+  // Writing vectors rewrites the passages' rows (a LanceDB merge), which leaves them outside the text and
+  // lookup indices until those are rebuilt: BM25 then scans them unindexed with other statistics.
+  if (!summary.interrupted && summary.embedded > 0) await store.buildTextIndex();
   if (!summary.interrupted && opts.buildIndex !== false) summary.vectorIndex = await store.buildVectorIndex();
   summary.seconds = (performance.now() - started) / 1000;
   return summary;

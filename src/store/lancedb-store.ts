@@ -402,6 +402,17 @@ export class LanceStore implements VectorBackfillStore, TitleAliasStore {
     this.dimension = dimension;
   }
 
+  /** Drops the vector column and its index in one commit (re-embedding with another model: store/dense-backfill.ts). */
+  async dropVectors(): Promise<void> {
+    this.assertWritable('drop the vectors');
+    if (!this.passages || (await this.vectorDimension()) === undefined) return;
+    await this.writeGuard();
+    for (const i of await this.passages.listIndices()) if (i.columns.includes('vector')) await this.passages.dropIndex(i.name);
+    await this.passages.dropColumns(['vector']);
+    this.snapshotId = undefined;
+    this.dimension = undefined;
+  }
+
   /** Passages with a vector, and passages covered by the vector index (for progress and ANN decisions). */
   async vectorCounts(): Promise<{ withVector: number; total: number }> {
     if (!this.passages || !(await this.vectorDimension())) return { withVector: 0, total: this.passages ? await this.passages.countRows() : 0 };

@@ -8,6 +8,8 @@ import { l2normalize, poolRow } from './math.js';
 export interface OnnxEmbedderOptions extends OnnxLoadOptions {
   /** 'mean' (default; sentence-transformers models) or 'cls' (first token; e.g. BGE, E5-style CLS models). */
   pooling?: 'mean' | 'cls';
+  /** The name recorded for the model (default: its folder's name or hub id): the shipped one is named after its upstream. */
+  id?: string;
 }
 
 /** Token-level outputs, in preference order: transformers/optimum exports, then sentence-transformers exports. */
@@ -25,8 +27,9 @@ export class OnnxEmbedder implements Embedder {
     private readonly output: string,
     dimension: number,
     pooling: 'mean' | 'cls',
+    id?: string,
   ) {
-    this.info = loaded.info;
+    this.info = id ? { ...loaded.info, id } : loaded.info;
     this.dimension = dimension;
     this.pooling = pooling;
     this.maxLength = loaded.encoder.maxLength;
@@ -49,7 +52,7 @@ export class OnnxEmbedder implements Embedder {
         { path: loaded.where },
       );
     }
-    return new OnnxEmbedder(loaded, output, dimension, options.pooling ?? 'mean');
+    return new OnnxEmbedder(loaded, output, dimension, options.pooling ?? 'mean', options.id);
   }
 
   async embed(texts: string[]): Promise<Float32Array[]> {

@@ -159,6 +159,11 @@ export class MemoryStore implements VectorBackfillStore {
     this.dimension = dimension;
   }
 
+  async dropVectors(): Promise<void> {
+    for (const p of this.passageById.values()) delete p.vector;
+    this.dimension = undefined;
+  }
+
   async vectorCounts(): Promise<{ withVector: number; total: number }> {
     let withVector = 0;
     for (const p of this.passageById.values()) if (p.vector) withVector++;

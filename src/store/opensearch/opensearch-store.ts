@@ -356,6 +356,12 @@ export class OpenSearchStore implements VectorBackfillStore {
     this.dimension = dimension;
   }
 
+  /** An OpenSearch mapping cannot change a field's dimension in place: re-embedding needs a new index. */
+  async dropVectors(): Promise<void> {
+    if ((await this.vectorDimension()) === undefined) return;
+    throw new Error(`${this.spec.display}: OpenSearch cannot change the vectors of an index in place (a field's mapping is fixed); index the corpus again into a new index with --dense and the new --embedder`);
+  }
+
   async vectorCounts(): Promise<{ withVector: number; total: number }> {
     await this.fresh();
     const total = await this.count(this.passagesIndex);

@@ -13,6 +13,7 @@ export function openSearchHarness(url: string): StoreHarness {
   const made: string[] = [];
   const spec = (name: string) => `opensearch${url.startsWith('http:') ? '+http' : ''}://${host}/${name}`;
   return {
+    fixedVectorField: true,
     create: async () => {
       const name = `veracite-contract-${randomUUID().slice(0, 8)}`;
       made.push(name);
