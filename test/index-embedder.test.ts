@@ -57,6 +57,9 @@ describe('the retrieval embedder: MiniLM by default, an old index told and re-em
     const out = JSON.parse(s.out) as SearchJson;
     assert.deepEqual([out.mode, out.embedder, out.documents.length], ['hybrid', 'all-MiniLM-L6-v2', 3]);
     assert.doesNotMatch(s.err, /note:/, 'no notice on an index of the default embedder');
+    // BM25's weight in hybrid fusion is the embedder's (chosen on SciFact train), unless given.
+    assert.match(veracite(['search', QUERY, '--index', idx, '-k', '1']).out, /\[score\]: 0\.6 x BM25 \+ 0\.4 x cosine/);
+    assert.match(veracite(['search', QUERY, '--index', idx, '-k', '1', '--sparse-weight', '0.3']).out, /\[score\]: 0\.3 x BM25 \+ 0\.7 x cosine/);
   });
 
   it('an index of USE-lite vectors: searched with USE-lite and a notice; another named embedder refused; index --dense re-embeds it', () => {
@@ -71,6 +74,7 @@ describe('the retrieval embedder: MiniLM by default, an old index told and re-em
     assert.match(o.embedder ?? '', /^use-lite-512@/, 'queries are embedded by the model that made the vectors');
     assert.match(old.err, NOTICE);
     assert.equal(old.err.match(/note: this index's vectors/g)?.length, 1, 'the notice is given once');
+    assert.match(veracite(['search', QUERY, '--index', idx, '-k', '1']).out, /\[score\]: 0\.8 x BM25 \+ 0\.2 x cosine/, "USE-lite's own weight");
 
     const named = veracite(['search', QUERY, '--index', idx, '--embedder', 'minilm', '-k', '3']);
     assert.notEqual(named.code, 0);

@@ -65,8 +65,8 @@ export const RetrievalSettings = z
     mode: z.enum(RETRIEVAL_MODES).default('auto'),
     /** Fusion of the BM25 and dense lists for search and verification (the audit has its own, SIDE's union). */
     fusion: z.enum(FUSION_METHODS).default(DEFAULT_RETRIEVER_CONFIG.fusion.method),
-    /** Weighted fusion: weight of BM25 (0.8 chosen on SciFact train, see retrieve/retriever.ts). */
-    sparseWeight: z.number().min(0).max(1).default(DEFAULT_RETRIEVER_CONFIG.fusion.sparseWeight ?? 0.8),
+    /** Weighted fusion: weight of BM25; unset, the query embedder's (0.6 MiniLM, 0.8 USE-lite, chosen on SciFact train: retrieve/retriever.ts). */
+    sparseWeight: z.number().min(0).max(1).optional(),
     /** Passages taken from each first-stage list (BM25 and dense), SIDE's k. */
     depth: z.number().int().positive().default(DEFAULT_RETRIEVER_CONFIG.sparseK),
   })

@@ -128,7 +128,7 @@ export const OPTION_GROUPS = {
   retrieval: {
     mode: def('--mode <mode>', 'retrieval.mode', `retrieval: ${RETRIEVAL_MODES.join('|')}; auto = hybrid when the index has vectors, else bm25 (default auto)`, oneOf('--mode', RETRIEVAL_MODES)),
     fusion: def('--fusion <method>', 'retrieval.fusion', `how hybrid search combines BM25 and dense lists: ${FUSION_METHODS.join('|')} (default ${DEFAULTS.retrieval.fusion})`, oneOf('--fusion', FUSION_METHODS)),
-    sparseWeight: def('--sparse-weight <w>', 'retrieval.sparseWeight', `weighted fusion: weight of BM25 in [0, 1] (default ${DEFAULTS.retrieval.sparseWeight}, chosen on SciFact train)`, unitInterval('--sparse-weight')),
+    sparseWeight: def('--sparse-weight <w>', 'retrieval.sparseWeight', 'weighted fusion: weight of BM25 in [0, 1] (default: 0.6 with all-MiniLM-L6-v2 vectors, 0.8 with USE-lite ones; chosen on SciFact train)', unitInterval('--sparse-weight')),
     depth: def('--depth <n>', 'retrieval.depth', `passages taken from each first-stage list, BM25 and dense (default ${DEFAULTS.retrieval.depth})`, positiveInt('--depth')),
   },
   verify: {

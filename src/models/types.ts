@@ -16,6 +16,11 @@ export interface ModelInfo {
   details?: Record<string, unknown>;
 }
 
+/** USE-lite (the Universal Sentence Encoder shipped in npm; models/use/weights.ts names it `use-lite-512@...`). */
+export function isUseModel(info: ModelInfo): boolean {
+  return info.id.startsWith('use-lite-');
+}
+
 export interface Embedder {
   readonly info: ModelInfo;
   readonly dimension: number;

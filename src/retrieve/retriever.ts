@@ -2,7 +2,7 @@
  * The retrieval front door: a query (plain text or a claim in its article context) -> ranked passages
  * and documents, by BM25, dense vectors, or both fused. Every result carries its provenance.
  */
-import type { Embedder } from '../models/types.js';
+import { isUseModel, type Embedder, type ModelInfo } from '../models/types.js';
 import { configHash } from '../provenance/config-hash.js';
 import type { Store } from '../store/types.js';
 import { SettingsError } from '../util/settings-error.js';
@@ -26,14 +26,24 @@ export interface RetrieverConfig {
 
 export const DEFAULT_RETRIEVER_CONFIG: RetrieverConfig = {
   mode: 'bm25',
-  // Weighted fusion with BM25 at 0.8: chosen on SciFact *train* claims (nDCG@10 0.696 vs 0.688 for BM25
-  // alone, 0.62 at 0.5); the offline USE encoder is a weaker retriever than BM25 on scientific and web text,
-  // and equal-weight RRF let it pull good BM25 hits down.
-  fusion: { method: 'weighted', sparseWeight: 0.8, rrfK: 60 },
+  // Weighted fusion; BM25's weight, unless given, is the query embedder's (defaultSparseWeight).
+  fusion: { method: 'weighted', rrfK: 60 },
   sparseK: 100,
   denseK: 100,
   denseQueryWords: DENSE_QUERY_WORDS,
 };
+
+/**
+ * BM25's weight in weighted fusion for an embedder, each chosen on SciFact *train* claims (never the dev
+ * claims the figures report):
+ *  - USE-lite 0.8: nDCG@10 0.696 vs 0.688 for BM25 alone, 0.62 at 0.5 (the offline USE encoder is a weaker
+ *    retriever than BM25 on scientific and web text, and equal weights let it pull good BM25 hits down);
+ *  - all-MiniLM-L6-v2 (the default) 0.6: 0.7343 on the 809 train claims, against 0.7156 at 0.8, 0.7309 at
+ *    0.7, 0.7333 at 0.5, 0.7323 at 0.4, BM25 alone 0.6881 and dense alone 0.6860 (docs/RESULTS.md, stop 49).
+ */
+export function defaultSparseWeight(embedder: ModelInfo | undefined): number {
+  return embedder && isUseModel(embedder) ? 0.8 : 0.6;
+}
 
 export interface RetrieverSearchOptions {
   /** Documents wanted. */
@@ -86,6 +96,12 @@ export class Retriever {
     return this.loading;
   }
 
+  /** The fusion of hybrid queries: BM25's weight, when not given, the query embedder's (defaultSparseWeight). */
+  fusionFor(embedder: Embedder): FusionConfig {
+    const f = this.config.fusion;
+    return f.method === 'weighted' && f.sparseWeight === undefined ? { ...f, sparseWeight: defaultSparseWeight(embedder.info) } : f;
+  }
+
   /** The passages of one first-stage list, deep enough to rank `k` documents. */
   async sparse(query: string, depth: number): Promise<RankedPassage[]> {
     const hits = await this.store.searchText(query, depth);
@@ -107,10 +123,10 @@ export class Retriever {
     else {
       const embedder = await this.requireEmbedder(mode);
       const [s, d] = await Promise.all([this.sparse(queries.sparse, sparseDepth), densePassages(this.store, embedder, queries.dense, denseDepth)]);
-      passages = fuse(s, d, this.config.fusion);
+      passages = fuse(s, d, this.fusionFor(embedder));
     }
     signal?.throwIfAborted();
-    const config = { ...this.config, mode };
+    const config = { ...this.config, mode, ...(mode === 'hybrid' && this.loaded ? { fusion: this.fusionFor(this.loaded) } : {}) };
     return {
       query: typeof input === 'string' ? input : input.claim,
       mode,
