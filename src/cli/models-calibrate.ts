@@ -62,7 +62,8 @@ export interface CalibrateProfileOptions {
   log?: (line: string) => void;
 }
 
-const DEFAULT_SPECS = { embedder: 'use', scorer: 'trained', nli: 'trained' };
+// The specs a profile records beside its own model; the retrieval embedder among them is informative only (an index fixes it: app/index-embedder.ts).
+const DEFAULT_SPECS = { embedder: 'minilm', scorer: 'trained', nli: 'trained' };
 
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
