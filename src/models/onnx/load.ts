@@ -46,6 +46,13 @@ export interface LoadedOnnxModel {
 }
 
 const DEFAULT_BATCH = 32;
+/**
+ * Pair classification on the CPU: a verify sends the cross-encoder ~15 (claim, evidence) pairs of mixed length,
+ * and one batch pads every pair to the longest. Median time per verify's pairs on 2 cores (verifier r3, int8):
+ * batch 32 610 ms, 8 352 ms, 4 287 ms, 1 271 ms (docs/RESULTS.md, stop 49). Small batches, then; embeddings keep
+ * 32 (an index's passages come sorted by length in thousands, so their batches hardly pad).
+ */
+const DEFAULT_PAIR_BATCH_CPU = 4;
 const DEFAULT_MAX_LENGTH = 512;
 
 function positiveInt(name: string, v: number | undefined): void {
@@ -191,7 +198,7 @@ export async function loadOnnxModel(
     model,
     config,
     encoder,
-    batchSize: options.batchSize ?? DEFAULT_BATCH,
+    batchSize: options.batchSize ?? (head === 'sequence-classification' && device === 'cpu' ? DEFAULT_PAIR_BATCH_CPU : DEFAULT_BATCH),
     where,
     outputNames: session?.outputNames ?? [],
   };
