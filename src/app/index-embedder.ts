@@ -56,7 +56,7 @@ export function oldEmbedderNotice(v: IndexVectors): string {
   return (
     `note: this index's vectors were made by USE-lite, the embedder before ${SHIPPED_EMBEDDER.id}; dense and hybrid ` +
     `queries use USE-lite to match them. ${SHIPPED_EMBEDDER.id} retrieves better (SciFact dev nDCG@10 dense 0.666 vs 0.228, ` +
-    `hybrid 0.706 vs 0.688): re-embed the index with it by \`veracite index --dense${indexArg(v.dir)}\`.`
+    `hybrid 0.726 vs 0.688): re-embed the index with it by \`veracite index --dense${indexArg(v.dir)}\`.`
   );
 }
 
