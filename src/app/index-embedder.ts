@@ -12,11 +12,9 @@
  *
  * Nothing is ever silently mixed: a vector space changes only by re-embedding the whole index.
  */
-import type { ModelInfo } from '../models/types.js';
+import { isUseModel, type ModelInfo } from '../models/types.js';
 import { SHIPPED_EMBEDDER } from '../models/registry.js';
 import { sameVectorSpace } from '../store/dense-backfill.js';
-
-export { sameVectorSpace };
 import { SettingsError } from '../util/settings-error.js';
 
 /** How the index and the settings stand for the retrieval embedder (app/veracite.ts reads it at open). */
@@ -29,15 +27,9 @@ export interface IndexVectors {
   dir?: string;
 }
 
-/** USE-lite's vectors, the default embedder before the shipped MiniLM. */
-export function isUseVectors(info: ModelInfo): boolean {
-  return info.id.startsWith('use-lite-');
-}
-
-
 /** The spec that loads the model an index records, when it is one veracite ships; undefined otherwise. */
 export function specOfRecorded(recorded: ModelInfo): 'use' | 'minilm' | undefined {
-  if (isUseVectors(recorded)) return 'use';
+  if (isUseModel(recorded)) return 'use';
   if (recorded.id === SHIPPED_EMBEDDER.id) return 'minilm';
   return undefined;
 }
@@ -48,7 +40,7 @@ function indexArg(dir: string | undefined): string {
 
 /** A model that made vectors, as messages name it. */
 export function describeVectors(info: ModelInfo): string {
-  return isUseVectors(info) ? 'USE-lite (Universal Sentence Encoder lite)' : `${info.id} (${info.version.slice(0, 19)})`;
+  return isUseModel(info) ? 'USE-lite (Universal Sentence Encoder lite)' : `${info.id} (${info.version.slice(0, 19)})`;
 }
 
 /** The notice an index with USE-lite vectors gets once per process: what it is and how to move on. */
@@ -81,7 +73,7 @@ export type ReembedPlan = 'add-missing' | 'reembed-all';
  */
 export function reembedPlan(v: IndexVectors, target: ModelInfo, spec: string): ReembedPlan {
   if (!v.recorded || sameVectorSpace(v.recorded, target)) return 'add-missing';
-  if (v.named || isUseVectors(v.recorded)) return 'reembed-all';
+  if (v.named || isUseModel(v.recorded)) return 'reembed-all';
   throw new SettingsError(
     'models.embedder',
     `the index's vectors were made by ${describeVectors(v.recorded)}; name it with --embedder <its folder or hub id> to add the missing vectors, ` +

@@ -6,7 +6,8 @@
 import { loadAlignResources, type AlignResources } from '../models/align/index.js';
 import type { OnnxLoadOptions } from '../models/onnx/load.js';
 import { formatModelSpec, loadEmbedder, loadEntailment, loadPairScorer, loadUse, needsUse, parseModelSpec, type ModelSpec } from '../models/registry.js';
-import { mismatchError, oldEmbedderNotice, sameVectorSpace, specOfRecorded, type IndexVectors } from './index-embedder.js';
+import { mismatchError, oldEmbedderNotice, specOfRecorded, type IndexVectors } from './index-embedder.js';
+import { sameVectorSpace } from '../store/dense-backfill.js';
 import { MemoEmbedder } from '../models/memo-embedder.js';
 import type { Embedder, EntailmentModel, PairScorer } from '../models/types.js';
 import { EmbeddingCache } from '../store/embedding-cache.js';

@@ -14,7 +14,7 @@ import type { AuditInput, AuditReport } from '../audit/types.js';
 import type { IngestOptions, IngestSummary } from '../store/ingest.js';
 import { EmbeddingCache } from '../store/embedding-cache.js';
 import { openStore, storeEngineOf } from '../store/open-store.js';
-import { embedMissing, type EmbedMissingOptions, type EmbedMissingSummary, type VectorBackfillStore } from '../store/dense-backfill.js';
+import { embedMissing, recordedEmbedder, type EmbedMissingOptions, type EmbedMissingSummary, type VectorBackfillStore } from '../store/dense-backfill.js';
 import type { Store } from '../store/types.js';
 import type { AcquireOptions } from '../store/writer-lock.js';
 import { Retriever, type RetrieverResult, type SearchMode } from '../retrieve/retriever.js';
@@ -111,7 +111,7 @@ export class Veracite {
     try {
       const hasVectors = store ? (await store.vectorDimension()) !== undefined : false;
       // The retrieval embedder follows the index's vectors unless one is named (app/index-embedder.ts).
-      const recorded = hasVectors ? (store!.settings['embedder'] as ModelInfo | undefined) : undefined;
+      const recorded = store ? await recordedEmbedder(store) : undefined;
       models.forIndex({ ...(recorded ? { recorded } : {}), named: input.models?.embedder !== undefined || models.profile?.file.role === 'embedder', ...(dir ? { dir } : {}) }, opts.onNotice ?? stderrOnce);
       // Without an index there is nothing to retrieve from; the mode only matters for provenance then.
       const mode = store ? resolveMode(requested.retrieval.mode, hasVectors) : 'bm25';
@@ -332,7 +332,7 @@ export class Veracite {
   async vectorPlan(): Promise<{ embedder: Embedder; plan: ReembedPlan; recorded?: ModelInfo; recordedName?: string }> {
     const store = this.requireStore();
     const embedder = await this.models.configuredEmbedder();
-    const recorded = (await store.vectorDimension()) === undefined ? undefined : (store.settings['embedder'] as ModelInfo | undefined);
+    const recorded = await recordedEmbedder(store);
     const dir = this.settings.index.dir;
     const plan = reembedPlan({ ...(recorded ? { recorded } : {}), named: this.models.embedderNamed, ...(dir ? { dir } : {}) }, embedder.info, formatModelSpec(this.models.specs.embedder));
     return { embedder, plan, ...(recorded ? { recorded, recordedName: describeVectors(recorded) } : {}) };

@@ -118,15 +118,17 @@ export class Retriever {
     const sparseDepth = Math.max(this.config.sparseK, 3 * opts.k);
     const denseDepth = Math.max(this.config.denseK, 3 * opts.k);
     let passages: RankedPassage[];
+    let fusion = this.config.fusion;
     if (mode === 'bm25') passages = await this.sparse(queries.sparse, sparseDepth);
     else if (mode === 'dense') passages = await densePassages(this.store, await this.requireEmbedder(mode), queries.dense, denseDepth);
     else {
       const embedder = await this.requireEmbedder(mode);
       const [s, d] = await Promise.all([this.sparse(queries.sparse, sparseDepth), densePassages(this.store, embedder, queries.dense, denseDepth)]);
-      passages = fuse(s, d, this.fusionFor(embedder));
+      fusion = this.fusionFor(embedder);
+      passages = fuse(s, d, fusion);
     }
     signal?.throwIfAborted();
-    const config = { ...this.config, mode, ...(mode === 'hybrid' && this.loaded ? { fusion: this.fusionFor(this.loaded) } : {}) };
+    const config = { ...this.config, mode, fusion };
     return {
       query: typeof input === 'string' ? input : input.claim,
       mode,

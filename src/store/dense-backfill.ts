@@ -82,13 +82,21 @@ export function sameVectorSpace(a: ModelInfo, b: ModelInfo): boolean {
   return a.id === b.id || (a.backend === 'onnx' && b.backend === 'onnx' && a.version.startsWith('sha256:'));
 }
 
+/**
+ * The model that made the index's vectors, or undefined when it holds none: a record left without vectors (a
+ * re-embed stopped after dropping them) has nothing to mix with.
+ */
+export async function recordedEmbedder(store: Store): Promise<ModelInfo | undefined> {
+  return (await store.vectorDimension()) === undefined ? undefined : (store.settings['embedder'] as ModelInfo | undefined);
+}
+
 export async function embedMissing(store: VectorBackfillStore, embedder: Embedder, opts: EmbedMissingOptions = {}): Promise<EmbedMissingSummary> {
   const started = performance.now();
-  let recorded = store.settings['embedder'] as ModelInfo | undefined;
+  let recorded = await recordedEmbedder(store);
   let reembedded = false;
   if (opts.reembed && recorded && !sameVectorSpace(recorded, embedder.info)) {
     // Dropped before the new model is recorded: a crash in between leaves no vectors and the old record,
-    // which a dense query ignores (no vectors) and the next re-embed replaces.
+    // which recordedEmbedder then ignores, so the next run embeds as into a BM25-only index.
     await store.dropVectors();
     await store.setSetting('embedder', embedder.info);
     recorded = embedder.info;

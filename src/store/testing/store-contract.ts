@@ -384,6 +384,10 @@ export function describeStoreContract(name: string, harness: StoreHarness | { sk
           assert.ok(Math.abs(hit.score - 1) < 1e-4, `the nearest passage is the query's own vector (score ${hit.score})`);
           sameBm25(await bm25Ranking(store), bm25Before);
           await assert.rejects(embedMissing(store, new LetterEmbedder()), /would mix two vector spaces/);
+          // A re-embed stopped right after dropping the vectors leaves the old record alone: it mixes with nothing.
+          await store.dropVectors();
+          const fresh = await embedMissing(store, new LetterEmbedder());
+          assert.deepEqual([fresh.embedded, store.settings['embedder']], [total, new LetterEmbedder().info]);
         } finally {
           await store.close();
         }
