@@ -121,7 +121,7 @@ export const OPTION_GROUPS = {
     nli: def('--nli <spec>', 'models.nli', `entailment model: ${MODEL_SPEC_HELP.nli}`),
     device: def('--device <device>', 'models.device', `ONNX device: ${DEVICES.join('|')} (default ${DEFAULTS.models.device})`, oneOf('--device', DEVICES)),
     cache: def('--embedding-cache <dir>', 'models.cache', "on-disk cache of the trained engine's sentence vectors (re-runs skip embedding)"),
-    profile: def('--profile <name>', 'models.profile', "verification engine: 'verifier' = the shipped ONNX cross-encoder, 'lite' = the fast Universal Sentence Encoder heads ('offline' the same), or a calibrated profile (veracite models list) (default: the active profile, else verifier)"),
+    profile: def('--profile <name>', 'models.profile', "verification engine: 'verifier' = the shipped ONNX cross-encoder, 'lite' = the fast Universal Sentence Encoder heads ('offline' the same), or a calibrated profile (veracite models list) (default: the active profile (veracite models use), else the package's default engine: lite until the verifier is marked default in models/engine)"),
     judge: def('--judge <which>', 'models.judge', "LLM judge profiles: all (every evidence pair) | uncertain (only pairs the offline head leaves uncertain) (default: the profile's)", oneOf('--judge', ['all', 'uncertain'] as const)),
     maxCalls: def('--max-calls <n>', 'models.maxCalls', 'LLM judge profiles: requests this run may send at most; cache hits are free, later pairs are read by the offline head', nonNegativeInt('--max-calls')),
   },
