@@ -100,6 +100,43 @@ describe('OpenSearchStore reads against a loopback cluster that loses a node', (
     }
   });
 
+  // HTTP 200 from the shards that answered, as the Search API gives by default (allow_partial_search_results):
+  // the live node-kill fault saw one such answer hold 7 of the baseline's 10 hits.
+  const PARTIAL = {
+    took: 3, timed_out: false,
+    _shards: { total: 2, successful: 1, skipped: 0, failed: 1, failures: [{ shard: 1, index: 't-passages', node: 'n2', reason: { type: 'node_not_connected_exception', reason: '[node-2] Node not connected' } }] },
+    hits: { total: { value: 0 }, hits: [] },
+  };
+
+  it('an answer from only some shards is not returned: it is tried again, and the whole answer comes back', async () => {
+    const store = await OpenSearchStore.open(url, { readOnly: true, env: {} });
+    try {
+      searchAnswers = [{ status: 200, body: PARTIAL }];
+      searches = 0;
+      const hits = await store.searchText('aspirin fever', 5);
+      assert.deepEqual(hits.map((h) => h.passage.id), ['d1#0'], 'the hits of the whole answer, not the partial one');
+      assert.equal(searches, 2);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('answers that stay partial fail after the pauses, naming the failed shard and what to check', async () => {
+    const store = await OpenSearchStore.open(url, { readOnly: true, env: {} });
+    try {
+      searchAnswers = Array.from({ length: 4 }, () => ({ status: 200, body: PARTIAL }));
+      searches = 0;
+      await assert.rejects(store.searchText('aspirin', 5), (e: Error) => {
+        assert.match(e.message, /^opensearch:\/\/127\.0\.0\.1:\d+\/t: search failed \(4 tries\): OpenSearch answered from 1 of 2 shards \(1 failed: shard t-passages\[1\] on node n2: node_not_connected_exception\)/);
+        assert.match(e.message, /_cluster\/health/);
+        return true;
+      });
+      assert.equal(searches, 4);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('a bad query fails at once, naming the store, the root cause and the shard', async () => {
     const store = await OpenSearchStore.open(url, { readOnly: true, env: {} });
     try {

@@ -66,3 +66,19 @@ export function explainOpenSearchError(e: unknown): string {
   const message = (e as Error | null)?.message ?? String(e);
   return `OpenSearch: ${message || (e as { name?: string } | null)?.name || 'request failed'}`;
 }
+
+/**
+ * A read answered from only some shards: HTTP 200 with `_shards.failed > 0` (the Search API's
+ * allow_partial_search_results is true by default). Seen live when a node was killed during a query
+ * stream: a query in the moment before its replicas were promoted came back with 7 of its 10 hits.
+ * Returns a line naming the missing shards, or undefined for a whole answer.
+ */
+export function partialShards(response: unknown): string | undefined {
+  const s = (response as { body?: { _shards?: { total?: number; successful?: number; skipped?: number; failed?: number; failures?: ShardFailure[] } } } | null)?.body?._shards;
+  if (!s || typeof s.total !== 'number') return undefined;
+  const failed = s.failed ?? 0;
+  const answered = (s.successful ?? 0) + (s.skipped ?? 0);
+  if (failed === 0 && answered >= s.total) return undefined;
+  const where = (s.failures ?? []).slice(0, 2).map((f) => `shard ${f.index ?? '?'}[${f.shard ?? '?'}]${f.node ? ` on node ${f.node}` : ''}${f.reason?.type ? `: ${f.reason.type}` : ''}`);
+  return `answered from ${s.successful ?? 0} of ${s.total} shards (${failed} failed${where.length ? `: ${where.join('; ')}` : ''})`;
+}

@@ -24,7 +24,7 @@ import { titleKey } from '../title-key.js';
 import type { DocumentWithPassages, IngestCheckpoint, PassageHit, StoreStats } from '../types.js';
 import { normalizeUrl } from '../url.js';
 import { cosineFromScore, documentsIndexBody, EF_SEARCH, metaIndexBody, passagesIndexBody, vectorProperty } from './opensearch-schema.js';
-import { explainOpenSearchError, isTransientSearchFailure } from './opensearch-errors.js';
+import { explainOpenSearchError, isTransientSearchFailure, partialShards } from './opensearch-errors.js';
 import { parseOpenSearchSpec, type OpenSearchSpec } from './opensearch-spec.js';
 
 type QueryContainer = Types.Common_QueryDsl.QueryContainer;
@@ -197,8 +197,12 @@ export class OpenSearchStore implements VectorBackfillStore {
   private async read<T>(what: string, call: () => Promise<T>): Promise<T> {
     const waits = [250, 750, 1500];
     for (let attempt = 0; ; attempt++) {
+      let partial: string | undefined;
       try {
-        return await call();
+        const r = await call();
+        // A partial answer would silently drop hits: tried again like a failure, never returned.
+        partial = partialShards(r);
+        if (!partial) return r;
       } catch (e) {
         if (attempt < waits.length && isTransientSearchFailure(e)) {
           await new Promise((res) => setTimeout(res, waits[attempt]));
@@ -206,6 +210,11 @@ export class OpenSearchStore implements VectorBackfillStore {
         }
         throw new Error(`${this.spec.display}: ${what} failed${attempt ? ` (${attempt + 1} tries)` : ''}: ${explainOpenSearchError(e)}`, { cause: e });
       }
+      if (attempt < waits.length) {
+        await new Promise((res) => setTimeout(res, waits[attempt]));
+        continue;
+      }
+      throw new Error(`${this.spec.display}: ${what} failed (${attempt + 1} tries): OpenSearch ${partial}; some shard copies are unavailable: check the cluster's health (GET _cluster/health) and try again`);
     }
   }
 
