@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { scoreCitationSet, separationOfSupport, type ScoredCitation, type ScoredRow, type SetLabel, type SetScore } from '../src/eval/citation-set.js';
 
-const { values } = parseArgs({ options: { name: { type: 'string', default: 'latest' }, out: { type: 'string', default: 'eval-results/citation-sets.json' }, profile: { type: 'string' } } });
+const { values } = parseArgs({ options: { name: { type: 'string', default: 'latest' }, out: { type: 'string', default: 'eval-results/citation-sets.json' }, profile: { type: 'string' }, sets: { type: 'string' } } });
 /** --profile lite | verifier | <name>: the engine the audits run with (default: the package's default engine). */
 const engineArgs = values.profile ? ['--profile', values.profile] : [];
 
@@ -38,7 +38,9 @@ const readLabels = async (path: string): Promise<SetLabel[]> => (await readFile(
 type Separations = { probability: ReturnType<typeof separationOfSupport>; support: ReturnType<typeof separationOfSupport> };
 const separations = (rows: readonly ScoredRow[]): Separations => ({ probability: separationOfSupport(rows, 'probability'), support: separationOfSupport(rows, 'support') });
 const out: Record<string, { articles: { article: string; score: SetScore; separation: Separations }[]; total: Omit<SetScore, 'rows' | 'confusion'>; separation?: Separations }> = {};
-for (const s of SETS) {
+/** --sets sample,citation-set: only these (citation set 2's first run with a new engine is kept for the engine meant to be the default). */
+const only = values.sets ? new Set(values.sets.split(',')) : undefined;
+for (const s of SETS.filter((x) => !only || only.has(x.set))) {
   const json = join(tmpdir(), `veracite-citation-set-${process.pid}.json`);
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', 'audit', s.article, '--sources', s.sources, '--no-index', '--out', json, '--quiet', ...engineArgs], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
   if (r.status !== 0) throw new Error(`audit of ${s.article} failed:\n${r.stderr}`);
@@ -63,7 +65,7 @@ const saved = existsSync(values.out!) ? (JSON.parse(await readFile(values.out!, 
 const git = (...args: string[]) => spawnSync('git', args, { encoding: 'utf8' });
 const head = git('rev-parse', '--short', 'HEAD');
 const tree = head.status === 0 ? `${head.stdout.trim()}${git('status', '--porcelain', '--untracked-files=no').stdout.trim() ? ' + uncommitted changes' : ''}` : 'not a git checkout';
-saved.runs[values.name!] = { at: new Date().toISOString(), command: `node --import tsx scripts/eval-citation-sets.ts --name ${values.name}${values.profile ? ` --profile ${values.profile}` : ''}`, tree, ...out };
+saved.runs[values.name!] = { at: new Date().toISOString(), command: `node --import tsx scripts/eval-citation-sets.ts --name ${values.name}${values.profile ? ` --profile ${values.profile}` : ''}${values.sets ? ` --sets ${values.sets}` : ''}`, tree, ...out };
 await mkdir('eval-results', { recursive: true });
 await writeFile(values.out!, JSON.stringify(saved, null, 1) + '\n');
 console.log(`saved run "${values.name}" in ${values.out}`);
