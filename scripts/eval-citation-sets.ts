@@ -40,6 +40,7 @@ const separations = (rows: readonly ScoredRow[]): Separations => ({ probability:
 const out: Record<string, { articles: { article: string; score: SetScore; separation: Separations }[]; total: Omit<SetScore, 'rows' | 'confusion'>; separation?: Separations }> = {};
 /** --sets sample,citation-set: only these (citation set 2's first run with a new engine is kept for the engine meant to be the default). */
 const only = values.sets ? new Set(values.sets.split(',')) : undefined;
+for (const name of only ?? []) if (!SETS.some((x) => x.set === name)) throw new Error(`--sets: no set named ${name} (the sets: ${[...new Set(SETS.map((x) => x.set))].join(', ')})`);
 for (const s of SETS.filter((x) => !only || only.has(x.set))) {
   const json = join(tmpdir(), `veracite-citation-set-${process.pid}.json`);
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/entry.ts', 'audit', s.article, '--sources', s.sources, '--no-index', '--out', json, '--quiet', ...engineArgs], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });

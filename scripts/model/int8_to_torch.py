@@ -37,7 +37,7 @@ from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bases import base_dir  # noqa: E402
-from train import DATA, ID2LABEL, jl  # noqa: E402
+from train import ID2LABEL, jl  # noqa: E402
 
 
 def dequant(inits: dict, stem: str) -> np.ndarray:

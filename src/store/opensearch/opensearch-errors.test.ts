@@ -86,18 +86,25 @@ describe('OpenSearchStore reads against a loopback cluster that loses a node', (
   });
   after(() => new Promise<void>((r) => server.close(() => r())));
 
-  it('answers once the replicas take over: 503 "all shards failed" is tried again after a pause', async () => {
+  /** A read-only store on the fake cluster, closed after `use`, with the search answers queued and the count reset. */
+  async function withStore(answers: { status: number; body: unknown }[], use: (store: OpenSearchStore) => Promise<void>): Promise<void> {
     const store = await OpenSearchStore.open(url, { readOnly: true, env: {} });
     try {
-      // The client itself retries a 503 three times at once (maxRetries 3): all four fail, the pause lets the next try through.
-      searchAnswers = Array.from({ length: 4 }, () => ({ status: 503, body: ALL_SHARDS_FAILED }));
+      searchAnswers = answers;
       searches = 0;
-      const hits = await store.searchText('aspirin fever', 5);
-      assert.deepEqual(hits.map((h) => h.passage.id), ['d1#0']);
-      assert.equal(searches, 5, 'four refused, the fifth (after the pause) answered');
+      await use(store);
     } finally {
       await store.close();
     }
+  }
+
+  it('answers once the replicas take over: 503 "all shards failed" is tried again after a pause', async () => {
+    // The client itself retries a 503 three times at once (maxRetries 3): all four fail, the pause lets the next try through.
+    await withStore(Array.from({ length: 4 }, () => ({ status: 503, body: ALL_SHARDS_FAILED })), async (store) => {
+      const hits = await store.searchText('aspirin fever', 5);
+      assert.deepEqual(hits.map((h) => h.passage.id), ['d1#0']);
+      assert.equal(searches, 5, 'four refused, the fifth (after the pause) answered');
+    });
   });
 
   // HTTP 200 from the shards that answered, as the Search API gives by default (allow_partial_search_results):
@@ -109,46 +116,31 @@ describe('OpenSearchStore reads against a loopback cluster that loses a node', (
   };
 
   it('an answer from only some shards is not returned: it is tried again, and the whole answer comes back', async () => {
-    const store = await OpenSearchStore.open(url, { readOnly: true, env: {} });
-    try {
-      searchAnswers = [{ status: 200, body: PARTIAL }];
-      searches = 0;
+    await withStore([{ status: 200, body: PARTIAL }], async (store) => {
       const hits = await store.searchText('aspirin fever', 5);
       assert.deepEqual(hits.map((h) => h.passage.id), ['d1#0'], 'the hits of the whole answer, not the partial one');
       assert.equal(searches, 2);
-    } finally {
-      await store.close();
-    }
+    });
   });
 
   it('answers that stay partial fail after the pauses, naming the failed shard and what to check', async () => {
-    const store = await OpenSearchStore.open(url, { readOnly: true, env: {} });
-    try {
-      searchAnswers = Array.from({ length: 4 }, () => ({ status: 200, body: PARTIAL }));
-      searches = 0;
+    await withStore(Array.from({ length: 4 }, () => ({ status: 200, body: PARTIAL })), async (store) => {
       await assert.rejects(store.searchText('aspirin', 5), (e: Error) => {
         assert.match(e.message, /^opensearch:\/\/127\.0\.0\.1:\d+\/t: search failed \(4 tries\): OpenSearch answered from 1 of 2 shards \(1 failed: shard t-passages\[1\] on node n2: node_not_connected_exception\)/);
         assert.match(e.message, /_cluster\/health/);
         return true;
       });
       assert.equal(searches, 4);
-    } finally {
-      await store.close();
-    }
+    });
   });
 
   it('a bad query fails at once, naming the store, the root cause and the shard', async () => {
-    const store = await OpenSearchStore.open(url, { readOnly: true, env: {} });
-    try {
-      searchAnswers = [{ status: 400, body: PARSE_ERROR }];
-      searches = 0;
+    await withStore([{ status: 400, body: PARSE_ERROR }], async (store) => {
       await assert.rejects(store.searchText('aspirin', 5), (e: Error) => {
         assert.match(e.message, /^opensearch:\/\/127\.0\.0\.1:\d+\/t: search failed: OpenSearch HTTP 400: .*root cause query_shard_exception/);
         return true;
       });
       assert.equal(searches, 1, 'not retried');
-    } finally {
-      await store.close();
-    }
+    });
   });
 });

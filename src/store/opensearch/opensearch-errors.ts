@@ -20,6 +20,20 @@ interface ErrorBody {
   error?: { type?: string; reason?: string; root_cause?: { type?: string; reason?: string }[]; failed_shards?: ShardFailure[] } | string;
 }
 
+function shardName(s: ShardFailure): string {
+  return `shard ${s.index ?? '?'}[${s.shard ?? '?'}]${s.node ? ` on node ${s.node}` : ''}`;
+}
+
+/**
+ * A read answered from only some shards: HTTP 200 with `_shards.failed > 0` (the Search API's
+ * allow_partial_search_results is true by default). Seen live when a node was killed during a query
+ * stream: a query in the moment before its replicas were promoted came back with 7 of its 10 hits.
+ * Thrown by the store's read so that it is retried and explained like any transient failure.
+ */
+export class PartialAnswerError extends Error {
+  override name = 'PartialAnswerError';
+}
+
 function bodyOf(e: unknown): ErrorBody | undefined {
   const meta = (e as { meta?: { body?: unknown } } | null)?.meta;
   const body = meta?.body;
@@ -35,6 +49,7 @@ function statusOf(e: unknown): number | undefined {
 
 /** Node left, shards relocating, connection dropped: the same request may well succeed a moment later. */
 export function isTransientSearchFailure(e: unknown): boolean {
+  if (e instanceof PartialAnswerError) return true;
   const name = (e as { name?: unknown } | null)?.name;
   if (name === 'ConnectionError' || name === 'NoLivingConnectionsError' || name === 'TimeoutError') return true;
   const status = statusOf(e);
@@ -50,6 +65,7 @@ export function isTransientSearchFailure(e: unknown): boolean {
 
 /** One line naming the cluster's own reasons: type, reason, root causes and the first failed shards. */
 export function explainOpenSearchError(e: unknown): string {
+  if (e instanceof PartialAnswerError) return e.message;
   const error = bodyOf(e)?.error;
   const status = statusOf(e);
   if (error && typeof error === 'object') {
@@ -57,7 +73,7 @@ export function explainOpenSearchError(e: unknown): string {
     parts.push([error.type, error.reason].filter(Boolean).join(': ') || 'error');
     const causes = (error.root_cause ?? []).map((c) => [c.type, c.reason].filter(Boolean).join(': ')).filter((c) => c && c !== parts[0]);
     if (causes.length) parts.push(`root cause ${[...new Set(causes)].slice(0, 2).join('; ')}`);
-    const shards = (error.failed_shards ?? []).slice(0, 2).map((s) => `shard ${s.index ?? '?'}[${s.shard ?? '?'}]${s.node ? ` on node ${s.node}` : ''}: ${[s.reason?.type, s.reason?.reason].filter(Boolean).join(' ')}`);
+    const shards = (error.failed_shards ?? []).slice(0, 2).map((s) => `${shardName(s)}: ${[s.reason?.type, s.reason?.reason].filter(Boolean).join(' ')}`);
     if (shards.length) parts.push(shards.join('; '));
     else if (!causes.length) parts.push('no shard copy answered (a node may have just left the cluster)');
     return `OpenSearch${status ? ` HTTP ${status}` : ''}: ${parts.join('; ')}`;
@@ -67,18 +83,13 @@ export function explainOpenSearchError(e: unknown): string {
   return `OpenSearch: ${message || (e as { name?: string } | null)?.name || 'request failed'}`;
 }
 
-/**
- * A read answered from only some shards: HTTP 200 with `_shards.failed > 0` (the Search API's
- * allow_partial_search_results is true by default). Seen live when a node was killed during a query
- * stream: a query in the moment before its replicas were promoted came back with 7 of its 10 hits.
- * Returns a line naming the missing shards, or undefined for a whole answer.
- */
-export function partialShards(response: unknown): string | undefined {
+/** The answer's `_shards` when it shows failed or missing shards: a PartialAnswerError naming them, else undefined. */
+export function partialShards(response: unknown): PartialAnswerError | undefined {
   const s = (response as { body?: { _shards?: { total?: number; successful?: number; skipped?: number; failed?: number; failures?: ShardFailure[] } } } | null)?.body?._shards;
   if (!s || typeof s.total !== 'number') return undefined;
   const failed = s.failed ?? 0;
-  const answered = (s.successful ?? 0) + (s.skipped ?? 0);
-  if (failed === 0 && answered >= s.total) return undefined;
-  const where = (s.failures ?? []).slice(0, 2).map((f) => `shard ${f.index ?? '?'}[${f.shard ?? '?'}]${f.node ? ` on node ${f.node}` : ''}${f.reason?.type ? `: ${f.reason.type}` : ''}`);
-  return `answered from ${s.successful ?? 0} of ${s.total} shards (${failed} failed${where.length ? `: ${where.join('; ')}` : ''})`;
+  const successful = s.successful ?? 0;
+  if (failed === 0 && successful + (s.skipped ?? 0) >= s.total) return undefined;
+  const where = (s.failures ?? []).slice(0, 2).map((f) => `${shardName(f)}${f.reason?.type ? `: ${f.reason.type}` : ''}`);
+  return new PartialAnswerError(`OpenSearch answered from ${successful} of ${s.total} shards (${failed} failed${where.length ? `: ${where.join('; ')}` : ''}); some shard copies are unavailable: check the cluster's health (GET _cluster/health) and try again`);
 }

@@ -192,17 +192,17 @@ export class OpenSearchStore implements VectorBackfillStore {
 
   /**
    * A read, tried again while the failure looks like a node leaving (replicas take over within about a
-   * second), then failed with the cluster's own reasons. Writes are not retried here: bulk has its own rule.
+   * second; an answer from only some shards counts as such a failure), then failed with the cluster's own reasons. Writes are not retried here: bulk has its own rule.
    */
   private async read<T>(what: string, call: () => Promise<T>): Promise<T> {
     const waits = [250, 750, 1500];
     for (let attempt = 0; ; attempt++) {
-      let partial: string | undefined;
       try {
         const r = await call();
         // A partial answer would silently drop hits: tried again like a failure, never returned.
-        partial = partialShards(r);
-        if (!partial) return r;
+        const partial = partialShards(r);
+        if (partial) throw partial;
+        return r;
       } catch (e) {
         if (attempt < waits.length && isTransientSearchFailure(e)) {
           await new Promise((res) => setTimeout(res, waits[attempt]));
@@ -210,11 +210,6 @@ export class OpenSearchStore implements VectorBackfillStore {
         }
         throw new Error(`${this.spec.display}: ${what} failed${attempt ? ` (${attempt + 1} tries)` : ''}: ${explainOpenSearchError(e)}`, { cause: e });
       }
-      if (attempt < waits.length) {
-        await new Promise((res) => setTimeout(res, waits[attempt]));
-        continue;
-      }
-      throw new Error(`${this.spec.display}: ${what} failed (${attempt + 1} tries): OpenSearch ${partial}; some shard copies are unavailable: check the cluster's health (GET _cluster/health) and try again`);
     }
   }
 
