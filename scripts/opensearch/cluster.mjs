@@ -200,16 +200,44 @@ export function readState(dir) {
   }
 }
 
-/** The pid is alive and is an OpenSearch node whose config is under this cluster's folder. */
-export function isOurNode(pid, confDir) {
+/**
+ * One look at /proc: true when the pid is an OpenSearch node of this cluster, false when it is gone or a
+ * zombie or plainly something else, undefined when /proc could not be read.
+ */
+function matchOnce(pid, confDir) {
+  let stat;
   try {
-    if (/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))) return false;
-    const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    // java once started; bin/opensearch for the moment before it execs java
-    return (cmd.includes('org.opensearch.bootstrap.OpenSearch') || cmd.includes('/bin/opensearch')) && readFileSync(`/proc/${pid}/environ`, 'utf8').includes(`OPENSEARCH_PATH_CONF=${confDir}\0`);
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   } catch {
     return false;
   }
+  if (/^\d+ \(.*\) Z/.test(stat)) return false;
+  try {
+    const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    // The JVM names its config folder on its command line; bin/opensearch (env, then bash, for the moment
+    // before it execs java) only in its environment.
+    if (cmd.includes(`-Dopensearch.path.conf=${confDir}\0`)) return true;
+    return (cmd.includes('org.opensearch.bootstrap.OpenSearch') || cmd.includes('/bin/opensearch')) && readFileSync(`/proc/${pid}/environ`, 'utf8').includes(`OPENSEARCH_PATH_CONF=${confDir}\0`);
+  } catch {
+    return undefined;
+  }
+}
+
+const pause = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/**
+ * The pid is alive and is an OpenSearch node whose config is under this cluster's folder. A process that
+ * is exec'ing (env -> bash -> java) reads for an instant with an empty cmdline or environ: measured here,
+ * 2 of 212,939 back-to-back reads during a node's start-up, and once in CI a live node-2 was taken for dead.
+ * So a live process that does not match is looked at again, 5 times over 100 ms, before the answer is no.
+ */
+export function isOurNode(pid, confDir) {
+  for (let i = 0; i < 5; i++) {
+    if (matchOnce(pid, confDir)) return true;
+    if (!existsSync(`/proc/${pid}`)) return false;
+    pause(20);
+  }
+  return false;
 }
 
 function portFree(port) {
@@ -278,13 +306,20 @@ export async function waitGreen(port, nodes, timeoutS, pidsAlive) {
   throw new Error(`cluster not green after ${timeoutS} s (${last})`);
 }
 
+/** What a node said about its failure: its log's errors, or (before log4j starts) the end of its stdout. */
 function tailLog(dir, name) {
   const f = join(dir, name, 'logs', 'veracite-local.log');
   try {
     const lines = readFileSync(f, 'utf8').split('\n').filter((l) => /ERROR|WARN|Exception|Caused by/.test(l));
     return lines.slice(-8).join('\n') || `(see ${f})`;
   } catch {
-    return `(no log at ${f}; stdout/stderr in ${join(dir, name, 'stdout.log')})`;
+    const out = join(dir, name, 'stdout.log');
+    try {
+      const lines = readFileSync(out, 'utf8').split('\n').filter((l) => l.trim() && !/^(warning: no-jdk|WARNING: )/.test(l));
+      return lines.length ? `(no log at ${f} yet; the end of ${out}:)\n${lines.slice(-12).join('\n')}` : `(no log at ${f} yet; ${out} is empty)`;
+    } catch {
+      return `(no log at ${f}, no ${out})`;
+    }
   }
 }
 
@@ -299,6 +334,8 @@ export async function start(opts) {
   const prev = readState(dir);
   const state = { version: VERSION, home, dir, port: opts.port, transport: opts.transport, heap: opts.heap, nodes: [] };
   const t0 = Date.now();
+  /** name -> how a node this run started ended (undefined while it runs). */
+  const exits = new Map();
   for (let i = 0; i < opts.nodes; i++) {
     const name = `node-${i + 1}`;
     const conf = writeNodeConf(home, opts, i, dir);
@@ -326,6 +363,9 @@ export async function start(opts) {
     const fd = openSync(out, 'w');
     const child = spawn(join(home, 'bin', 'opensearch'), ['-p', pidFile], { env, cwd: join(dir, name), stdio: ['ignore', fd, fd], detached: true, ...(user ?? {}) });
     closeSync(fd);
+    // Its exit, seen by its parent, is the word on a node this run started; /proc only for nodes found running.
+    exits.set(name, undefined);
+    child.on('exit', (code, signal) => exits.set(name, signal ? `killed by ${signal}` : `exit code ${code}`));
     child.unref();
     node.pid = child.pid;
     state.nodes.push(node);
@@ -333,8 +373,8 @@ export async function start(opts) {
   }
   writeFileSync(stateFile(dir), JSON.stringify(state, null, 2) + '\n');
   const health = await waitGreen(opts.port, opts.nodes, opts.timeout, () => {
-    const dead = state.nodes.find((n) => !isOurNode(n.pid, n.conf));
-    return dead ? `${dead.name} (pid ${dead.pid}) exited during start-up:\n${tailLog(dir, dead.name)}` : undefined;
+    const dead = state.nodes.find((n) => (exits.has(n.name) ? exits.get(n.name) : !isOurNode(n.pid, n.conf)));
+    return dead ? `${dead.name} (pid ${dead.pid}) exited during start-up${exits.get(dead.name) ? ` (${exits.get(dead.name)})` : ''}:\n${tailLog(dir, dead.name)}` : undefined;
   }).catch(async (e) => {
     throw new Error(`${e.message}\n${state.nodes.map((n) => `${n.name}: ${tailLog(dir, n.name)}`).join('\n')}`);
   });
