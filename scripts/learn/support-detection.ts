@@ -17,9 +17,9 @@ import { probabilityOf } from '../../src/audit/calibration.js';
 import { detectionMetrics, rankerSupport, type PositiveDefinition } from '../../src/eval/run-citation-detection.js';
 import { reliabilityTable } from '../../src/verify/reliability.js';
 
-const { values } = parseArgs({ options: { data: { type: 'string', default: '../shared/data/wice/claim_dev.jsonl' }, out: { type: 'string', default: 'eval-results/support-detection.json' }, cache: { type: 'string', default: 'tmp/embcache-wice' } } });
+const { values } = parseArgs({ options: { data: { type: 'string', default: '../shared/data/wice/claim_dev.jsonl' }, out: { type: 'string', default: 'eval-results/support-detection.json' }, cache: { type: 'string', default: 'tmp/embcache-wice' }, profile: { type: 'string' } } });
 // The audit's engine as the composition root loads it (no index: the claims carry their cited pages).
-const { vc, claims, loaded, support, r } = await wiceSupport(values.data!, values.cache!, 'support-detection', 80);
+const { vc, claims, loaded, support, r } = await wiceSupport(values.data!, values.cache!, 'support-detection', 80, values.profile);
 const labels = claims.map((c) => c.label);
 const rows: Record<string, Record<PositiveDefinition, ReturnType<typeof detectionMetrics>['metrics']>> = { engine: r.metrics.engine, support: r.metrics.support };
 const both = (x: number[]) => Object.fromEntries((['not_supported', 'not_or_partially_supported'] as const).map((d) => [d, detectionMetrics(x, labels, d).metrics])) as Record<PositiveDefinition, ReturnType<typeof detectionMetrics>['metrics']>;

@@ -1,18 +1,21 @@
 /**
  * The audit's support judgement over WiCE claims, as `veracite audit` judges a cited page: the engine the
  * composition root loads (no index: the claims carry their cited pages), its probability of support and
- * the page similarity per claim. Shared by support-detection.ts and citation-band-rows.ts.
+ * the page similarity per claim. Shared by support-detection.ts and citation-band-rows.ts. `profile`: the engine
+ * to judge with (`--profile verifier`: the shipped cross-encoder with its own calibration, as the audit loads
+ * it); the default engine without it.
  */
 import { Veracite } from '../../src/app/veracite.js';
 import { supportModel } from '../../src/audit/support.js';
 import { readWiceClaims } from '../../src/eval/run-citation-detection.js';
 import { supportDetection } from '../../src/eval/support-detection.js';
 
-export async function wiceSupport(data: string, cache: string, name: string, every: number) {
+export async function wiceSupport(data: string, cache: string, name: string, every: number, profile?: string) {
   const claims = await readWiceClaims(data);
-  const vc = await Veracite.open({ index: { dir: null }, models: { cache } });
+  const vc = await Veracite.open({ index: { dir: null }, models: { cache, ...(profile ? { profile } : {}) } });
   const loaded = await vc.models.engine();
-  const support = supportModel(loaded.scorer.info, await vc.models.engineEntailment());
+  // As the audit (app/audit.ts): a profile brings its own verdict calibration.
+  const support = supportModel(loaded.scorer.info, await vc.models.engineEntailment(), vc.models.profile?.verdictCalibration);
   if ('reason' in support) throw new Error(support.reason);
   const t0 = performance.now();
   const r = await supportDetection(loaded.scorer, support, claims, (d, t) => {
