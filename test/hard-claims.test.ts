@@ -13,6 +13,9 @@
  * Scoring. verify: right when the label is the expected one; NOT ENOUGH INFO for a claim expected to be
  * supported or refuted is an abstention. check: right when a claim expected SUPPORTS is "supported" and any
  * other is "likely fails verification"; a status that says the source could not be judged is an abstention.
+ *
+ * VERACITE_HARD_CLAIMS_PROFILE=verifier (or another profile) runs both commands with `--profile` that engine, to
+ * measure it on the same cases (RESULTS, issue 43); npm test runs the package's default engine.
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
@@ -69,6 +72,9 @@ type SetName = keyof typeof SETS;
  */
 const RIGHT_FLOOR: Record<Exclude<SetName, 'first'>, number> = { second: 29, third: 26, fourth: 25 };
 
+const PROFILE = process.env.VERACITE_HARD_CLAIMS_PROFILE;
+const engineArgs = PROFILE ? ['--profile', PROFILE] : [];
+
 function veracite(args: string[]): string {
   const r = spawnSync(process.execPath, [...cliEntryArgs(), ...args], { encoding: 'utf8', timeout: 600_000, env: { ...process.env, NO_COLOR: '1' } });
   assert.equal(r.status, 0, `veracite ${args.join(' ')}:\n${r.stdout}\n${r.stderr}`);
@@ -93,7 +99,7 @@ describe('hard claims: direction flips, negations, changed numbers, off-topic do
 
     const verify = cases.filter((c) => c.via === 'verify');
     await writeFile(join(dir, 'claims.jsonl'), verify.map((c) => JSON.stringify({ id: c.id, claim: c.claim })).join('\n'));
-    veracite(['verify', '--claims', join(dir, 'claims.jsonl'), '--out', join(dir, 'verdicts.jsonl'), '--index', index, '--quiet']);
+    veracite(['verify', '--claims', join(dir, 'claims.jsonl'), '--out', join(dir, 'verdicts.jsonl'), '--index', index, '--quiet', ...engineArgs]);
     const verdicts = new Map((await jsonl<{ id: string; label: string; findings?: { decisive: boolean; message: string }[]; review?: unknown }>(join(dir, 'verdicts.jsonl'))).map((v) => [v.id, v]));
     for (const c of verify) {
       const v = verdicts.get(c.id);
@@ -104,7 +110,7 @@ describe('hard claims: direction flips, negations, changed numbers, off-topic do
 
     const check = cases.filter((c) => c.via === 'check');
     await writeFile(join(dir, 'pairs.jsonl'), check.map((c) => JSON.stringify({ id: c.id, claim: c.claim, text: c.text })).join('\n'));
-    veracite(['check', '--pairs', join(dir, 'pairs.jsonl'), '--out', join(dir, 'checks.jsonl'), '--no-index', '--quiet']);
+    veracite(['check', '--pairs', join(dir, 'pairs.jsonl'), '--out', join(dir, 'checks.jsonl'), '--no-index', '--quiet', ...engineArgs]);
     const checks = new Map((await jsonl<{ id: string; band: string; flagged: boolean; supportLabel: string | null; findings?: { decisive: boolean; message: string }[]; review: unknown }>(join(dir, 'checks.jsonl'))).map((r) => [r.id, r]));
     for (const c of check) {
       const r = checks.get(c.id);

@@ -8,7 +8,7 @@
 import type { Command } from 'commander';
 import { addOptions, positiveInt, settingsFrom, type OptionPick } from './options.js';
 
-const DOMAIN_OPTIONS: OptionPick = { models: ['scorer', 'nli', 'device'] };
+const DOMAIN_OPTIONS: OptionPick = { models: ['scorer', 'nli', 'device', 'profile'] };
 
 export function registerEvalDomainsCommand(evalCmd: Command): void {
   addOptions(

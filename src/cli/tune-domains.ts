@@ -103,30 +103,34 @@ export async function runDomainReport(o: DomainReportOptions): Promise<void> {
   const byDomain = await collectDomains(o);
   const vc = await Veracite.open({ ...o.settings, index: { dir: 'memory:' } }, { create: true });
   let models: ModelInfo[];
+  let profileCalibration: string | undefined;
   try {
     models = await Promise.all([vc.models.scorer(), vc.models.entailment()]).then((ms) => ms.map((m) => m.info));
+    // A profile (--profile verifier) brings its own verdict calibration, and with it the rule verify uses.
+    profileCalibration = vc.models.profile?.verdictCalibration;
   } finally {
     await vc.close();
   }
-  const calibration = loadVerdictCalibration(models, ...(o.calibration ? [o.calibration] : []));
-  if (!calibration) throw new Error('the shipped verdict calibration was not fitted with the loaded models');
+  const calibrationPath = o.calibration ?? profileCalibration;
+  const calibration = loadVerdictCalibration(models, ...(calibrationPath ? [calibrationPath] : []));
+  if (!calibration) throw new Error(`${calibrationPath ?? 'models/verdict-calibration.json'} was not fitted with the loaded models (${models.map((m) => m.id).join(' + ')})`);
   const rule = calibration.bestRule;
-  if (rule !== 'concat') throw new Error(`the domain report reads the concat rule's items; the calibration's rule is ${rule}`);
+  if (rule !== 'concat' && rule !== 'columbia') throw new Error(`the domain report reads the concat or the columbia rule's items; the calibration's rule is ${rule}`);
   const shipped = calibration.rules[rule]!;
-  const report = leaveOneDomainOut(byDomain, o.fit, shipped, { cap: o.cap, seed: o.seed, level: REVIEW_LEVEL, log: o.log });
+  const report = leaveOneDomainOut(byDomain, o.fit, shipped, { cap: o.cap, seed: o.seed, level: REVIEW_LEVEL, log: o.log, rule });
   // What ships: the needs-review model fitted on every fit domain's decisions by the shipped rule.
   // Each domain capped as in the held-out fits, so that each weighs about the same.
-  const decided = o.fit.flatMap((d) => capped((byDomain.get(d) ?? []).map((it) => decideItem(it, aggregateConfigOf(shipped))), o.cap, o.seed, `review-${d}`));
-  const model: ReviewModel = { ...fitReview(decided, REVIEW_LEVEL, `leave-one-domain-out domains ${o.fit.join(' + ')} (veracite tune-verdict --domains), decisions of models/verdict-calibration.json rules.${rule}`), models: models.map((m) => ({ id: m.id, version: m.version })) };
+  const decided = o.fit.flatMap((d) => capped((byDomain.get(d) ?? []).map((it) => decideItem(it, aggregateConfigOf(shipped), false, rule)), o.cap, o.seed, `review-${d}`));
+  const model: ReviewModel = { ...fitReview(decided, REVIEW_LEVEL, `leave-one-domain-out domains ${o.fit.join(' + ')} (veracite tune-verdict --domains), decisions of ${calibrationPath ?? 'models/verdict-calibration.json'} rules.${rule}`), models: models.map((m) => ({ id: m.id, version: m.version })) };
   // The audit's judgement of one cited source (audit/support.ts): the calibration for one document, the joined reading.
   const docRule = calibration.documentRules?.[rule];
-  const docDecided = docRule ? new Map(o.fit.map((d) => [d, (byDomain.get(d) ?? []).map((it) => decideItem(it, aggregateConfigOf(docRule), true))] as const)) : undefined;
+  const docDecided = docRule ? new Map(o.fit.map((d) => [d, (byDomain.get(d) ?? []).map((it) => decideItem(it, aggregateConfigOf(docRule), true, rule))] as const)) : undefined;
   const documentReview = docDecided ? reviewHeldOut(docDecided, o.fit, { cap: o.cap, seed: o.seed, level: REVIEW_LEVEL }) : undefined;
   if (docDecided) model.document = { ...fitReview(o.fit.flatMap((d) => capped(docDecided.get(d)!, o.cap, o.seed, `review-${d}`)), REVIEW_LEVEL, `as above, decisions of documentRules.${rule} (one cited source, the joined reading)`), models: model.models! };
   const finalCheck: Record<string, { verdict: DomainFigures; review: RiskCoverage }> = {};
   for (const d of o.domains.filter((x) => !o.fit.includes(x))) {
     const items = byDomain.get(d) ?? [];
-    const dec = items.map((it) => decideItem(it, aggregateConfigOf(shipped)));
+    const dec = items.map((it) => decideItem(it, aggregateConfigOf(shipped), false, rule));
     finalCheck[d] = { verdict: figuresOf(items, dec), review: riskCoverage(dec.map((x) => pRightOf(model, x.signals)), dec.map((x) => x.right), REVIEW_LEVEL) };
   }
   console.log(`verdict rule ${rule}, leave-one-domain-out over ${o.fit.join(', ')} (each fitting domain capped at ${o.cap} items):`);

@@ -28,13 +28,16 @@ export interface Decided {
   signals: ReviewSignals;
 }
 
+/** The verdict rule an item is read by: the shipped calibration's bestRule (lite: concat; the verifier: columbia). */
+export type ItemRule = 'concat' | 'columbia';
+
 /**
- * The concat item decided by `cfg` (verify's rule), with the per-sentence readings of its columbia twin.
+ * The item read by `rule` (concat by default) decided by `cfg`, with the per-sentence readings of its columbia twin.
  * `document`: as the audit judges one cited source (support.ts): the calibration reads claim coverage, and the
  * only reading it has is the joined one.
  */
-export function decideItem(item: DomainItem, cfg: AggregateConfig, document = false): Decided {
-  const it = item.concat;
+export function decideItem(item: DomainItem, cfg: AggregateConfig, document = false, rule: ItemRule = 'concat'): Decided {
+  const it = item[rule];
   const known = { twinMargin: it.twinMargin ?? 0, ...(document && it.coverage !== undefined ? { coverage: it.coverage } : {}) };
   const { label, probs } = aggregateColumbia(it.evidence, cfg, it.relevance ?? 1, known);
   return { label, probs, right: isRight(it, label), signals: { probs, label, relevance: it.relevance ?? 0, twinMargin: it.twinMargin ?? 0, sentences: document ? it.evidence : item.columbia.evidence, gate: cfg.relevanceThreshold ?? 0 } };
@@ -93,8 +96,8 @@ export function capped<T>(items: readonly T[], cap: number, seed: number, tag: s
 export const FAMILIES = ['full', 'no-relevance'] as const;
 export type Family = (typeof FAMILIES)[number];
 
-export function fitOn(byDomain: ReadonlyMap<DomainName, DomainItem[]>, domains: readonly DomainName[], cap: number, seed: number, family: Family = 'full'): RuleCalibration {
-  const pool: LabelledPairs[] = domains.flatMap((d) => capped(byDomain.get(d) ?? [], cap, seed, `lodo-${d}`).map((it) => stripCoverage(it.concat)));
+export function fitOn(byDomain: ReadonlyMap<DomainName, DomainItem[]>, domains: readonly DomainName[], cap: number, seed: number, family: Family = 'full', rule: ItemRule = 'concat'): RuleCalibration {
+  const pool: LabelledPairs[] = domains.flatMap((d) => capped(byDomain.get(d) ?? [], cap, seed, `lodo-${d}`).map((it) => stripCoverage(it[rule])));
   return fitRule(pool, `leave-one-domain-out (${family}): ${domains.join(' + ')}`, { relevanceInCalibrator: family === 'full' });
 }
 
@@ -212,16 +215,17 @@ const gain = (f: DomainFigures) => f.accuracy - f.majority.accuracy;
  * `shipped`: verify's fitted rule as it ships (models/verdict-calibration.json rules[bestRule]).
  * `level`: the stated P(right) below which a verdict is sent to review.
  */
-export function leaveOneDomainOut(byDomain: ReadonlyMap<DomainName, DomainItem[]>, domains: readonly DomainName[], shipped: RuleCalibration, o: { cap: number; seed: number; level: number; log?: (line: string) => void }): LodoReport {
+export function leaveOneDomainOut(byDomain: ReadonlyMap<DomainName, DomainItem[]>, domains: readonly DomainName[], shipped: RuleCalibration, o: { cap: number; seed: number; level: number; log?: (line: string) => void; rule?: ItemRule }): LodoReport {
   const shippedCfg = aggregateConfigOf(shipped);
-  const decidedShipped = new Map(domains.map((d) => [d, (byDomain.get(d) ?? []).map((it) => decideItem(it, shippedCfg))] as const));
+  const rule = o.rule ?? 'concat';
+  const decidedShipped = new Map(domains.map((d) => [d, (byDomain.get(d) ?? []).map((it) => decideItem(it, shippedCfg, false, rule))] as const));
   const fitted = new Map<string, { rule: RuleCalibration; decided: Decided[]; figures: DomainFigures }>();
   for (const family of FAMILIES) {
     for (const held of domains) {
       const items = byDomain.get(held) ?? [];
-      const rule = fitOn(byDomain, domains.filter((d) => d !== held), o.cap, o.seed, family);
-      const decided = items.map((it) => decideItem(it, aggregateConfigOf(rule)));
-      fitted.set(`${family}/${held}`, { rule, decided, figures: figuresOf(items, decided) });
+      const fit = fitOn(byDomain, domains.filter((d) => d !== held), o.cap, o.seed, family, rule);
+      const decided = items.map((it) => decideItem(it, aggregateConfigOf(fit), false, rule));
+      fitted.set(`${family}/${held}`, { rule: fit, decided, figures: figuresOf(items, decided) });
       o.log?.(`${family} without ${held}: accuracy ${(100 * fitted.get(`${family}/${held}`)!.figures.accuracy).toFixed(1)}%`);
     }
   }
@@ -244,8 +248,8 @@ export function leaveOneDomainOut(byDomain: ReadonlyMap<DomainName, DomainItem[]
     report.verdict[held] = { shipped: figuresOf(items, decidedShipped.get(held)!), lodo: families[family], families };
     // Nested, for the chosen family: each training domain's decisions by a rule fitted without it and without `held`.
     const nested = others.flatMap((e) => {
-      const inner = fitOn(byDomain, others.filter((d) => d !== e), o.cap, o.seed, family);
-      return capped(byDomain.get(e) ?? [], o.cap, o.seed, `review-${e}`).map((it) => decideItem(it, aggregateConfigOf(inner)));
+      const inner = fitOn(byDomain, others.filter((d) => d !== e), o.cap, o.seed, family, rule);
+      return capped(byDomain.get(e) ?? [], o.cap, o.seed, `review-${e}`).map((it) => decideItem(it, aggregateConfigOf(inner), false, rule));
     });
     const nestedModel = fitReview(nested, o.level, others.join(' + '));
     const lodoDecided = fitted.get(`${family}/${held}`)!.decided;
