@@ -70,6 +70,7 @@ describe('veracite eval domains (CLI)', () => {
     assert.match(r.stdout, /covidfact \(final check, never fitted on; \d+ items\)/);
     const d = JSON.parse(await readFile(out, 'utf8')) as { task: string; domains: string[]; verdict: Record<string, { shipped: { items: number; accuracy: number; majority: { accuracy: number } }; lodo: { items: number } }>; review: Record<string, { auroc: number; curve: unknown[] }>; finalCheck: Record<string, { verdict: { items: number } }> };
     assert.equal(d.task, 'verdict-domains');
+    assert.equal((d as unknown as { rule: string }).rule, 'concat', 'lite decides by the concat rule');
     assert.deepEqual(d.domains, ['scifact', 'snli', 'rte', 'wice']);
     for (const dom of d.domains) {
       const v = d.verdict[dom]!;
@@ -87,6 +88,18 @@ describe('veracite eval domains (CLI)', () => {
     const again = veracite(args);
     assert.equal(again.status, 0, again.stderr);
     assert.match(again.stderr, /rte: 6 items from /);
+  });
+
+  it('--profile verifier: the domain report of the shipped cross-encoder, read by its own calibration and rule', async () => {
+    const out = join(dir, 'domains-verifier.json');
+    const r = veracite(['eval', 'domains', '--data', data, '--limit', '3', '--profile', 'verifier', '--cache', join(dir, 'cache-verifier'), '--out', out, '--quiet']);
+    assert.equal(r.status, 0, r.stderr);
+    // The verifier's calibration (models/engine) chose the columbia rule; lite's the concat rule.
+    assert.match(r.stdout, /^verdict rule columbia, leave-one-domain-out over scifact, snli, rte, wice/m);
+    const d = JSON.parse(await readFile(out, 'utf8')) as { rule: string; models: { id: string }[]; verdict: Record<string, { shipped: { items: number } }> };
+    assert.equal(d.rule, 'columbia');
+    assert.ok(d.models.some((m) => m.id === 'verifier'), JSON.stringify(d.models));
+    assert.equal(d.verdict.rte!.shipped.items, 3, '--limit 3: three of the six RTE rows');
   });
 
   it('says which file and line is bad', async () => {
