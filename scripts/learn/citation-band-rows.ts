@@ -5,23 +5,19 @@
  *
  *   node --import tsx scripts/learn/citation-band-rows.ts --data ../shared/data/wice/claim_dev.jsonl --out eval-results/citation-band-rows-dev.json
  */
-import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
+import { wiceHeldOut } from './training-split.js';
 import { wiceSupport } from './wice-support.js';
 
 const { values } = parseArgs({ options: { data: { type: 'string', default: '../shared/data/wice/claim_dev.jsonl' }, out: { type: 'string', default: 'eval-results/citation-band-rows-dev.json' }, cache: { type: 'string', default: 'tmp/embcache-wice' }, profile: { type: 'string' }, 'trained-on': { type: 'string', default: 'wice' } } });
 if (!['wice', 'none'].includes(values['trained-on']!)) throw new Error(`--trained-on ${values['trained-on']}: wice (the data is WiCE dev, 70% of it in the verifier's training) or none (the verifier never saw it: scifact-as-citations.ts's selection split)`);
 const { vc, claims, loaded, r, t0 } = await wiceSupport(values.data!, values.cache!, 'band rows', 40, values.profile);
-/**
- * The claims scripts/model/build_data.py holds out of the verifier's training (30% of WiCE dev by the hash of
- * "wice-" + claim): the rows the verifier has not seen, reported apart by engine-bands.ts.
- */
-const heldOutOfTraining = (claim: string) => parseInt(createHash('sha256').update('wice-' + claim).digest('hex').slice(0, 8), 16) / 0xffffffff < 0.3;
 const rows = claims.map((c, i) => ({
   id: c.id,
-  heldOutOfTraining: values['trained-on'] === 'none' || heldOutOfTraining(c.claim),
+  // The rows the verifier has not seen (build_data.py's split), reported apart by engine-bands.ts.
+  heldOutOfTraining: values['trained-on'] === 'none' || wiceHeldOut(c.claim),
   group: c.title || c.claim,
   label: c.label,
   probability: r.support[i]!,

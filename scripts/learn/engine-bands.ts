@@ -45,23 +45,23 @@ const FOLDS = 5;
 const SEEDS = [13, 14, 15, 16, 17];
 
 interface Row { group: string; heldOutOfTraining?: boolean; label: WiceLabel3; probability: number; similarity: number; contradicted: boolean; stated?: boolean }
-interface Item { group: string; label: WiceLabel3; p: number; stated: boolean; conflict: boolean }
+interface Item { group: string; /** Which file of --rows (domain). */ domain: number; label: WiceLabel3; p: number; stated: boolean; conflict: boolean }
 
 // --rows a.json,b.json: several domains pooled (WiCE's Wikipedia citations, SciFact claims citing papers); an
 // article of one file is never confused with one of another.
 const files = await Promise.all(values.rows!.split(',').map(async (f) => ({ f, ...(JSON.parse(await readFile(f, 'utf8')) as { data: string; scorer?: unknown; rows: Row[] }) })));
-const file = { data: files.map((x) => x.data).join(','), rows: files.flatMap((x, k) => x.rows.map((r) => ({ ...r, group: files.length > 1 ? `${k}:${r.group}` : r.group }))) };
+const file = { data: files.map((x) => x.data).join(','), rows: files.flatMap((x, k) => x.rows.map((r) => ({ ...r, domain: k, group: files.length > 1 ? `${k}:${r.group}` : r.group }))) };
 const cal = await loadCalibration(join(values.profile!, AUDIT_CALIBRATION_FILE));
 if (!cal.probability) throw new Error(`${cal.path}: no probability curve`);
 // --held-out-only: only the WiCE claims the verifier was not trained on (citation-band-rows.ts marks them): on the
 // claims it saw, its probabilities are surer than on new text, and thresholds fitted there sit too high.
 const rowsUsed = values['held-out-only'] ? file.rows.filter((r) => r.heldOutOfTraining) : file.rows;
 if (values['held-out-only'] && !rowsUsed.length) throw new Error(`${values.rows}: no row is marked heldOutOfTraining (made by an older citation-band-rows.ts?)`);
-const itemOf = (r: Row): Item => {
+const itemOf = (r: Row & { domain: number }): Item => {
   const signal = cal.supportSignal ? supportSignal(r.probability, r.similarity, cal.supportSignal) : r.probability;
   const p = probabilityOf(cal.probability!, signal);
   // As the audit: a conflict stated in words caps the probability at the NLI model's own P(supports).
-  return { group: r.group, label: r.label, p: r.stated ? Math.min(p, r.probability) : p, stated: !!r.stated, conflict: r.contradicted && !r.stated };
+  return { group: r.group, domain: r.domain, label: r.label, p: r.stated ? Math.min(p, r.probability) : p, stated: !!r.stated, conflict: r.contradicted && !r.stated };
 };
 const items: Item[] = rowsUsed.map(itemOf);
 
@@ -140,7 +140,7 @@ const perSeed = SEEDS.map((seed) => {
   const tags = bands.filter((b) => b.tag);
   // Per domain (file of --rows), out of fold: a pooled fit must not buy one domain at the other's cost.
   const byFile = files.map((x, k) => {
-    const mine = bands.filter((_, i) => files.length === 1 || items[i]!.group.startsWith(`${k}:`));
+    const mine = bands.filter((_, i) => items[i]!.domain === k);
     return { rows: x.f, evaluation: evaluateBands(mine), tags: mine.filter((b) => b.tag).length, tagsOnSupported: mine.filter((b) => b.tag && b.label === 'supported').length };
   });
   return { seed, byFile, evaluation: evaluateBands(bands), tags: tags.length, tagsRight: tags.filter((b) => b.label !== 'supported').length, tagsStrict: tags.filter((b) => b.label === 'not_supported').length, tagsOnSupported: tags.filter((b) => b.label === 'supported').length, chosen };
@@ -162,7 +162,7 @@ const summary = {
 const r3 = (x: number) => +x.toFixed(3);
 // The package's default thresholds (fitted for lite on WiCE) on the same rows, per domain: what fitting buys.
 const againstDefaults = files.map((x, k) => {
-  const mine = items.filter((it) => files.length === 1 || it.group.startsWith(`${k}:`));
+  const mine = items.filter((it) => it.domain === k);
   const ds = mine.map((it) => ({ d: decide(it, BAND_THRESHOLDS), label: it.label }));
   const oof = perSeed.map((s) => s.byFile[k]!);
   const m = (f: (e: (typeof oof)[number]) => number) => r3(oof.reduce((a, e) => a + f(e), 0) / oof.length);

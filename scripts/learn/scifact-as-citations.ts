@@ -11,15 +11,14 @@
  *
  *   node --import tsx scripts/learn/scifact-as-citations.ts --out tmp/scifact-selection-citations.jsonl
  */
-import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
+import { scifactSelection } from './training-split.js';
 
 const { values } = parseArgs({ options: { data: { type: 'string', default: '../shared/data/scifact' }, split: { type: 'string', default: 'selection' }, out: { type: 'string', default: 'tmp/scifact-selection-citations.jsonl' } } });
 if (values.split !== 'selection') throw new Error(`--split ${values.split}: only "selection" (the held-out part of SciFact train) is made`);
 
-const h = (s: string) => parseInt(createHash('sha256').update(s).digest('hex').slice(0, 8), 16) / 0xffffffff;
 const jsonl = async <T>(p: string): Promise<T[]> => (await readFile(p, 'utf8')).split('\n').filter((l) => l.trim()).map((l, i) => {
   try {
     return JSON.parse(l) as T;
@@ -30,7 +29,7 @@ const jsonl = async <T>(p: string): Promise<T[]> => (await readFile(p, 'utf8')).
 interface Doc { doc_id: number; title: string; abstract: string[] }
 interface Claim { id: number; claim: string; evidence: Record<string, { label: string }[]>; cited_doc_ids: number[] }
 const corpus = new Map((await jsonl<Doc>(`${values.data}/corpus.jsonl`)).map((d) => [d.doc_id, d] as const));
-const claims = (await jsonl<Claim>(`${values.data}/claims_train.jsonl`)).filter((c) => h(`scifact-${c.id}`) < 0.15);
+const claims = (await jsonl<Claim>(`${values.data}/claims_train.jsonl`)).filter((c) => scifactSelection(c.id));
 const rows: string[] = [];
 const counts: Record<string, number> = {};
 for (const c of claims) {

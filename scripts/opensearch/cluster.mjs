@@ -200,10 +200,7 @@ export function readState(dir) {
   }
 }
 
-/**
- * One look at /proc: true when the pid is an OpenSearch node of this cluster, false when it is gone or a
- * zombie or plainly something else, undefined when /proc could not be read.
- */
+/** One look at /proc: the pid is an OpenSearch node of this cluster (false too when /proc could not be read). */
 function matchOnce(pid, confDir) {
   let stat;
   try {
@@ -219,7 +216,7 @@ function matchOnce(pid, confDir) {
     if (cmd.includes(`-Dopensearch.path.conf=${confDir}\0`)) return true;
     return (cmd.includes('org.opensearch.bootstrap.OpenSearch') || cmd.includes('/bin/opensearch')) && readFileSync(`/proc/${pid}/environ`, 'utf8').includes(`OPENSEARCH_PATH_CONF=${confDir}\0`);
   } catch {
-    return undefined;
+    return false;
   }
 }
 

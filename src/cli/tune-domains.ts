@@ -100,7 +100,6 @@ export interface DomainReportOptions extends DomainCollectOptions {
 }
 
 export async function runDomainReport(o: DomainReportOptions): Promise<void> {
-  const byDomain = await collectDomains(o);
   const vc = await Veracite.open({ ...o.settings, index: { dir: 'memory:' } }, { create: true });
   let models: ModelInfo[];
   let profileCalibration: string | undefined;
@@ -111,12 +110,16 @@ export async function runDomainReport(o: DomainReportOptions): Promise<void> {
   } finally {
     await vc.close();
   }
+  // tune-verdict writes the shipped needs-review model (models/verdict-review.json): never from a profile's decisions.
+  if (o.reviewOut && profileCalibration) throw new Error(`a model profile is in use (${profileCalibration}): tune-verdict --domains fits the shipped needs-review model for the package's own calibration; run it with the lite engine (veracite models use offline), or measure the profile with veracite eval domains --profile`);
   const calibrationPath = o.calibration ?? profileCalibration;
   const calibration = loadVerdictCalibration(models, ...(calibrationPath ? [calibrationPath] : []));
   if (!calibration) throw new Error(`${calibrationPath ?? 'models/verdict-calibration.json'} was not fitted with the loaded models (${models.map((m) => m.id).join(' + ')})`);
   const rule = calibration.bestRule;
   if (rule !== 'concat' && rule !== 'columbia') throw new Error(`the domain report reads the concat or the columbia rule's items; the calibration's rule is ${rule}`);
   const shipped = calibration.rules[rule]!;
+  // After the checks above, so that a wrong calibration or profile fails before minutes of reading.
+  const byDomain = await collectDomains(o);
   const report = leaveOneDomainOut(byDomain, o.fit, shipped, { cap: o.cap, seed: o.seed, level: REVIEW_LEVEL, log: o.log, rule });
   // What ships: the needs-review model fitted on every fit domain's decisions by the shipped rule.
   // Each domain capped as in the held-out fits, so that each weighs about the same.
