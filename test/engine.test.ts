@@ -7,11 +7,15 @@
  */
 import { strict as assert } from 'node:assert';
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, it } from 'node:test';
 import { assertSettled, runCliProcess } from '../src/cli/testing/run-cli-process.js';
 import { bundledProfileDir, hasBundledProfile, loadBundledProfile } from '../src/models/hub/bundled.js';
+import { packageRoot } from '../src/util/package-root.js';
 
 const CLAIM = 'Loss of Scribble cooperates with the c-myc oncogene to transform epithelial cells by blocking apoptosis.';
 const SOURCE = 'data/samples/audit/sources/scifact-45638119.txt';
@@ -61,5 +65,43 @@ describe('the shipped engine (veracite check in its own process)', { skip: !hasB
     assert.equal(r.code, 0, r.stderr);
     assert.doesNotMatch(r.stdout, /profile:verifier|verifier \(onnx/);
     assert.match(r.stdout, /veracite-nli-use|veracite-evidence-use/);
+  });
+});
+
+// A mixed engine (models/mix/mixed-entailment.ts): the cross-encoder read with the lite heads, calibrated on the
+// mixture's own readings by scripts/learn/calibrate-engine.ts --mix (here on the first few items of each calibration
+// sample, a dry run of the flow: seconds, not the 7 minutes of the full one), then used through the one decision.
+describe('a mixed engine (calibrate-engine.ts --mix, then veracite check in its own process)', { skip: !hasBundledProfile() && `no shipped engine in ${bundledProfileDir()}` }, () => {
+  it('is calibrated on the mixture, named with both members and the cross-encoder\'s file, and refused when its weight changes', async () => {
+    const { sha } = await weights();
+    const work = await mkdtemp(join(tmpdir(), 'veracite-mix-'));
+    try {
+      const out = join(work, 'engine');
+      const env = { ...process.env, HOME: work };
+      await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/learn/calibrate-engine.ts', '--model', 'models/verifier', '--dtype', 'q8', '--mix', 'trained:0.5', '--limit', '10,6,12,60', '--work', join(work, 'cal'), '--out', out], { cwd: packageRoot(), env, maxBuffer: 32 << 20 });
+      const profile = JSON.parse(await readFile(join(out, 'veracite-profile.json'), 'utf8')) as { mix?: { nli: string; weight: number }; modelInfo: { id: string; version: string } };
+      assert.deepEqual(profile.mix, { nli: 'trained', weight: 0.5 });
+      assert.match(profile.modelInfo.version, new RegExp(`^sha256:${sha.slice(0, 16)}\\+sha256:[0-9a-f]{16}@0\\.5$`));
+      const run = (extra: NodeJS.ProcessEnv) => runCliProcess(['check', CLAIM, '--source', SOURCE, '--no-index', '--json', '--profile', 'verifier'], { env: { HOME: work, VERACITE_ENGINE_DIR: out, ...extra } });
+      const r = await run({});
+      assertSettled(r);
+      assert.equal(r.code, 0, r.stderr);
+      const j = JSON.parse(r.stdout) as { audit: { decision?: { band: string } }; provenance: { models: { id: string; version: string; file?: string; backend: string }[] } };
+      const engine = j.provenance.models.find((m) => m.backend === 'mix');
+      assert.ok(engine, JSON.stringify(j.provenance.models));
+      assert.deepEqual({ id: engine.id, version: engine.version, file: engine.file }, { id: profile.modelInfo.id, version: profile.modelInfo.version, file: 'onnx/model_quantized.onnx' });
+      assert.ok(j.audit.decision, 'the one decision');
+      const text = await runCliProcess(['check', CLAIM, '--source', SOURCE, '--no-index', '--profile', 'verifier'], { env: { HOME: work, VERACITE_ENGINE_DIR: out } });
+      assert.equal(text.code, 0, text.stderr);
+      assert.match(text.stdout, new RegExp(`verifier\\+veracite-nli-use@[0-9a-f]{12} \\(onnx/model_quantized\\.onnx sha256 ${sha.slice(0, 12)}\\)`));
+      // Another weight is another model: the calibration does not hold for it.
+      await writeFile(join(out, 'veracite-profile.json'), JSON.stringify({ ...profile, mix: { nli: 'trained', weight: 0.4 } }, null, 2));
+      const refused = await run({});
+      assertSettled(refused);
+      assert.notEqual(refused.code, 0);
+      assert.match(refused.stderr, /not the ones it was calibrated with/);
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
   });
 });

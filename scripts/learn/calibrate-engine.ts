@@ -12,6 +12,9 @@
  * the weights hash).
  *
  *   node --import tsx scripts/learn/calibrate-engine.ts [--model models/verifier] [--dtype q8|fp32] [--quick]
+ *     [--mix trained:0.5]   the engine is the cross-encoder read mixed with the lite heads, the cross-encoder's
+ *                           weight 0.5 (models/mix/mixed-entailment.ts; the weight chosen on held-out domains)
+ *     [--mix-chosen-by TEXT] how the weight was chosen, recorded in the profile
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -32,6 +35,8 @@ const { values } = parseArgs({
     work: { type: 'string', default: '.veracite/engine-calibration' },
     out: { type: 'string', default: bundledProfileDir() },
     quick: { type: 'boolean', default: false },
+    mix: { type: 'string' },
+    'mix-chosen-by': { type: 'string' },
     /** train,dev,wice,snli: the first n of each sample (a dry run of the flow). */
     limit: { type: 'string' },
   },
@@ -56,6 +61,13 @@ async function filesUnder(root: string, prefix = ''): Promise<string[]> {
   }
   return out.sort();
 }
+/** --mix SPEC:WEIGHT: the other NLI model's spec and the cross-encoder's weight in (0, 1). */
+function parseMix(text: string): { nli: string; weight: number; chosenBy?: string } {
+  const at = text.lastIndexOf(':');
+  const weight = Number(text.slice(at + 1));
+  if (at <= 0 || !(weight > 0 && weight < 1)) throw new Error(`--mix ${text}: give SPEC:WEIGHT, e.g. trained:0.5 (the cross-encoder's weight, between 0 and 1)`);
+  return { nli: text.slice(0, at), weight, ...(values['mix-chosen-by'] ? { chosenBy: values['mix-chosen-by'] } : {}) };
+}
 const sha256 = async (p: string) => createHash('sha256').update(await readFile(p)).digest('hex');
 
 // The committed model, copied with a manifest of its files' hashes (the calibration checks them).
@@ -67,9 +79,10 @@ for (const rel of await filesUnder(copy)) files.push({ path: rel, size: (await s
 const manifest: DownloadManifest = { format: 'veracite-model-download', version: 1, repo, revision: 'committed', endpoint: `file://${modelDir}`, files, completedAt: new Date().toISOString() };
 await writeFileAtomic(join(copy, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
 // models/verifier reads [CLS] claim [SEP] evidence (its MODEL_CARD.md): the entailment model is told so.
-await writePullInfo(dir, { repo, revision: 'committed', role: 'nli', dtype, options: { pairOrder: 'claim-first' } });
+const mix = values.mix ? parseMix(values.mix) : undefined;
+await writePullInfo(dir, { repo, revision: 'committed', role: 'nli', dtype, options: { pairOrder: 'claim-first' }, ...(mix ? { mix } : {}) });
 
-const command = `node --import tsx scripts/learn/calibrate-engine.ts --model ${values.model} --dtype ${dtype}${values.quick ? ' --quick' : ''}`;
+const command = `node --import tsx scripts/learn/calibrate-engine.ts --model ${values.model} --dtype ${dtype}${values.quick ? ' --quick' : ''}${values.mix ? ` --mix ${values.mix}` : ''}`;
 const started = performance.now();
 const [train, dev, wice, snli] = (values.limit ?? '').split(',').map((x) => (x ? Number(x) : undefined));
 const limit = values.limit ? { ...(train ? { train } : {}), ...(dev ? { dev } : {}), ...(wice ? { wice } : {}), ...(snli ? { snli } : {}) } : undefined;

@@ -9,6 +9,7 @@ import { formatModelSpec, loadEmbedder, loadEntailment, loadPairScorer, loadUse,
 import { mismatchError, oldEmbedderNotice, specOfRecorded, type IndexVectors } from './index-embedder.js';
 import { sameVectorSpace } from '../store/dense-backfill.js';
 import { MemoEmbedder } from '../models/memo-embedder.js';
+import { MixedEntailment } from '../models/mix/mixed-entailment.js';
 import type { Embedder, EntailmentModel, PairScorer } from '../models/types.js';
 import { EmbeddingCache } from '../store/embedding-cache.js';
 import type { LoadedProfile } from '../models/hub/profile.js';
@@ -140,7 +141,7 @@ export class ModelHub {
 
   entailment(): Promise<EntailmentModel> {
     if (this.injected.entailment) return Promise.resolve(this.injected.entailment);
-    return this.once('entailment', async () => this.own(await loadEntailment(this.specs.nli, { onnx: this.onnxFor('nli'), ...this.llmOptions(), ...this.threadFor('nli') })));
+    return this.once('entailment', async () => this.mixed(this.own(await loadEntailment(this.specs.nli, { onnx: this.onnxFor('nli'), ...this.llmOptions(), ...this.threadFor('nli') }))));
   }
 
   /**
@@ -167,8 +168,20 @@ export class ModelHub {
     return this.once('engine-entailment', async () => {
       const engine = await this.engine();
       if (needsUse(this.specs.nli) && !engine.embedder) return this.entailment();
-      return this.own(await loadEntailment(this.specs.nli, { ...(engine.embedder ? { use: engine.embedder } : {}), onnx: this.onnxFor('nli'), ...this.llmOptions(), ...this.threadFor('nli') }));
+      return this.mixed(this.own(await loadEntailment(this.specs.nli, { ...(engine.embedder ? { use: engine.embedder } : {}), onnx: this.onnxFor('nli'), ...this.llmOptions(), ...this.threadFor('nli') })), engine.embedder);
     });
+  }
+
+  /**
+   * An NLI profile with a `mix` reads its model mixed with the one named there (models/mix/mixed-entailment.ts),
+   * as it was calibrated; `use`: the engine's memoised encoder, for lite heads in the mix. Members are owned
+   * (disposed) on their own.
+   */
+  private async mixed(model: EntailmentModel, use?: Embedder): Promise<EntailmentModel> {
+    const mix = this.profile?.file.role === 'nli' ? this.profile.file.mix : undefined;
+    if (!mix) return model;
+    const other = this.own(await loadEntailment(mix.nli, use ? { use } : {}));
+    return new MixedEntailment(model, other, mix.weight);
   }
 
   /**

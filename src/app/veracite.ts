@@ -205,7 +205,11 @@ export class Veracite {
     this.auditOf ??= (async () => {
       const { buildAuditPipeline } = await import('./audit.js');
       const pipeline = await buildAuditPipeline(this.settings, this.models, this.store, this.mode, this.searchHooks, this.documentReader(), this.answerReader());
-      this.checkedProfile({ scorer: pipeline.engine.scorer, ...(pipeline.deps.support ? { entailment: pipeline.deps.support.entailment } : {}) });
+      // The profile's model is checked even when no support probability could be made: a verdict calibration
+      // that does not match the loaded weights (a changed file, another mix weight) is that same mismatch, and
+      // must be refused with what to do, not judged without a probability.
+      const entailment = pipeline.deps.support?.entailment ?? (this.models.profile?.file.role === 'nli' ? await this.models.engineEntailment() : undefined);
+      this.checkedProfile({ scorer: pipeline.engine.scorer, ...(entailment ? { entailment } : {}) });
       return pipeline;
     })();
     return this.auditOf;

@@ -35,6 +35,7 @@ import { AUDIT_CALIBRATION_FILE, PROFILE_FILE, READINGS_FILE, VERDICT_CALIBRATIO
 import { loadEmbedder, loadEntailment, loadPairScorer } from '../models/registry.js';
 import type { OnnxLoadOptions } from '../models/onnx/load.js';
 import { ReadingCache } from '../models/reading-cache.js';
+import { MixedEntailment } from '../models/mix/mixed-entailment.js';
 import type { EntailmentModel, ModelInfo, PairScorer } from '../models/types.js';
 import { formatEta, formatRate } from './progress.js';
 import { packageRoot } from '../util/package-root.js';
@@ -116,7 +117,9 @@ export async function calibrateProfile(o: CalibrateProfileOptions): Promise<Prof
       await embedder.dispose?.();
     }
   } else {
-    const raw = pull.role === 'nli' ? await loadEntailment(modelDir, { onnx }) : await loadPairScorer(modelDir, { onnx });
+    const own = pull.role === 'nli' ? await loadEntailment(modelDir, { onnx }) : await loadPairScorer(modelDir, { onnx });
+    // A mixed profile is calibrated on the mixture's readings, as it is used (models/mix/mixed-entailment.ts).
+    const raw = pull.role === 'nli' && pull.mix ? new MixedEntailment(own as EntailmentModel, await loadEntailment(pull.mix.nli), pull.mix.weight) : own;
     modelInfo = raw.info;
     // Every reading goes to disk as it is made: an interrupted calibration resumes where it stopped.
     const cache = await ReadingCache.open(join(dir, READINGS_FILE), raw.info);
@@ -244,6 +247,7 @@ export async function calibrateProfile(o: CalibrateProfileOptions): Promise<Prof
     revision: manifest.revision,
     dtype: pull.dtype,
     ...(pull.options ? { options: pull.options } : {}),
+    ...(pull.mix && pull.role === 'nli' ? { mix: pull.mix } : {}),
     model: repoFolder(pull.repo),
     modelInfo: { id: modelInfo.id, version: modelInfo.version },
     specs: DEFAULT_SPECS,

@@ -85,13 +85,23 @@ async function readJson<T>(path: string): Promise<T | undefined> {
   }
 }
 
+/** What a pull is for: the model's role and how it is loaded (`mix`: read mixed with another NLI model, as the profile it becomes). */
+export interface PullInfo {
+  repo: string;
+  revision: string;
+  role: ProfileRole;
+  dtype: 'fp32' | 'q8';
+  options?: ProfileFile['options'];
+  mix?: ProfileFile['mix'];
+}
+
 /** Records what a pull is for (written before any byte, so a partial folder can be listed and resumed). */
-export async function writePullInfo(dir: string, info: { repo: string; revision: string; role: ProfileRole; dtype: 'fp32' | 'q8'; options?: ProfileFile['options'] }): Promise<void> {
+export async function writePullInfo(dir: string, info: PullInfo): Promise<void> {
   await mkdir(dir, { recursive: true });
   await writeFileAtomic(join(dir, 'veracite-pull.json'), JSON.stringify(info, null, 2) + '\n');
 }
 
-export async function readPullInfo(dir: string): Promise<{ repo: string; revision: string; role: ProfileRole; dtype: 'fp32' | 'q8'; options?: ProfileFile['options'] } | undefined> {
+export async function readPullInfo(dir: string): Promise<PullInfo | undefined> {
   return readJson(join(dir, 'veracite-pull.json'));
 }
 

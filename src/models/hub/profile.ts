@@ -48,6 +48,11 @@ export interface ProfileFile {
   options?: { pooling?: 'mean' | 'cls'; scoreAs?: 'logit' | 'probability'; pairOrder?: 'premise-first' | 'claim-first' };
   /** The model folder, relative to the profile folder. */
   model: string;
+  /**
+   * An NLI profile's model read mixed with another NLI model (models/mix/mixed-entailment.ts): that model's spec
+   * ("trained": the lite heads) and this model's weight; the calibration was fitted on the mixture's readings.
+   */
+  mix?: ProfileMix;
   /** The loaded model's id and version (weights hash) when it was calibrated: a changed file is refused. */
   modelInfo: { id: string; version: string };
   /** Every role's spec the calibration was fitted with (the profile's own role is its model folder). */
@@ -69,6 +74,13 @@ export interface ProfileFile {
   /** The sanity gates it passed (learn/verdict/sanity-gates.ts): each figure and its threshold. */
   gates?: { passed: boolean; checks: { name: string; passed: boolean; value: number; threshold: number; n: number; reason: string }[] };
   createdAt: string;
+}
+
+export interface ProfileMix {
+  nli: string;
+  weight: number;
+  /** How the weight was chosen (never on the samples the figures report). */
+  chosenBy?: string;
 }
 
 /** A profile as the runtime uses it. */
