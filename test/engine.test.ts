@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, it } from 'node:test';
 import { assertSettled, runCliProcess } from '../src/cli/testing/run-cli-process.js';
@@ -68,6 +68,43 @@ describe('the shipped engine (veracite check in its own process)', { skip: !hasB
   });
 });
 
+// The shipped engine's needs-review model (models/engine/verdict-review.json, calibration.review in its profile):
+// fitted on its own decisions by `veracite tune-verdict --domains --profile verifier`, held out by domain
+// (docs/RESULTS.md, "Issue 43 (stop 52)"). Two citations of the sample audit, checked on their own.
+describe('the shipped engine marks what it is unsure of for review (its own needs-review model)', { skip: !hasBundledProfile() && `no shipped engine in ${bundledProfileDir()}` }, () => {
+  const UNSURE = ['Depletion of the polarity protein Scribble in mammary epithelia induces dysplasia that progresses to tumours after a long latency.', 'data/samples/audit/sources/scifact-8774475.txt'] as const;
+  const SURE = ['Women who weighed more at birth have a somewhat higher risk of breast cancer in adulthood.', 'data/samples/audit/sources/scifact-23557241.txt'] as const;
+  type Checked = { audit: { verification: { review?: { reason: string; pRight: number; level: number } }; decision?: { band: string } } };
+  const check = async ([claim, source]: readonly [string, string], env: NodeJS.ProcessEnv = {}): Promise<Checked> => {
+    const r = await runCliProcess(['check', claim, '--source', source, '--no-index', '--json', '--profile', 'verifier'], { env });
+    assertSettled(r);
+    assert.equal(r.code, 0, r.stderr);
+    return JSON.parse(r.stdout) as Checked;
+  };
+
+  it('an uncertain reading carries its P(right) below the level; a sure one none; without the model, none', async () => {
+    const profile = (await loadBundledProfile())!;
+    assert.ok(profile.reviewModel, 'the shipped profile records its needs-review model');
+    const unsure = await check(UNSURE);
+    assert.equal(unsure.audit.verification.review?.reason, 'uncertain');
+    assert.ok(unsure.audit.verification.review!.pRight < unsure.audit.verification.review!.level);
+    // The review is a note beside the one decision, not another label.
+    assert.equal(unsure.audit.decision?.band, 'supported');
+    assert.equal((await check(SURE)).audit.verification.review, undefined);
+    // The same profile without its needs-review model marks nothing: the mark comes from that file.
+    const work = await mkdtemp(join(tmpdir(), 'veracite-noreview-'));
+    try {
+      const file = JSON.parse(await readFile(join(bundledProfileDir(), 'veracite-profile.json'), 'utf8')) as { calibration: Record<string, unknown> };
+      for (const f of ['verdict-calibration.json', 'audit-calibration.json']) await writeFile(join(work, f), await readFile(join(bundledProfileDir(), f)));
+      const { review: _dropped, ...calibration } = file.calibration;
+      await writeFile(join(work, 'veracite-profile.json'), JSON.stringify({ ...file, calibration, model: relative(work, join(packageRoot(), 'models', 'verifier')) }, null, 2));
+      assert.equal((await check(UNSURE, { VERACITE_ENGINE_DIR: work })).audit.verification.review, undefined);
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  });
+});
+
 // A mixed engine (models/mix/mixed-entailment.ts): the cross-encoder read with the lite heads, calibrated on the
 // mixture's own readings by scripts/learn/calibrate-engine.ts --mix (here on the first few items of each calibration
 // sample, a dry run of the flow: seconds, not the 7 minutes of the full one), then used through the one decision.
@@ -100,6 +137,9 @@ describe('a mixed engine (calibrate-engine.ts --mix, then veracite check in its 
       assertSettled(refused);
       assert.notEqual(refused.code, 0);
       assert.match(refused.stderr, /not the ones it was calibrated with/);
+      // What to do: the command that made this profile, again (not `veracite models`, which does not install it).
+      assert.match(refused.stderr, /calibrate-engine\.ts --model models\/verifier --dtype q8 --mix trained:0\.5 --limit 10,6,12,60 --out /);
+      assert.doesNotMatch(refused.stderr, /veracite models calibrate/);
     } finally {
       await rm(work, { recursive: true, force: true });
     }

@@ -15,7 +15,7 @@ export async function wiceSupport(data: string, cache: string, name: string, eve
   const vc = await Veracite.open({ index: { dir: null }, models: { cache, ...(profile ? { profile } : {}) } });
   const loaded = await vc.models.engine();
   // As the audit (app/audit.ts): a profile brings its own verdict calibration.
-  const support = supportModel(loaded.scorer.info, await vc.models.engineEntailment(), vc.models.profile?.verdictCalibration);
+  const support = supportModel(loaded.scorer.info, await vc.models.engineEntailment(), vc.models.profile?.verdictCalibration, vc.models.profile?.reviewModel);
   if ('reason' in support) throw new Error(support.reason);
   const t0 = performance.now();
   const r = await supportDetection(loaded.scorer, support, claims, (d, t) => {

@@ -74,7 +74,7 @@ export async function buildAuditPipeline(settings: Settings, models: ModelHub, s
   }
   const ranker = 'ranker' in ranked ? ranked.ranker.info : undefined;
   // The probability that a source supports the claim: the NLI model with the verdict's fitted calibration.
-  const judged = supportModel(engine.scorer.info, await models.engineEntailment(), models.profile?.verdictCalibration);
+  const judged = supportModel(engine.scorer.info, await models.engineEntailment(), models.profile?.verdictCalibration, models.profile?.reviewModel);
   if ('reason' in judged) notes.push(judged.reason);
   const support = 'reason' in judged ? undefined : judged;
   // A model profile's own audit calibration (veracite models calibrate) comes first, unless a file is named.

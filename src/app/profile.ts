@@ -8,7 +8,7 @@
  */
 import { loadBundledProfile } from '../models/hub/bundled.js';
 import { activeProfileName, loadInstalledProfile, OFFLINE_PROFILE } from '../models/hub/home.js';
-import { ProfileError, type LoadedProfile } from '../models/hub/profile.js';
+import { ProfileError, recalibrateAdvice, type LoadedProfile } from '../models/hub/profile.js';
 import type { ModelSpec } from '../models/registry.js';
 import { storeEngineOf } from '../store/open-store.js';
 import { SettingsError } from '../util/settings-error.js';
@@ -78,6 +78,6 @@ export function requireCalibrated(specs: { scorer: ModelSpec; nli: ModelSpec }, 
 /** The loaded model must be the one the profile was calibrated with (its weights hash). */
 export function checkProfileModel(profile: LoadedProfile, info: { id: string; version: string }): void {
   if (info.version !== profile.file.modelInfo.version) {
-    throw new SettingsError('models.profile', `profile "${profile.name}": the model's weights (${info.version}) are not the ones it was calibrated with (${profile.file.modelInfo.version}); pull it again or run veracite models calibrate ${profile.name}`);
+    throw new SettingsError('models.profile', `profile "${profile.name}": the model's weights (${info.version}) are not the ones it was calibrated with (${profile.file.modelInfo.version}); ${profile.bundled ? recalibrateAdvice(profile) : `pull it again or ${recalibrateAdvice(profile)}`}`);
   }
 }

@@ -167,7 +167,7 @@ export class Veracite {
         evidence: { mode: v.evidence },
         hop: { enabled: v.hop },
         verdict: v.rule ? { rule: v.rule } : {},
-      }, profile ? { name: profile.name, hash: profile.hash, ...(profile.verdictCalibration ? { calibration: profile.verdictCalibration } : {}) } : undefined);
+      }, profile ? { name: profile.name, hash: profile.hash, ...(profile.verdictCalibration ? { calibration: profile.verdictCalibration } : {}), ...(profile.reviewModel ? { review: profile.reviewModel } : {}) } : undefined);
     })();
     return this.verifierOf;
   }
@@ -186,7 +186,7 @@ export class Veracite {
       return new SearchVerifier({
         models: { scorer, entailment },
         config: { documents: { maxDocs: v.candidates, titleMatch: v.titleMatch }, evidence: { mode: v.evidence }, hop: { enabled: false }, verdict: v.rule ? { rule: v.rule } : {} },
-        ...(profile ? { profile: { name: profile.name, hash: profile.hash, ...(profile.verdictCalibration ? { calibration: profile.verdictCalibration } : {}) } } : {}),
+        ...(profile ? { profile: { name: profile.name, hash: profile.hash, ...(profile.verdictCalibration ? { calibration: profile.verdictCalibration } : {}), ...(profile.reviewModel ? { review: profile.reviewModel } : {}) } } : {}),
         search: searchOptions(this.settings, this.searchHooks, this.answerReader()),
         searchConfig: searchConfigOf(this.settings),
         ...(index ? { index } : {}),

@@ -83,14 +83,18 @@ export const CONTRADICTED_MIN = 0.9;
  * encoder) with the verdict calibration fitted for exactly (scorer, NLI model). The reason instead when
  * there is none.
  */
-export function supportModel(scorer: ModelInfo, entailment: EntailmentModel, calibrationPath?: string): SupportModel | { reason: string } {
+/**
+ * `calibrationPath`: a profile's verdict calibration (else the shipped one); `reviewPath`: that profile's needs-review
+ * model, fitted on its own decisions (a profile without one marks nothing for review).
+ */
+export function supportModel(scorer: ModelInfo, entailment: EntailmentModel, calibrationPath?: string, reviewPath?: string): SupportModel | { reason: string } {
   // A model profile (veracite models) brings its own verdict calibration; else the shipped one.
   const cal = loadVerdictCalibration([scorer, entailment.info], ...(calibrationPath ? [calibrationPath] : []));
   // The cited source is one document judged on its own: the calibration that reads claim coverage.
   const fitted = cal?.documentRules?.concat ?? cal?.rules.concat;
   if (!fitted?.calibrator) return { reason: `no support probability: ${calibrationPath ?? 'models/verdict-calibration.json'} was not fitted for ${scorer.id} + ${entailment.info.id} (run veracite tune-verdict)` };
-  // Needs review: fitted on the shipped calibration's decisions only (a profile's calibration has none).
-  const review = calibrationPath ? undefined : loadReviewModel([scorer, entailment.info])?.document;
+  // Needs review: the model fitted on the decisions of this calibration (the shipped one's, or the profile's own).
+  const review = (calibrationPath ? (reviewPath ? loadReviewModel([scorer, entailment.info], reviewPath) : undefined) : loadReviewModel([scorer, entailment.info]))?.document;
   return { entailment, verdict: aggregateConfigOf(fitted), info: entailment.info, ...(review ? { review } : {}) };
 }
 

@@ -15,10 +15,11 @@ import { CALIBRATION_PATH, RULE_MARGIN, saveVerdictCalibration } from '../learn/
 import type { EntailmentModel, PairScorer } from '../models/types.js';
 import { REVIEW_PATH } from '../verify/review.js';
 import { addOptions, nonNegativeInt, positiveInt, settingsFrom, type OptionPick } from './options.js';
-import { MissingInputError } from '../util/exit-codes.js';
+import { MissingInputError, UsageError } from '../util/exit-codes.js';
 
 /** The shipped evidence scorer over the index of the SciFact corpus (abstracts read from it). */
-const TUNE_OPTIONS: OptionPick = { index: ['index'], models: ['scorer', 'nli', 'device'] };
+// --profile only with --domains: the needs-review model fitted on that engine's own decisions goes into its profile.
+const TUNE_OPTIONS: OptionPick = { index: ['index'], models: ['scorer', 'nli', 'device', 'profile'] };
 
 export function registerTuneVerdictCommand(program: Command): void {
   addOptions(
@@ -35,10 +36,11 @@ export function registerTuneVerdictCommand(program: Command): void {
       .option('--sick', 'with --domains: add SICK (opt-in: CC BY-NC-SA) to the domains')
       .option('--health', 'with --domains: also check the shipped layer on COVID-Fact and HealthVer dev (validation only, never fitted on: no licence stated)')
       .option('--domains-out <file>', 'with --domains: the per-domain figures', 'eval-results/verdict-domains.json')
-      .option('--review-out <file>', 'with --domains: where to save the needs-review model', REVIEW_PATH)
+      .option('--review-out <file>', 'with --domains: where to save the needs-review model (with --profile: into that profile, unless another file is named)', REVIEW_PATH)
       .option('--quiet', 'no progress output'),
     TUNE_OPTIONS,
   ).action(async (flags: { data: string; seed: number; cache: string; out: string; itemsOut?: string; retrieved: number; quiet?: boolean; domains?: boolean; sick?: boolean; health?: boolean; domainsOut: string; reviewOut: string } & Record<string, unknown>) => {
+    if (flags.profile !== undefined && !flags.domains) throw new UsageError('--profile: only with --domains (the needs-review model fitted on that engine\'s decisions, saved into its profile); the verdict calibration of a profile is made by veracite models calibrate');
     if (flags.domains) {
       const [{ reportDomains }, { runDomainReport, DOMAIN_LIMITS, DOMAIN_CAP }] = await Promise.all([import('../learn/verdict/domains.js'), import('./tune-domains.js')]);
       const { fit, domains } = reportDomains(flags);

@@ -8,14 +8,15 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { Veracite } from '../app/veracite.js';
 import type { SettingsInput } from '../app/settings.js';
 import { chunkPassages } from '../corpus/passages.js';
 import { collectDomainItems, domainCases, type DomainItem, type DomainName } from '../learn/verdict/domains.js';
 import { capped, decideItem, FAMILIES, figuresOf, fitReview, leaveOneDomainOut, reviewHeldOut, riskCoverage, type DomainFigures, type RiskCoverage } from '../learn/verdict/lodo.js';
 import type { ModelInfo } from '../models/types.js';
-import { pRightOf, type ReviewModel } from '../verify/review.js';
+import { PROFILE_FILE, writeProfileCalibration } from '../models/hub/profile.js';
+import { pRightOf, REVIEW_PATH, type ReviewModel } from '../verify/review.js';
 import { LABELS, type Label } from '../verify/types.js';
 import { aggregateConfigOf, loadVerdictCalibration } from '../verify/verdict-calibration.js';
 
@@ -103,15 +104,20 @@ export async function runDomainReport(o: DomainReportOptions): Promise<void> {
   const vc = await Veracite.open({ ...o.settings, index: { dir: 'memory:' } }, { create: true });
   let models: ModelInfo[];
   let profileCalibration: string | undefined;
+  let profileDir: string | undefined;
   try {
     models = await Promise.all([vc.models.scorer(), vc.models.entailment()]).then((ms) => ms.map((m) => m.info));
     // A profile (--profile verifier) brings its own verdict calibration, and with it the rule verify uses.
     profileCalibration = vc.models.profile?.verdictCalibration;
+    profileDir = vc.models.profile?.dir;
   } finally {
     await vc.close();
   }
-  // tune-verdict writes the shipped needs-review model (models/verdict-review.json): never from a profile's decisions.
-  if (o.reviewOut && profileCalibration) throw new Error(`a model profile is in use (${profileCalibration}): tune-verdict --domains fits the shipped needs-review model for the package's own calibration; run it with the lite engine (veracite models use offline), or measure the profile with veracite eval domains --profile`);
+  // The shipped needs-review model (models/verdict-review.json) is fitted on the package's own calibration's
+  // decisions, never on a profile's: with a profile in use, the model fitted on its decisions goes into the profile
+  // (its calibration.review, by SHA-256), unless another file is named.
+  const reviewOut = o.reviewOut;
+  const reviewTarget: { profile: string } | { file: string } | undefined = !reviewOut ? undefined : profileCalibration && profileDir && resolve(reviewOut) === REVIEW_PATH ? { profile: profileDir } : { file: reviewOut };
   const calibrationPath = o.calibration ?? profileCalibration;
   const calibration = loadVerdictCalibration(models, ...(calibrationPath ? [calibrationPath] : []));
   if (!calibration) throw new Error(`${calibrationPath ?? 'models/verdict-calibration.json'} was not fitted with the loaded models (${models.map((m) => m.id).join(' + ')})`);
@@ -125,11 +131,13 @@ export async function runDomainReport(o: DomainReportOptions): Promise<void> {
   // Each domain capped as in the held-out fits, so that each weighs about the same.
   const decided = o.fit.flatMap((d) => capped((byDomain.get(d) ?? []).map((it) => decideItem(it, aggregateConfigOf(shipped), false, rule)), o.cap, o.seed, `review-${d}`));
   const model: ReviewModel = { ...fitReview(decided, REVIEW_LEVEL, `leave-one-domain-out domains ${o.fit.join(' + ')} (veracite tune-verdict --domains), decisions of ${calibrationPath ?? 'models/verdict-calibration.json'} rules.${rule}`), models: models.map((m) => ({ id: m.id, version: m.version })) };
-  // The audit's judgement of one cited source (audit/support.ts): the calibration for one document, the joined reading.
-  const docRule = calibration.documentRules?.[rule];
-  const docDecided = docRule ? new Map(o.fit.map((d) => [d, (byDomain.get(d) ?? []).map((it) => decideItem(it, aggregateConfigOf(docRule), true, rule))] as const)) : undefined;
+  // The audit's judgement of one cited source (audit/support.ts): the concat rule's calibration for one document,
+  // the joined reading, whatever rule verify uses (an engine whose verify rule is columbia still judges a cited
+  // source by concat: its needs-review model must be fitted on those decisions).
+  const docRule = calibration.documentRules?.concat ?? calibration.rules.concat;
+  const docDecided = docRule ? new Map(o.fit.map((d) => [d, (byDomain.get(d) ?? []).map((it) => decideItem(it, aggregateConfigOf(docRule), true, 'concat'))] as const)) : undefined;
   const documentReview = docDecided ? reviewHeldOut(docDecided, o.fit, { cap: o.cap, seed: o.seed, level: REVIEW_LEVEL }) : undefined;
-  if (docDecided) model.document = { ...fitReview(o.fit.flatMap((d) => capped(docDecided.get(d)!, o.cap, o.seed, `review-${d}`)), REVIEW_LEVEL, `as above, decisions of documentRules.${rule} (one cited source, the joined reading)`), models: model.models! };
+  if (docDecided) model.document = { ...fitReview(o.fit.flatMap((d) => capped(docDecided.get(d)!, o.cap, o.seed, `review-${d}`)), REVIEW_LEVEL, `as above, decisions of documentRules.concat (one cited source, the joined reading, as audit/support.ts judges it)`), models: model.models! };
   const finalCheck: Record<string, { verdict: DomainFigures; review: RiskCoverage }> = {};
   for (const d of o.domains.filter((x) => !o.fit.includes(x))) {
     const items = byDomain.get(d) ?? [];
@@ -157,8 +165,9 @@ export async function runDomainReport(o: DomainReportOptions): Promise<void> {
   await mkdir(dirname(o.out), { recursive: true });
   await writeFile(o.out, JSON.stringify({ task: 'verdict-domains', createdAt: new Date().toISOString(), rule, models: model.models, level: REVIEW_LEVEL, ...report, ...(documentReview ? { documentReview } : {}), finalCheck, reviewModel: model }, null, 2) + '\n');
   console.log(`saved ${o.out}`);
-  if (o.reviewOut) {
-    await writeFile(o.reviewOut, JSON.stringify(model, null, 2) + '\n');
-    console.log(`saved the needs-review model (level ${REVIEW_LEVEL}) to ${o.reviewOut}`);
+  if (reviewTarget) {
+    const text = JSON.stringify(model, null, 2) + '\n';
+    const saved = 'profile' in reviewTarget ? await writeProfileCalibration(reviewTarget.profile, 'review', text) : (await writeFile(reviewTarget.file, text), reviewTarget.file);
+    console.log(`saved the needs-review model (level ${REVIEW_LEVEL}) to ${saved}${'profile' in reviewTarget ? ` (recorded in ${join(reviewTarget.profile, PROFILE_FILE)})` : ''}`);
   }
 }

@@ -93,7 +93,8 @@ export function pRightOf(m: ReviewModel, s: ReviewSignals): number {
 export function reviewOf(m: ReviewModel, s: ReviewSignals): Review | undefined {
   const pRight = pRightOf(m, s);
   if (pRight >= m.level) return undefined;
-  const p = `P(right) ${pRight.toFixed(2)} is below ${m.level.toFixed(2)}`;
+  // Rounded down: 0.5996 shown as 0.60 would read "0.60 is below 0.60".
+  const p = `P(right) ${(Math.floor(pRight * 100) / 100).toFixed(2)} is below ${m.level.toFixed(2)}`;
   if (conflictOf(s.sentences) >= CONFLICT) return { reason: 'conflicting-evidence', message: `needs review: the evidence points both ways (one sentence reads as support, another as contradiction); ${p}`, pRight, level: m.level };
   if (s.relevance < Math.max(OFF_TOPIC, s.gate)) return { reason: 'off-topic', message: `needs review: the deciding document may be about something else (best evidence score ${s.relevance.toFixed(2)}); ${p}`, pRight, level: m.level };
   return { reason: 'uncertain', message: `needs review: the engine is uncertain; ${p}`, pRight, level: m.level };

@@ -108,7 +108,7 @@ export class Verifier {
      * A model profile's verdict calibration (veracite models calibrate) instead of the shipped one, and the
      * profile's name and hash for the provenance.
      */
-    readonly profile?: { name: string; hash: string; calibration?: string },
+    readonly profile?: { name: string; hash: string; calibration?: string; review?: string },
   ) {
     // Thresholds and temperature fitted for exactly these models (models/verdict-calibration.json, or the
     // profile's) are the defaults; explicit configuration still wins.
@@ -122,8 +122,10 @@ export class Verifier {
       : mergeVerifierConfig(DEFAULT_VERIFIER_CONFIG, { verdict: { rule } });
     this.config = mergeVerifierConfig(base, config);
     this.calibrated = !!fitted;
-    // Needs review (review.ts): fitted on the decisions of the shipped calibration's concat rule, applied only to them.
-    this.review = fitted && !profile?.calibration && this.config.verdict.rule === 'concat' && rule === calibration?.bestRule ? loadReviewModel([models.scorer.info, models.entailment.info]) : undefined;
+    // Needs review (review.ts): fitted on the decisions of the calibration's own rule (the shipped one's concat, a
+    // profile's bestRule, by tune-verdict --domains), applied only to them; a profile without one marks nothing.
+    const reviewFitted = fitted && rule === calibration?.bestRule;
+    this.review = !reviewFitted ? undefined : profile?.calibration ? (profile.review ? loadReviewModel([models.scorer.info, models.entailment.info], profile.review) : undefined) : this.config.verdict.rule === 'concat' ? loadReviewModel([models.scorer.info, models.entailment.info]) : undefined;
     // One document judged on its own reads claim coverage too (VerdictCalibration.documentRules).
     const alone = calibration?.documentRules?.[rule];
     this.documentVerdict = alone ? mergeVerifierConfig(mergeVerifierConfig(base, { verdict: aggregateConfigOf(alone) }), config).verdict : this.config.verdict;

@@ -18,10 +18,12 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ProfileRole } from './catalog.js';
 import { readManifest, type DownloadManifest } from './download.js';
+import { writeFileAtomic } from '../../util/atomic-file.js';
 
 export const PROFILE_FILE = 'veracite-profile.json';
 export const VERDICT_CALIBRATION_FILE = 'verdict-calibration.json';
 export const AUDIT_CALIBRATION_FILE = 'audit-calibration.json';
+export const REVIEW_FILE = 'verdict-review.json';
 /** The model's readings of the calibration samples, kept as they are made (a calibration resumes from them). */
 export const READINGS_FILE = 'calibration-readings.jsonl';
 
@@ -57,7 +59,11 @@ export interface ProfileFile {
   modelInfo: { id: string; version: string };
   /** Every role's spec the calibration was fitted with (the profile's own role is its model folder). */
   specs: { embedder: string; scorer: string; nli: string };
-  calibration: { verdict?: { file: string; sha256: string }; audit?: { file: string; sha256: string } };
+  /**
+   * The calibration files, each by SHA-256 (a changed one is refused). `review`: the needs-review model fitted on
+   * this engine's own decisions (`veracite tune-verdict --domains --profile`, src/verify/review.ts), when it has one.
+   */
+  calibration: { verdict?: { file: string; sha256: string }; audit?: { file: string; sha256: string }; review?: { file: string; sha256: string } };
   /** Figures reached on held-out shipped samples; a random model's mean nothing. */
   figures: ProfileFigures;
   /** The command and data the calibration ran on. */
@@ -93,6 +99,23 @@ export interface LoadedProfile {
   modelDir: string;
   verdictCalibration?: string;
   auditCalibration?: string;
+  /** The needs-review model fitted on this profile's decisions (calibration.review), when it has one. */
+  reviewModel?: string;
+  /** The package's own engine (models/engine, or VERACITE_ENGINE_DIR): not installed by `veracite models`. */
+  bundled?: boolean;
+}
+
+/**
+ * What to do when a profile's model or calibration files are not the ones it was calibrated with: a pulled
+ * profile is calibrated again by `veracite models`; the shipped engine is not installed by it (its files came with
+ * the package, or were made by scripts/learn/calibrate-engine.ts).
+ */
+export function recalibrateAdvice(p: { name: string; dir: string; bundled?: boolean; file?: Pick<ProfileFile, 'calibratedOn'> }): string {
+  if (!p.bundled) return `run veracite models calibrate ${p.name}`;
+  const again = `calibrate it again (${p.file?.calibratedOn?.command ?? 'node --import tsx scripts/learn/calibrate-engine.ts'} --out ${p.dir}; docs/MODELS.md)`;
+  // VERACITE_ENGINE_DIR names a re-calibrated copy: the package's own files are not the ones in question.
+  if (process.env.VERACITE_ENGINE_DIR) return `the engine profile named by VERACITE_ENGINE_DIR does not match its model: ${again}, or unset VERACITE_ENGINE_DIR for the shipped engine`;
+  return `the shipped engine's files were changed: reinstall veracite (or git checkout models/) to restore them, or ${again}; --profile lite uses the lite heads`;
 }
 
 export function profileHash(text: string): string {
@@ -132,15 +155,16 @@ export async function loadProfile(dir: string, name: string, opts: { bundled?: b
   if (!opts.bundled && !(await readManifest(modelDir).catch(() => undefined))) {
     throw new ProfileError(`model profile "${name}": ${modelDir} is incomplete (no download manifest: a pull was interrupted); run veracite models pull ${name} again`);
   }
-  const out: LoadedProfile = { name, hash: profileHash(text), dir, file, modelDir };
-  for (const kind of ['verdict', 'audit'] as const) {
+  const out: LoadedProfile = { name, hash: profileHash(text), dir, file, modelDir, ...(opts.bundled ? { bundled: true } : {}) };
+  for (const kind of ['verdict', 'audit', 'review'] as const) {
     const c = file.calibration[kind];
     if (!c) continue;
     const path = join(dir, c.file);
     const sha = existsSync(path) ? createHash('sha256').update(await readFile(path)).digest('hex') : 'missing';
-    if (sha !== c.sha256) throw new ProfileError(`model profile "${name}": ${path} is ${sha === 'missing' ? 'missing' : 'changed since calibration'}; run veracite models calibrate ${name}`);
+    if (sha !== c.sha256) throw new ProfileError(`model profile "${name}": ${path} is ${sha === 'missing' ? 'missing' : 'changed since calibration'}; ${recalibrateAdvice({ name, dir, file, ...(opts.bundled ? { bundled: true } : {}) })}`);
     if (kind === 'verdict') out.verdictCalibration = path;
-    else out.auditCalibration = path;
+    else if (kind === 'audit') out.auditCalibration = path;
+    else out.reviewModel = path;
   }
   return out;
 }
@@ -149,3 +173,19 @@ export async function loadProfile(dir: string, name: string, opts: { bundled?: b
 export function profileSpecs(p: LoadedProfile): { embedder: string; scorer: string; nli: string } {
   return { ...p.file.specs, [p.file.role]: p.modelDir };
 }
+
+/**
+ * Adds a calibration file to a calibrated profile: written first, then its SHA-256 recorded in the profile (both
+ * atomic), so that an interrupted write leaves the profile as it was. Returns the file's path.
+ */
+export async function writeProfileCalibration(dir: string, kind: 'review', text: string): Promise<string> {
+  const p = join(dir, PROFILE_FILE);
+  const file = JSON.parse(await readFile(p, 'utf8')) as ProfileFile;
+  if (file.format !== 'veracite-model-profile') throw new ProfileError(`${p}: not a veracite model profile`);
+  const name = REVIEW_FILE;
+  await writeFileAtomic(join(dir, name), text);
+  file.calibration = { ...file.calibration, [kind]: { file: name, sha256: createHash('sha256').update(text).digest('hex') } };
+  await writeFileAtomic(p, JSON.stringify(file, null, 2) + '\n');
+  return join(dir, name);
+}
+
