@@ -59,6 +59,18 @@ describe('the shipped engine (veracite check in its own process)', { skip: !hasB
     else assert.doesNotMatch(r.stdout, /profile:verifier/);
   });
 
+  it('models info verifier describes the shipped engine: its weights checked, its calibration files, and which figures are in sample for it', async () => {
+    const { file, sha } = await weights();
+    const r = await runCliProcess(['models', 'info', 'verifier']);
+    assertSettled(r);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, new RegExp(`${file.replace(/\./g, '\\.')} sha256 ${sha} \\(the weights it was calibrated with\\)`));
+    assert.match(r.stdout, /verdict: verdict-calibration\.json sha256 [0-9a-f]{64} \(checked\)/);
+    // A figure read on the model's own training data says so; SciFact dev was never trained on.
+    assert.match(r.stdout, /scifact-train-sample [^\n]*trained on \d+ of these \d+ claims[^\n]*in sample/);
+    assert.match(r.stdout, /scifact-dev-sample [^\n]*trained on none of these claims/);
+  });
+
   it('--profile lite judges with the lite heads and names no cross-encoder', async () => {
     const r = await runCliProcess(['check', CLAIM, '--source', SOURCE, '--no-index', '--profile', 'lite']);
     assertSettled(r);

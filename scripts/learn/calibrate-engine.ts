@@ -15,16 +15,19 @@
  *     [--mix trained:0.5]   the engine is the cross-encoder read mixed with the lite heads, the cross-encoder's
  *                           weight 0.5 (models/mix/mixed-entailment.ts; the weight chosen on held-out domains)
  *     [--mix-chosen-by TEXT] how the weight was chosen, recorded in the profile
+ *     [--notes-only]        only re-derive, in the profile in --out, what of each sample the model was trained on
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, readdir, rm, stat } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { calibrateProfile } from '../../src/cli/models-calibrate.js';
 import { MANIFEST_FILE, type DownloadManifest, type ManifestFile } from '../../src/models/hub/download.js';
 import { writePullInfo } from '../../src/models/hub/home.js';
-import { AUDIT_CALIBRATION_FILE, PROFILE_FILE, VERDICT_CALIBRATION_FILE, type ProfileFile } from '../../src/models/hub/profile.js';
+import { AUDIT_CALIBRATION_FILE, PROFILE_FILE, REVIEW_FILE, VERDICT_CALIBRATION_FILE, type ProfileFile } from '../../src/models/hub/profile.js';
+import { packageRoot } from '../../src/util/package-root.js';
+import { trainingOverlap } from './training-overlap.js';
 import { ENGINE_PROFILE, bundledProfileDir } from '../../src/models/hub/bundled.js';
 import { writeFileAtomic } from '../../src/util/atomic-file.js';
 
@@ -36,11 +39,28 @@ const { values } = parseArgs({
     out: { type: 'string', default: bundledProfileDir() },
     quick: { type: 'boolean', default: false },
     mix: { type: 'string' },
+    /** Only re-derive the figures' notes of the profile in --out (trainedOn, data paths): no model is read. */
+    'notes-only': { type: 'boolean', default: false },
     'mix-chosen-by': { type: 'string' },
     /** train,dev,wice,snli: the first n of each sample (a dry run of the flow). */
     limit: { type: 'string' },
   },
 });
+
+const samplesDir = join(packageRoot(), 'data', 'samples', 'calibration');
+/** The shipped figures: data paths relative to the package (not the machine that calibrated), and what of each sample the model was trained on. */
+async function shippedFigures(figures: ProfileFile['figures'], samples: NonNullable<ProfileFile['samples']>): Promise<ProfileFile['figures']> {
+  const relativeData = Object.fromEntries(Object.entries(figures).map(([k, f]) => [k, { ...f, data: isAbsolute(f.data) ? relative(packageRoot(), f.data).split('\\').join('/') : f.data }]));
+  return trainingOverlap(relativeData, samplesDir, samples);
+}
+if (values['notes-only']) {
+  const path = join(resolve(values.out!), PROFILE_FILE);
+  const file = JSON.parse(await readFile(path, 'utf8')) as ProfileFile;
+  if (!file.samples) throw new Error(`${path}: no record of the samples read (an older profile): calibrate it again`);
+  await writeFileAtomic(path, JSON.stringify({ ...file, figures: await shippedFigures(file.figures, file.samples) }, null, 2) + '\n');
+  console.error(`${path}: figures' notes re-derived`);
+  process.exit(0);
+}
 
 const modelDir = resolve(values.model!);
 const dtype = (values.dtype ?? (existsSync(join(modelDir, 'onnx', 'model_quantized.onnx')) ? 'q8' : 'fp32')) as 'q8' | 'fp32';
@@ -93,7 +113,12 @@ console.error(`calibrated in ${((performance.now() - started) / 1000).toFixed(0)
 const out = resolve(values.out!);
 await mkdir(out, { recursive: true });
 for (const f of [VERDICT_CALIBRATION_FILE, AUDIT_CALIBRATION_FILE]) if (existsSync(join(dir, f))) await cp(join(dir, f), join(out, f));
-const shipped: ProfileFile = { ...profile, name: ENGINE_PROFILE, repo: `veracite/${repo}`, revision: 'committed', model: relative(out, modelDir).split('\\').join('/') };
+const shipped: ProfileFile = { ...profile, name: ENGINE_PROFILE, repo: `veracite/${repo}`, revision: 'committed', model: relative(out, modelDir).split('\\').join('/'), ...(profile.samples ? { figures: await shippedFigures(profile.figures, profile.samples) } : {}) };
+// A needs-review model fitted on the previous calibration's decisions does not hold for this one.
+if (existsSync(join(out, REVIEW_FILE))) {
+  await rm(join(out, REVIEW_FILE));
+  console.error(`removed ${join(out, REVIEW_FILE)} (fitted on the previous calibration's decisions): fit it again with veracite tune-verdict --domains --profile verifier`);
+}
 await writeFileAtomic(join(out, PROFILE_FILE), JSON.stringify(shipped, null, 2) + '\n');
 console.error(`wrote ${relative(process.cwd(), out)}/{${PROFILE_FILE}, ${VERDICT_CALIBRATION_FILE}, ${AUDIT_CALIBRATION_FILE}} (model ${shipped.model}, weights ${profile.modelInfo.version})`);
 for (const [k, v] of Object.entries(profile.figures)) console.log(`${k}: ${v.value.toFixed(3)} (n=${v.n})`);

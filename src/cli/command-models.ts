@@ -24,7 +24,9 @@ import { importFolder, listInstalled, modelsHome, profileDir, readPullInfo, remo
 import { ENGINE_PROFILE, hasBundledProfile, loadBundledProfile } from '../models/hub/bundled.js';
 import { repoFolder } from '../models/hub/profile.js';
 import { LLM_ENGINES, type LlmEngine } from '../models/llm/config.js';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { commandLine, withJsonOutput } from './command-line.js';
 
 const ROLES: ProfileRole[] = ['nli', 'scorer', 'embedder'];
@@ -139,6 +141,24 @@ function describeInstalled(p: InstalledProfile): string {
   return `${p.name.padEnd(14)} ${(p.role ?? '?').padEnd(9)} ${p.repo ?? '?'}@${(p.revision ?? '?').slice(0, 12)}  ${p.bytes ? `${(p.bytes / 1e6).toFixed(0)} MB  ` : ''}${state}`;
 }
 
+/** `veracite models info verifier`: the shipped engine's model, calibration files (checked), thresholds and figures. */
+async function describeShipped() {
+  const p = (await loadBundledProfile())!;
+  const f = p.file;
+  const weightsFile = f.dtype === 'q8' ? 'onnx/model_quantized.onnx' : 'onnx/model.onnx';
+  const sha = createHash('sha256').update(await readFile(join(p.modelDir, weightsFile))).digest('hex');
+  const weightsMatch = `sha256:${sha.slice(0, 16)}` === f.modelInfo.version;
+  console.log(`${p.name.padEnd(14)} ${f.role.padEnd(9)} the shipped engine (${relative(process.cwd(), p.modelDir) || '.'}, ${f.revision}), ${f.default ? 'the default engine' : 'opt-in: --profile verifier (or veracite models use verifier)'}`);
+  console.log(`  model: ${f.modelInfo.id} ${weightsFile} sha256 ${sha} (${weightsMatch ? 'the weights it was calibrated with' : `CHANGED: calibrated with ${f.modelInfo.version}`}); card: ${join(relative(process.cwd(), p.modelDir) || '.', 'MODEL_CARD.md')}`);
+  if (f.mix) console.log(`  read mixed with ${f.mix.nli}, weight ${f.mix.weight}${f.mix.chosenBy ? ` (${f.mix.chosenBy})` : ''}`);
+  for (const [kind, c] of Object.entries(f.calibration)) if (c) console.log(`  ${kind}: ${c.file} sha256 ${c.sha256} (checked)`);
+  if (!f.calibration.review) console.log('  no needs-review model: nothing is marked for review (veracite tune-verdict --domains --profile verifier fits one)');
+  console.log(`  bands: ${f.bands ? `supported from ${f.bands.supportedFrom}, partly from ${f.bands.partlyFrom}, not supported below ${f.bands.notSupportedBelow}, tags below ${f.bands.tagBelow}` : 'the package defaults (fitted ones cost more out of fold: docs/RESULTS.md)'}`);
+  console.log(`  calibrated by: ${f.calibratedOn.command}`);
+  for (const [k, v] of Object.entries(f.figures)) console.log(`  ${k}: ${v.value.toFixed(3)} (n=${v.n})${v.note ? ` ${v.note}` : ''}${v.trainedOn ? `; the model was trained on ${v.trainedOn}` : ''}`);
+  return { name: p.name, shipped: true, dir: p.dir, modelDir: p.modelDir, weights: { file: weightsFile, sha256: sha, matchesCalibration: weightsMatch }, profile: f };
+}
+
 export function registerModelsCommand(program: Command): void {
   const models = program.command('models').description('stronger models for a connected machine: list, pull (verified, resumable), calibrate, use, import');
   const homeOpt = (c: Command) => c.option('--models-dir <dir>', 'where profiles live (default $VERACITE_MODELS_DIR or ~/.veracite/models)');
@@ -216,12 +236,14 @@ export function registerModelsCommand(program: Command): void {
   homeOpt(models.command('info <profile>').description('a profile\'s files and checksums (re-verified), revision, calibration and figures').option('--json', 'machine-readable'))
     .action((name: string, flags: { modelsDir?: string; json?: boolean }) => withJsonOutput(flags.json, async () => {
       const p = (await listInstalled(modelsHome(flags.modelsDir))).find((i) => i.name === name);
+      // The shipped engine is not installed by `veracite models`: it comes with the package (models/engine).
+      if (!p && name === ENGINE_PROFILE && hasBundledProfile()) return describeShipped();
       if (!p) throw new MissingInputError(`profile "${name}" is not installed (veracite models list)`);
       console.log(describeInstalled(p));
       const problems = p.manifest ? await verifyFolder(join(p.dir, repoFolder(p.repo!)), p.manifest) : ['no download manifest'];
       for (const f of p.manifest?.files ?? []) console.log(`  ${f.path}  ${f.size} bytes  sha256 ${f.sha256}  (${f.verifiedBy}: ${checkedAs(f.verifiedBy)})`);
       console.log(problems.length ? `PROBLEMS: ${problems.join('; ')}` : 'all files match their checksums');
-      for (const [k, v] of Object.entries(p.profile?.figures ?? {})) console.log(`  ${k}: ${v.value.toFixed(3)} (n=${v.n})${v.note ? ` ${v.note}` : ''}`);
+      for (const [k, v] of Object.entries(p.profile?.figures ?? {})) console.log(`  ${k}: ${v.value.toFixed(3)} (n=${v.n})${v.note ? ` ${v.note}` : ''}${v.trainedOn ? `; the model was trained on ${v.trainedOn}` : ''}`);
       return { ...p, problems };
     }));
 

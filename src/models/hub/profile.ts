@@ -36,7 +36,8 @@ export class ProfileError extends Error {
 
 export interface ProfileFigures {
   /** Where each figure was measured (held-out samples shipped in data/samples). */
-  [name: string]: { value: number; n: number; data: string; note?: string };
+  /** `trainedOn`: how much of the sample the model itself was trained on (the shipped engine's, calibrate-engine.ts). */
+  [name: string]: { value: number; n: number; data: string; note?: string; trainedOn?: string };
 }
 
 export interface ProfileFile {
