@@ -15,6 +15,7 @@
  *     [--mix trained:0.5]   the engine is the cross-encoder read mixed with the lite heads, the cross-encoder's
  *                           weight 0.5 (models/mix/mixed-entailment.ts; the weight chosen on held-out domains)
  *     [--mix-chosen-by TEXT] how the weight was chosen, recorded in the profile
+ *     [--samples DIR]       the labelled samples (default data/samples/calibration)
  *     [--notes-only]        only re-derive, in the profile in --out, what of each sample the model was trained on
  */
 import { createHash } from 'node:crypto';
@@ -39,6 +40,8 @@ const { values } = parseArgs({
     out: { type: 'string', default: bundledProfileDir() },
     quick: { type: 'boolean', default: false },
     mix: { type: 'string' },
+    /** The labelled samples folder (default data/samples/calibration), in its layout (scripts/build-calibration-samples.mjs). */
+    samples: { type: 'string' },
     /** Only re-derive the figures' notes of the profile in --out (trainedOn, data paths): no model is read. */
     'notes-only': { type: 'boolean', default: false },
     'mix-chosen-by': { type: 'string' },
@@ -47,7 +50,7 @@ const { values } = parseArgs({
   },
 });
 
-const samplesDir = join(packageRoot(), 'data', 'samples', 'calibration');
+const samplesDir = values.samples ? resolve(values.samples) : join(packageRoot(), 'data', 'samples', 'calibration');
 /** The shipped figures: data paths relative to the package (not the machine that calibrated), and what of each sample the model was trained on. */
 async function shippedFigures(figures: ProfileFile['figures'], samples: NonNullable<ProfileFile['samples']>): Promise<ProfileFile['figures']> {
   const relativeData = Object.fromEntries(Object.entries(figures).map(([k, f]) => [k, { ...f, data: isAbsolute(f.data) ? relative(packageRoot(), f.data).split('\\').join('/') : f.data }]));
@@ -106,7 +109,7 @@ const command = `node --import tsx scripts/learn/calibrate-engine.ts --model ${v
 const started = performance.now();
 const [train, dev, wice, snli] = (values.limit ?? '').split(',').map((x) => (x ? Number(x) : undefined));
 const limit = values.limit ? { ...(train ? { train } : {}), ...(dev ? { dev } : {}), ...(wice ? { wice } : {}), ...(snli ? { snli } : {}) } : undefined;
-const profile = await calibrateProfile({ name, home, command: command + (values.limit ? ` --limit ${values.limit}` : ''), quick: values.quick!, ...(limit ? { limit } : {}), log: (l) => console.error(l) });
+const profile = await calibrateProfile({ name, home, command: command + (values.limit ? ` --limit ${values.limit}` : '') + (values.samples ? ` --samples ${values.samples}` : ''), samples: samplesDir, quick: values.quick!, ...(limit ? { limit } : {}), log: (l) => console.error(l) });
 console.error(`calibrated in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 
 // The shipped profile: the same files, pointing at the committed model folder.
