@@ -81,11 +81,8 @@ export const CONTRADICTED_MIN = 0.9;
 /**
  * The support model for an audit engine: its NLI model (the composition root loads it on the engine's
  * encoder) with the verdict calibration fitted for exactly (scorer, NLI model). The reason instead when
- * there is none.
- */
-/**
- * `calibrationPath`: a profile's verdict calibration (else the shipped one); `reviewPath`: that profile's needs-review
- * model, fitted on its own decisions (a profile without one marks nothing for review).
+ * there is none. `calibrationPath`: a profile's verdict calibration (else the shipped one); `reviewPath`: that
+ * profile's needs-review model, fitted on its own decisions (a profile without one marks nothing for review).
  */
 export function supportModel(scorer: ModelInfo, entailment: EntailmentModel, calibrationPath?: string, reviewPath?: string): SupportModel | { reason: string } {
   // A model profile (veracite models) brings its own verdict calibration; else the shipped one.

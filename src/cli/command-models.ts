@@ -22,7 +22,7 @@ import { CATALOG, catalogProfile, type CatalogFile, type CatalogProfile, type Pr
 import { HubError, checkedAs, downloadRepo, hubEndpoint, isOffline, verifyFolder, type DownloadProgress, type ManifestFile } from '../models/hub/download.js';
 import { importFolder, listInstalled, modelsHome, profileDir, readPullInfo, removeProfile, setActiveProfile, activeProfileName, writePullInfo, OFFLINE_PROFILE, type InstalledProfile } from '../models/hub/home.js';
 import { ENGINE_PROFILE, hasBundledProfile, loadBundledProfile } from '../models/hub/bundled.js';
-import { repoFolder } from '../models/hub/profile.js';
+import { repoFolder, type ProfileFigures } from '../models/hub/profile.js';
 import { LLM_ENGINES, type LlmEngine } from '../models/llm/config.js';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -141,6 +141,11 @@ function describeInstalled(p: InstalledProfile): string {
   return `${p.name.padEnd(14)} ${(p.role ?? '?').padEnd(9)} ${p.repo ?? '?'}@${(p.revision ?? '?').slice(0, 12)}  ${p.bytes ? `${(p.bytes / 1e6).toFixed(0)} MB  ` : ''}${state}`;
 }
 
+/** One profile figure, with its note and how much of its sample the model was trained on. */
+function figureLine(name: string, v: ProfileFigures[string]): string {
+  return `  ${name}: ${v.value.toFixed(3)} (n=${v.n})${v.note ? ` ${v.note}` : ''}${v.trainedOn ? `; the model was trained on ${v.trainedOn}` : ''}`;
+}
+
 /** `veracite models info verifier`: the shipped engine's model, calibration files (checked), thresholds and figures. */
 async function describeShipped() {
   const p = (await loadBundledProfile())!;
@@ -155,7 +160,7 @@ async function describeShipped() {
   if (!f.calibration.review) console.log('  no needs-review model: nothing is marked for review (veracite tune-verdict --domains --profile verifier fits one)');
   console.log(`  bands: ${f.bands ? `supported from ${f.bands.supportedFrom}, partly from ${f.bands.partlyFrom}, not supported below ${f.bands.notSupportedBelow}, tags below ${f.bands.tagBelow}` : 'the package defaults (fitted ones cost more out of fold: docs/RESULTS.md)'}`);
   console.log(`  calibrated by: ${f.calibratedOn.command}`);
-  for (const [k, v] of Object.entries(f.figures)) console.log(`  ${k}: ${v.value.toFixed(3)} (n=${v.n})${v.note ? ` ${v.note}` : ''}${v.trainedOn ? `; the model was trained on ${v.trainedOn}` : ''}`);
+  for (const [k, v] of Object.entries(f.figures)) console.log(figureLine(k, v));
   return { name: p.name, shipped: true, dir: p.dir, modelDir: p.modelDir, weights: { file: weightsFile, sha256: sha, matchesCalibration: weightsMatch }, profile: f };
 }
 
@@ -243,7 +248,7 @@ export function registerModelsCommand(program: Command): void {
       const problems = p.manifest ? await verifyFolder(join(p.dir, repoFolder(p.repo!)), p.manifest) : ['no download manifest'];
       for (const f of p.manifest?.files ?? []) console.log(`  ${f.path}  ${f.size} bytes  sha256 ${f.sha256}  (${f.verifiedBy}: ${checkedAs(f.verifiedBy)})`);
       console.log(problems.length ? `PROBLEMS: ${problems.join('; ')}` : 'all files match their checksums');
-      for (const [k, v] of Object.entries(p.profile?.figures ?? {})) console.log(`  ${k}: ${v.value.toFixed(3)} (n=${v.n})${v.note ? ` ${v.note}` : ''}${v.trainedOn ? `; the model was trained on ${v.trainedOn}` : ''}`);
+      for (const [k, v] of Object.entries(p.profile?.figures ?? {})) console.log(figureLine(k, v));
       return { ...p, problems };
     }));
 

@@ -124,8 +124,10 @@ export class Verifier {
     this.calibrated = !!fitted;
     // Needs review (review.ts): fitted on the decisions of the calibration's own rule (the shipped one's concat, a
     // profile's bestRule, by tune-verdict --domains), applied only to them; a profile without one marks nothing.
-    const reviewFitted = fitted && rule === calibration?.bestRule;
-    this.review = !reviewFitted ? undefined : profile?.calibration ? (profile.review ? loadReviewModel([models.scorer.info, models.entailment.info], profile.review) : undefined) : this.config.verdict.rule === 'concat' ? loadReviewModel([models.scorer.info, models.entailment.info]) : undefined;
+    const reviewFitted = !!fitted && rule === calibration?.bestRule;
+    const pair = [models.scorer.info, models.entailment.info];
+    if (reviewFitted && profile?.calibration) this.review = profile.review ? loadReviewModel(pair, profile.review) : undefined;
+    else if (reviewFitted && rule === 'concat') this.review = loadReviewModel(pair);
     // One document judged on its own reads claim coverage too (VerdictCalibration.documentRules).
     const alone = calibration?.documentRules?.[rule];
     this.documentVerdict = alone ? mergeVerifierConfig(mergeVerifierConfig(base, { verdict: aggregateConfigOf(alone) }), config).verdict : this.config.verdict;
