@@ -15,6 +15,7 @@ import { promisify } from 'node:util';
 import { describe, it } from 'node:test';
 import { assertSettled, runCliProcess } from '../src/cli/testing/run-cli-process.js';
 import { bundledProfileDir, hasBundledProfile, loadBundledProfile } from '../src/models/hub/bundled.js';
+import { onnxFileFor } from '../src/models/onnx/resolve.js';
 import { packageRoot } from '../src/util/package-root.js';
 
 const CLAIM = 'Loss of Scribble cooperates with the c-myc oncogene to transform epithelial cells by blocking apoptosis.';
@@ -23,7 +24,7 @@ const SOURCE = 'data/samples/audit/sources/scifact-45638119.txt';
 async function weights(): Promise<{ file: string; sha: string }> {
   const profile = await loadBundledProfile();
   assert.ok(profile, `no shipped engine in ${bundledProfileDir()}`);
-  const file = profile.file.dtype === 'q8' ? 'onnx/model_quantized.onnx' : 'onnx/model.onnx';
+  const file = onnxFileFor(profile.file.dtype);
   const sha = createHash('sha256').update(await readFile(join(profile.modelDir, file))).digest('hex');
   assert.equal(profile.file.modelInfo.version, `sha256:${sha.slice(0, 16)}`, 'the committed weights are the ones the profile was calibrated with');
   return { file, sha };

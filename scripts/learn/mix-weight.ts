@@ -23,7 +23,8 @@ import { verificationQuery } from '../../src/audit/query.js';
 import { DEFAULT_SCORING, scoreDocuments } from '../../src/audit/score-document.js';
 import { readWiceClaims, type WiceClaim } from '../../src/eval/run-citation-detection.js';
 import { rocAuc } from '../../src/learn/detection-metrics.js';
-import type { EntailmentPair, EntailmentProbs, PairScorer } from '../../src/models/types.js';
+import { mixProbs } from '../../src/models/mix/mixed-entailment.js';
+import type { EntailmentPair, PairScorer } from '../../src/models/types.js';
 import { wiceHeldOut } from './training-split.js';
 
 const { values } = parseArgs({
@@ -56,7 +57,6 @@ async function premises(s: PairScorer, claims: readonly WiceClaim[]): Promise<En
   return out;
 }
 
-const mixed = (a: EntailmentProbs, b: EntailmentProbs, w: number) => w * a.entailment + (1 - w) * b.entailment;
 
 async function domain(name: string, claims: WiceClaim[]) {
   const t0 = performance.now();
@@ -65,7 +65,7 @@ async function domain(name: string, claims: WiceClaim[]) {
   const supported = claims.map((c) => c.label === 'supported');
   const notOnly = claims.map((c) => c.label !== 'partially_supported');
   const byWeight = weights.map((w) => {
-    const s = claims.map((_, i) => mixed(v[i]!, l[i]!, w));
+    const s = claims.map((_, i) => mixProbs(v[i]!, l[i]!, w).entailment);
     const vsNot = rocAuc(s.filter((_, i) => notOnly[i]), supported.filter((_, i) => notOnly[i]));
     const hasPartial = claims.some((c) => c.label === 'partially_supported');
     return { weight: w, aucSupportedVsNot: vsNot, ...(hasPartial ? { aucSupportedVsNotOrPartial: rocAuc(s, supported) } : {}) };

@@ -9,14 +9,10 @@
  *   draws for selection, so about 90% of the sample; Python's shuffle is not redone here, hence "about";
  * - SciFact dev sample: never trained on.
  */
-import { readFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import type { ProfileFigures, ProfileFile } from '../../src/models/hub/profile.js';
+import { readJsonlFile } from '../../src/util/jsonl-file.js';
 import { scifactSelection, wiceHeldOut } from './training-split.js';
-
-async function lines<T>(path: string, n: number): Promise<T[]> {
-  return (await readFile(path, 'utf8')).split('\n').filter((l) => l.trim()).slice(0, n).map((l) => JSON.parse(l) as T);
-}
 
 /** `samplesDir`: the calibration samples' folder; `read`: how many items of each the calibration read. */
 export async function trainingOverlap(figures: ProfileFigures, samplesDir: string, read: NonNullable<ProfileFile['samples']>): Promise<ProfileFigures> {
@@ -25,11 +21,11 @@ export async function trainingOverlap(figures: ProfileFigures, samplesDir: strin
     const sample = `${basename(dirname(f.data))}/${basename(f.data)}`;
     let trainedOn: string | undefined;
     if (sample === 'scifact/claims_train.jsonl') {
-      const claims = await lines<{ id: number }>(`${samplesDir}/${sample}`, read.train);
+      const claims = await readJsonlFile<{ id: number }>(`${samplesDir}/${sample}`, read.train);
       const trained = claims.filter((c) => !scifactSelection(c.id)).length;
       trainedOn = `${trained} of these ${claims.length} claims (build_data.py trains on SciFact train outside its selection split): in sample for the cross-encoder`;
     } else if (sample === 'wice/claim_dev.jsonl') {
-      const claims = await lines<{ claim: string }>(`${samplesDir}/${sample}`, read.wice);
+      const claims = await readJsonlFile<{ claim: string }>(`${samplesDir}/${sample}`, read.wice);
       const trained = claims.filter((c) => !wiceHeldOut(c.claim)).length;
       trainedOn = `${trained} of these ${claims.length} claims (build_data.py trains on WiCE dev outside its held-out 30%): mostly in sample for the cross-encoder`;
     } else if (sample === 'nli/snli_dev.jsonl') {

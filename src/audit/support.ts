@@ -14,7 +14,7 @@
 import type { EntailmentModel, ModelInfo } from '../models/types.js';
 import { aggregateConcat, calibratorInputs, passesGate, type AggregateConfig } from '../verify/aggregate.js';
 import { counterClaims, counterPairs, splitCounterReads } from '../verify/counter-claims.js';
-import { aggregateConfigOf, loadVerdictCalibration } from '../verify/verdict-calibration.js';
+import { aggregateConfigOf, loadVerdictCalibration, oneSourceRule } from '../verify/verdict-calibration.js';
 import type { Label, LabelProbs } from '../verify/types.js';
 import { explicitConflict, type ConflictKind } from '../verify/explicit-conflict.js';
 import { loadReviewModel, reviewOf, type Review, type ReviewModel } from '../verify/review.js';
@@ -88,7 +88,7 @@ export function supportModel(scorer: ModelInfo, entailment: EntailmentModel, cal
   // A model profile (veracite models) brings its own verdict calibration; else the shipped one.
   const cal = loadVerdictCalibration([scorer, entailment.info], ...(calibrationPath ? [calibrationPath] : []));
   // The cited source is one document judged on its own: the calibration that reads claim coverage.
-  const fitted = cal?.documentRules?.concat ?? cal?.rules.concat;
+  const fitted = oneSourceRule(cal);
   if (!fitted?.calibrator) return { reason: `no support probability: ${calibrationPath ?? 'models/verdict-calibration.json'} was not fitted for ${scorer.id} + ${entailment.info.id} (run veracite tune-verdict)` };
   // Needs review: the model fitted on the decisions of this calibration (the shipped one's, or the profile's own).
   const review = (calibrationPath ? (reviewPath ? loadReviewModel([scorer, entailment.info], reviewPath) : undefined) : loadReviewModel([scorer, entailment.info]))?.document;

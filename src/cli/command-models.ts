@@ -24,6 +24,7 @@ import { importFolder, listInstalled, modelsHome, profileDir, readPullInfo, remo
 import { ENGINE_PROFILE, hasBundledProfile, loadBundledProfile } from '../models/hub/bundled.js';
 import { repoFolder, type ProfileFigures } from '../models/hub/profile.js';
 import { LLM_ENGINES, type LlmEngine } from '../models/llm/config.js';
+import { onnxFileFor } from '../models/onnx/resolve.js';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -58,7 +59,7 @@ async function hubFiles(endpoint: string, repo: string, revision: string, dtype:
   if (!res.ok) throw new HubError(`${url}: HTTP ${res.status}${res.status === 404 ? ' (no such repository or revision)' : ''}`);
   const body = (await res.json()) as { sha?: string; siblings?: { rfilename: string; lfs?: { sha256?: string; size?: number } }[] };
   const names = new Map((body.siblings ?? []).map((s) => [s.rfilename, s]));
-  const onnx = dtype === 'q8' ? 'onnx/model_quantized.onnx' : 'onnx/model.onnx';
+  const onnx = onnxFileFor(dtype);
   const want = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json', 'added_tokens.json', onnx, `${onnx}_data`];
   const files: CatalogFile[] = [];
   for (const w of want) {
@@ -150,7 +151,7 @@ function figureLine(name: string, v: ProfileFigures[string]): string {
 async function describeShipped() {
   const p = (await loadBundledProfile())!;
   const f = p.file;
-  const weightsFile = f.dtype === 'q8' ? 'onnx/model_quantized.onnx' : 'onnx/model.onnx';
+  const weightsFile = onnxFileFor(f.dtype);
   const sha = createHash('sha256').update(await readFile(join(p.modelDir, weightsFile))).digest('hex');
   const weightsMatch = `sha256:${sha.slice(0, 16)}` === f.modelInfo.version;
   console.log(`${p.name.padEnd(14)} ${f.role.padEnd(9)} the shipped engine (${relative(process.cwd(), p.modelDir) || '.'}, ${f.revision}), ${f.default ? 'the default engine' : 'opt-in: --profile verifier (or veracite models use verifier)'}`);

@@ -18,7 +18,7 @@ import type { ModelInfo } from '../models/types.js';
 import { PROFILE_FILE, writeProfileCalibration } from '../models/hub/profile.js';
 import { pRightOf, REVIEW_PATH, type ReviewModel } from '../verify/review.js';
 import { LABELS, type Label } from '../verify/types.js';
-import { aggregateConfigOf, loadVerdictCalibration } from '../verify/verdict-calibration.js';
+import { aggregateConfigOf, loadVerdictCalibration, oneSourceRule } from '../verify/verdict-calibration.js';
 
 export interface DomainCollectOptions {
   data: string;
@@ -131,10 +131,9 @@ export async function runDomainReport(o: DomainReportOptions): Promise<void> {
   // Each domain capped as in the held-out fits, so that each weighs about the same.
   const decided = o.fit.flatMap((d) => capped((byDomain.get(d) ?? []).map((it) => decideItem(it, aggregateConfigOf(shipped), false, rule)), o.cap, o.seed, `review-${d}`));
   const model: ReviewModel = { ...fitReview(decided, REVIEW_LEVEL, `leave-one-domain-out domains ${o.fit.join(' + ')} (veracite tune-verdict --domains), decisions of ${calibrationPath ?? 'models/verdict-calibration.json'} rules.${rule}`), models: models.map((m) => ({ id: m.id, version: m.version })) };
-  // The audit's judgement of one cited source (audit/support.ts): the concat rule's calibration for one document,
-  // the joined reading, whatever rule verify uses (an engine whose verify rule is columbia still judges a cited
-  // source by concat: its needs-review model must be fitted on those decisions).
-  const docRule = calibration.documentRules?.concat ?? calibration.rules.concat;
+  // The audit's judgement of one cited source (oneSourceRule: concat on the joined reading, whatever rule verify
+  // uses): its needs-review model is fitted on those decisions.
+  const docRule = oneSourceRule(calibration);
   const docDecided = docRule ? new Map(o.fit.map((d) => [d, (byDomain.get(d) ?? []).map((it) => decideItem(it, aggregateConfigOf(docRule), true, 'concat'))] as const)) : undefined;
   const documentReview = docDecided ? reviewHeldOut(docDecided, o.fit, { cap: o.cap, seed: o.seed, level: REVIEW_LEVEL }) : undefined;
   if (docDecided) model.document = { ...fitReview(o.fit.flatMap((d) => capped(docDecided.get(d)!, o.cap, o.seed, `review-${d}`)), REVIEW_LEVEL, `as above, decisions of documentRules.concat (one cited source, the joined reading, as audit/support.ts judges it)`), models: model.models! };

@@ -87,6 +87,15 @@ export interface VerdictCalibration {
   createdAt: string;
 }
 
+/**
+ * The rule one cited source is judged by (audit/support.ts: check and the audit), whatever rule verify uses: concat
+ * on the joined evidence, its calibration with claim coverage when fitted. The needs-review model for one source is
+ * fitted on this rule's decisions (cli/tune-domains.ts).
+ */
+export function oneSourceRule(c: VerdictCalibration | undefined): RuleCalibration | undefined {
+  return c?.documentRules?.concat ?? c?.rules.concat;
+}
+
 /** The saved calibration when it was fitted with exactly these models; undefined otherwise. */
 export function loadVerdictCalibration(models: ModelInfo[], path = CALIBRATION_PATH): VerdictCalibration | undefined {
   if (!existsSync(path)) return undefined;

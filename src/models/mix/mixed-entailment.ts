@@ -8,9 +8,9 @@
  */
 import type { EntailmentModel, EntailmentPair, EntailmentProbs, ModelInfo } from '../types.js';
 
-export interface MixMember {
-  model: EntailmentModel;
-  weight: number;
+/** One pair's mixture: `weight` of the first reading, the rest of the second. */
+export function mixProbs(a: EntailmentProbs, b: EntailmentProbs, weight: number): EntailmentProbs {
+  return { entailment: weight * a.entailment + (1 - weight) * b.entailment, neutral: weight * a.neutral + (1 - weight) * b.neutral, contradiction: weight * a.contradiction + (1 - weight) * b.contradiction };
 }
 
 /** `<first id>+<second id>` and the members' versions joined with the first one's weight: a changed member or weight is another model. */
@@ -40,11 +40,7 @@ export class MixedEntailment implements EntailmentModel {
 
   async predict(pairs: EntailmentPair[], signal?: AbortSignal): Promise<EntailmentProbs[]> {
     const [a, b] = await Promise.all([this.first.predict(pairs, signal), this.second.predict(pairs, signal)]);
-    const w = this.weight;
-    return a.map((x, i) => {
-      const y = b[i]!;
-      return { entailment: w * x.entailment + (1 - w) * y.entailment, neutral: w * x.neutral + (1 - w) * y.neutral, contradiction: w * x.contradiction + (1 - w) * y.contradiction };
-    });
+    return a.map((x, i) => mixProbs(x, b[i]!, this.weight));
   }
 
   reviewOf(pair: EntailmentPair): string | undefined {
