@@ -56,12 +56,29 @@ async function shippedFigures(figures: ProfileFile['figures'], samples: NonNulla
   const relativeData = Object.fromEntries(Object.entries(figures).map(([k, f]) => [k, { ...f, data: isAbsolute(f.data) ? relative(packageRoot(), f.data).split('\\').join('/') : f.data }]));
   return trainingOverlap(relativeData, samplesDir, samples);
 }
+/**
+ * The shipped profile's paths of this machine made relative to the package: the calibration files' data paths
+ * and sources (each file re-hashed into `calibration`, which the loader checks) and `calibratedOn.data`. A
+ * provenance or `models info` in a user's clone then names data/samples/..., not the calibrating machine's folders.
+ */
+async function packageRelative(out: string, file: ProfileFile): Promise<ProfileFile> {
+  const root = packageRoot().split('\\').join('/') + '/';
+  const calibration: ProfileFile['calibration'] = {};
+  for (const [kind, c] of Object.entries(file.calibration) as [keyof ProfileFile['calibration'], { file: string; sha256: string }][]) {
+    const text = (await readFile(join(out, c.file), 'utf8')).split(root).join('');
+    await writeFileAtomic(join(out, c.file), text);
+    calibration[kind] = { file: c.file, sha256: createHash('sha256').update(text).digest('hex') };
+  }
+  const data = file.calibratedOn.data.map((d) => (isAbsolute(d) ? relative(packageRoot(), d).split('\\').join('/') : d));
+  return { ...file, calibration, calibratedOn: { ...file.calibratedOn, data } };
+}
 if (values['notes-only']) {
-  const path = join(resolve(values.out!), PROFILE_FILE);
+  const out = resolve(values.out!);
+  const path = join(out, PROFILE_FILE);
   const file = JSON.parse(await readFile(path, 'utf8')) as ProfileFile;
   if (!file.samples) throw new Error(`${path}: no record of the samples read (an older profile): calibrate it again`);
-  await writeFileAtomic(path, JSON.stringify({ ...file, figures: await shippedFigures(file.figures, file.samples) }, null, 2) + '\n');
-  console.error(`${path}: figures' notes re-derived`);
+  await writeFileAtomic(path, JSON.stringify(await packageRelative(out, { ...file, figures: await shippedFigures(file.figures, file.samples) }), null, 2) + '\n');
+  console.error(`${path}: figures' notes and data paths re-derived`);
   process.exit(0);
 }
 
@@ -122,6 +139,6 @@ if (existsSync(join(out, REVIEW_FILE))) {
   await rm(join(out, REVIEW_FILE));
   console.error(`removed ${join(out, REVIEW_FILE)} (fitted on the previous calibration's decisions): fit it again with veracite tune-verdict --domains --profile verifier`);
 }
-await writeFileAtomic(join(out, PROFILE_FILE), JSON.stringify(shipped, null, 2) + '\n');
+await writeFileAtomic(join(out, PROFILE_FILE), JSON.stringify(await packageRelative(out, shipped), null, 2) + '\n');
 console.error(`wrote ${relative(process.cwd(), out)}/{${PROFILE_FILE}, ${VERDICT_CALIBRATION_FILE}, ${AUDIT_CALIBRATION_FILE}} (model ${shipped.model}, weights ${profile.modelInfo.version})`);
 for (const [k, v] of Object.entries(profile.figures)) console.log(`${k}: ${v.value.toFixed(3)} (n=${v.n})`);

@@ -19,6 +19,7 @@ import { PROFILE_FILE, writeProfileCalibration } from '../models/hub/profile.js'
 import { pRightOf, REVIEW_PATH, type ReviewModel } from '../verify/review.js';
 import { LABELS, type Label } from '../verify/types.js';
 import { aggregateConfigOf, loadVerdictCalibration, oneSourceRule } from '../verify/verdict-calibration.js';
+import { reportPath } from '../util/report-path.js';
 
 export interface DomainCollectOptions {
   data: string;
@@ -130,7 +131,7 @@ export async function runDomainReport(o: DomainReportOptions): Promise<void> {
   // What ships: the needs-review model fitted on every fit domain's decisions by the shipped rule.
   // Each domain capped as in the held-out fits, so that each weighs about the same.
   const decided = o.fit.flatMap((d) => capped((byDomain.get(d) ?? []).map((it) => decideItem(it, aggregateConfigOf(shipped), false, rule)), o.cap, o.seed, `review-${d}`));
-  const model: ReviewModel = { ...fitReview(decided, REVIEW_LEVEL, `leave-one-domain-out domains ${o.fit.join(' + ')} (veracite tune-verdict --domains), decisions of ${calibrationPath ?? 'models/verdict-calibration.json'} rules.${rule}`), models: models.map((m) => ({ id: m.id, version: m.version })) };
+  const model: ReviewModel = { ...fitReview(decided, REVIEW_LEVEL, `leave-one-domain-out domains ${o.fit.join(' + ')} (veracite tune-verdict --domains), decisions of ${calibrationPath ? reportPath(calibrationPath) : 'models/verdict-calibration.json'} rules.${rule}`), models: models.map((m) => ({ id: m.id, version: m.version })) };
   // The audit's judgement of one cited source (oneSourceRule: concat on the joined reading, whatever rule verify
   // uses): its needs-review model is fitted on those decisions.
   const docRule = oneSourceRule(calibration);
