@@ -36,13 +36,16 @@ def main():
     ap.add_argument("--sets", default=",".join(SETS))
     ap.add_argument("--max-len", type=int, default=256)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--batch", type=int, default=1, help="pairs per run: 1, as the product reads an int8 file "
+                    "(its activations are quantized per batch tensor, so a pair read among others reads differently; "
+                    "src/models/onnx/load.ts); figures before stop 53 were read at 32")
     a = ap.parse_args()
     onnx_path = Path(a.onnx)
     tok = AutoTokenizer.from_pretrained(a.tokenizer or onnx_path.parent.parent)
     so = ort.SessionOptions()
     so.intra_op_num_threads = a.threads
     sess = ort.InferenceSession(str(onnx_path), so, providers=["CPUExecutionProvider"])
-    res = {"onnx": str(onnx_path), "sets": {}}
+    res = {"onnx": str(onnx_path), "batch": a.batch, "sets": {}}
     for name in a.sets.split(","):
         rows = jl(name)
         if len(rows) > a.sample and name in ("val_covidfact", "val_healthver", "report_snli"):
@@ -50,8 +53,8 @@ def main():
         t = time.time()
         order = sorted(range(len(rows)), key=lambda i: len(rows[i]["text"]) + len(rows[i]["pair"]))
         probs = np.zeros((len(rows), 3), dtype=np.float32)
-        for s in range(0, len(order), 32):
-            b = order[s: s + 32]
+        for s in range(0, len(order), a.batch):
+            b = order[s: s + a.batch]
             enc = tok([rows[i]["text"] for i in b], [rows[i]["pair"] for i in b], truncation="longest_first",
                       max_length=a.max_len, padding=True, return_tensors="np")
             feeds = {k: enc[k].astype(np.int64) for k in ["input_ids", "attention_mask", "token_type_ids"]}

@@ -53,6 +53,17 @@ const DEFAULT_BATCH = 32;
  * 32 (an index's passages come sorted by length in thousands, so their batches hardly pad).
  */
 const DEFAULT_PAIR_BATCH_CPU = 4;
+/**
+ * A dynamically quantized file (q8, onnx/model_quantized.onnx: what models/verifier and models/embedder ship)
+ * quantizes each layer's activations with one scale for the whole batch tensor, padding included, so a text's
+ * reading depends on the texts read with it. Measured (verifier r7, 310 audit premises and single sentences):
+ * P(entailment) alone vs in batches of 4 differs by up to 0.35 (p95 0.14, 52 pairs by more than 0.05), and by up to
+ * 0.29 between two orders at batch 4; MiniLM vectors alone vs in batches of 32 have cosine 0.985-1 (median 0.993).
+ * A citation's verdict would then change with the article it is audited in. q8 reads one text at a time: on 2 CPU
+ * cores that costs about nothing (30.0 vs 28.3 ms a pair at 1 vs 4; 24.3 vs 25.0 ms a text at 1 vs 32;
+ * docs/RESULTS.md, stop 53). fp32 batches are exact (padding is masked) and keep their sizes.
+ */
+const DEFAULT_BATCH_Q8 = 1;
 const DEFAULT_MAX_LENGTH = 512;
 
 function positiveInt(name: string, v: number | undefined): void {
@@ -198,7 +209,7 @@ export async function loadOnnxModel(
     model,
     config,
     encoder,
-    batchSize: options.batchSize ?? (head === 'sequence-classification' && device === 'cpu' ? DEFAULT_PAIR_BATCH_CPU : DEFAULT_BATCH),
+    batchSize: options.batchSize ?? (dtype === 'q8' ? DEFAULT_BATCH_Q8 : head === 'sequence-classification' && device === 'cpu' ? DEFAULT_PAIR_BATCH_CPU : DEFAULT_BATCH),
     where,
     outputNames: session?.outputNames ?? [],
   };
