@@ -158,3 +158,44 @@ describe('a mixed engine (calibrate-engine.ts --mix, then veracite check in its 
     }
   });
 });
+
+// An engine's own evidence size (ProfileFile.scoring): calibrate-engine.ts --evidence-k fits the audit calibration
+// with it and records it in the profile; check, in its own process, then reads that many sentences, and its
+// provenance and flag rule say so. A profile whose evidence size was changed after calibration keeps no flags.
+describe('an engine with its own evidence size (calibrate-engine.ts --evidence-k, then veracite check)', { skip: !hasBundledProfile() && `no shipped engine in ${bundledProfileDir()}` }, () => {
+  it('reads that many evidence sentences, flags with the calibration fitted for it, and none once it is edited', async () => {
+    const work = await mkdtemp(join(tmpdir(), 'veracite-evk-'));
+    try {
+      const out = join(work, 'engine');
+      const env = { ...process.env, HOME: work };
+      await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/learn/calibrate-engine.ts', '--model', 'models/verifier', '--dtype', 'q8', '--evidence-k', '5', '--evidence-k-chosen-by', 'a test', '--limit', '10,6,12,60', '--work', join(work, 'cal'), '--out', out], { cwd: packageRoot(), env, maxBuffer: 32 << 20 });
+      const profile = JSON.parse(await readFile(join(out, 'veracite-profile.json'), 'utf8')) as { scoring?: { evidenceK: number; chosenBy?: string }; calibratedOn: { command: string; data: string[] } };
+      assert.deepEqual(profile.scoring, { evidenceK: 5, chosenBy: 'a test' });
+      assert.match(profile.calibratedOn.command, / --evidence-k 5\b/);
+      // The shipped profile names the package's samples, not this machine's folders.
+      assert.ok(profile.calibratedOn.data.every((d) => d.startsWith('data/samples/calibration/')), profile.calibratedOn.data.join(', '));
+      const audit = JSON.parse(await readFile(join(out, 'audit-calibration.json'), 'utf8')) as { scoring: { evidenceK: number }; data: { path: string } };
+      assert.equal(audit.scoring.evidenceK, 5);
+      assert.equal(audit.data.path, 'data/samples/calibration/wice/claim_dev.jsonl');
+      type Check = { audit: { verification: { evidence: unknown[] } }; provenance: { config: { scoring: { evidenceK: number } }; flagging: { threshold?: number; disabledReason?: string } } };
+      const run = async () => {
+        const r = await runCliProcess(['check', CLAIM, '--source', SOURCE, '--no-index', '--json', '--profile', 'verifier'], { env: { HOME: work, VERACITE_ENGINE_DIR: out } });
+        assertSettled(r);
+        assert.equal(r.code, 0, r.stderr);
+        return JSON.parse(r.stdout) as Check;
+      };
+      const j = await run();
+      assert.equal(j.audit.verification.evidence.length, 5, 'five best sentences read (the source has more)');
+      assert.equal(j.provenance.config.scoring.evidenceK, 5);
+      assert.equal(typeof j.provenance.flagging.threshold, 'number', JSON.stringify(j.provenance.flagging));
+      // Edited afterwards: the audit calibration was not fitted for 4 sentences, so no flags, and it says why.
+      await writeFile(join(out, 'veracite-profile.json'), JSON.stringify({ ...profile, scoring: { evidenceK: 4 } }, null, 2));
+      const edited = await run();
+      assert.equal(edited.audit.verification.evidence.length, 4);
+      assert.equal(edited.provenance.flagging.threshold, undefined);
+      assert.match(String(edited.provenance.flagging.disabledReason), /other settings/);
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  });
+});

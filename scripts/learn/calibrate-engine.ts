@@ -15,6 +15,9 @@
  *     [--mix trained:0.5]   the engine is the cross-encoder read mixed with the lite heads, the cross-encoder's
  *                           weight 0.5 (models/mix/mixed-entailment.ts; the weight chosen on held-out domains)
  *     [--mix-chosen-by TEXT] how the weight was chosen, recorded in the profile
+ *     [--evidence-k N]      the engine reads a cited page's N best sentences, joined (ProfileFile.scoring; the
+ *                           package default 3); chosen on held-out domains by scripts/learn/premise-choice.ts
+ *     [--evidence-k-chosen-by TEXT] what chose it, recorded in the profile
  *     [--samples DIR]       the labelled samples (default data/samples/calibration)
  *     [--notes-only]        only re-derive, in the profile in --out, what of each sample the model was trained on
  */
@@ -45,6 +48,9 @@ const { values } = parseArgs({
     /** Only re-derive the figures' notes of the profile in --out (trainedOn, data paths): no model is read. */
     'notes-only': { type: 'boolean', default: false },
     'mix-chosen-by': { type: 'string' },
+    /** The engine's own evidence size (ProfileFile.scoring: best sentences read, joined), and what chose it. */
+    'evidence-k': { type: 'string' },
+    'evidence-k-chosen-by': { type: 'string' },
     /** train,dev,wice,snli: the first n of each sample (a dry run of the flow). */
     limit: { type: 'string' },
   },
@@ -120,9 +126,12 @@ const manifest: DownloadManifest = { format: 'veracite-model-download', version:
 await writeFileAtomic(join(copy, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
 // models/verifier reads [CLS] claim [SEP] evidence (its MODEL_CARD.md): the entailment model is told so.
 const mix = values.mix ? parseMix(values.mix) : undefined;
-await writePullInfo(dir, { repo, revision: 'committed', role: 'nli', dtype, options: { pairOrder: 'claim-first' }, ...(mix ? { mix } : {}) });
+const evidenceK = values['evidence-k'] === undefined ? undefined : Number(values['evidence-k']);
+if (evidenceK !== undefined && !(Number.isInteger(evidenceK) && evidenceK >= 1 && evidenceK <= 10)) throw new Error(`--evidence-k ${values['evidence-k']}: a whole number from 1 to 10`);
+const scoring = evidenceK === undefined ? undefined : { evidenceK, ...(values['evidence-k-chosen-by'] ? { chosenBy: values['evidence-k-chosen-by'] } : {}) };
+await writePullInfo(dir, { repo, revision: 'committed', role: 'nli', dtype, options: { pairOrder: 'claim-first' }, ...(mix ? { mix } : {}), ...(scoring ? { scoring } : {}) });
 
-const command = `node --import tsx scripts/learn/calibrate-engine.ts --model ${values.model} --dtype ${dtype}${values.quick ? ' --quick' : ''}${values.mix ? ` --mix ${values.mix}` : ''}`;
+const command = `node --import tsx scripts/learn/calibrate-engine.ts --model ${values.model} --dtype ${dtype}${values.quick ? ' --quick' : ''}${values.mix ? ` --mix ${values.mix}` : ''}${evidenceK !== undefined ? ` --evidence-k ${evidenceK}` : ''}`;
 const started = performance.now();
 const [train, dev, wice, snli] = (values.limit ?? '').split(',').map((x) => (x ? Number(x) : undefined));
 const limit = values.limit ? { ...(train ? { train } : {}), ...(dev ? { dev } : {}), ...(wice ? { wice } : {}), ...(snli ? { snli } : {}) } : undefined;

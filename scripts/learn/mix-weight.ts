@@ -19,12 +19,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Veracite } from '../../src/app/veracite.js';
-import { verificationQuery } from '../../src/audit/query.js';
-import { DEFAULT_SCORING, scoreDocuments } from '../../src/audit/score-document.js';
 import { readWiceClaims, type WiceClaim } from '../../src/eval/run-citation-detection.js';
 import { rocAuc } from '../../src/learn/detection-metrics.js';
 import { mixProbs } from '../../src/models/mix/mixed-entailment.js';
-import type { EntailmentPair, PairScorer } from '../../src/models/types.js';
+import { auditPremises } from './audit-premises.js';
 import { wiceHeldOut } from './training-split.js';
 
 const { values } = parseArgs({
@@ -45,22 +43,9 @@ const scorer = (await liteVc.models.engine()).scorer;
 const verifier = await verifierVc.models.engineEntailment();
 const lite = await liteVc.models.engineEntailment();
 
-/** The audit's premise per citation: the scorer's best sentences of the cited page, joined. */
-async function premises(s: PairScorer, claims: readonly WiceClaim[]): Promise<EntailmentPair[]> {
-  const out: EntailmentPair[] = [];
-  for (let i = 0; i < claims.length; i += 8) {
-    const chunk = claims.slice(i, i + 8);
-    const queries = chunk.map((c) => verificationQuery({ claim: c.claim, context: c.context, articleTitle: c.title }, 'none'));
-    const scores = await scoreDocuments(s, chunk.map((c, k) => ({ query: queries[k]!, doc: c.doc })), DEFAULT_SCORING);
-    scores.forEach((r, k) => out.push({ premise: r.evidence.map((e) => e.text).join(' '), hypothesis: queries[k]! }));
-  }
-  return out;
-}
-
-
 async function domain(name: string, claims: WiceClaim[]) {
   const t0 = performance.now();
-  const pairs = await premises(scorer, claims);
+  const pairs = await auditPremises(scorer, claims);
   const [v, l] = [await verifier.predict(pairs), await lite.predict(pairs)];
   const supported = claims.map((c) => c.label === 'supported');
   const notOnly = claims.map((c) => c.label !== 'partially_supported');

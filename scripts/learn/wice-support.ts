@@ -6,6 +6,7 @@
  * it); the default engine without it.
  */
 import { Veracite } from '../../src/app/veracite.js';
+import { auditConfigOf } from '../../src/app/audit.js';
 import { supportModel } from '../../src/audit/support.js';
 import { readWiceClaims } from '../../src/eval/run-citation-detection.js';
 import { supportDetection } from '../../src/eval/support-detection.js';
@@ -18,8 +19,10 @@ export async function wiceSupport(data: string, cache: string, name: string, eve
   const support = supportModel(loaded.scorer.info, await vc.models.engineEntailment(), vc.models.profile?.verdictCalibration, vc.models.profile?.reviewModel);
   if ('reason' in support) throw new Error(support.reason);
   const t0 = performance.now();
-  const r = await supportDetection(loaded.scorer, support, claims, (d, t) => {
+  const onProgress = (d: number, t: number) => {
     if (d % every === 0 || d === t) process.stderr.write(`${name}: ${d}/${t} (${(d / ((performance.now() - t0) / 1000)).toFixed(2)} claims/s)\n`);
-  });
+  };
+  // As the audit reads a cited page: the profile's own evidence size, if it has one.
+  const r = await supportDetection(loaded.scorer, support, claims, { onProgress, scoring: auditConfigOf(vc.settings, 'bm25', false, vc.models.profile?.file.scoring).scoring });
   return { vc, claims, loaded, support, r, t0 };
 }

@@ -22,6 +22,7 @@ import { candidateRetriever } from './candidate-retriever.js';
 import { localIndexDir, pageCacheDir, workOptions } from './source-settings.js';
 import type { SearchTestHooks } from './search.js';
 import type { Document } from '../corpus/types.js';
+import type { EngineScoring } from '../models/hub/profile.js';
 
 export interface AuditPipeline {
   auditor: CitationAuditor;
@@ -35,10 +36,13 @@ export interface AuditPipeline {
   searchDocuments?: ReadonlyMap<string, Document>;
 }
 
-/** The audit's configuration from the settings (what the provenance's configHash covers). */
-export function auditConfigOf(settings: Settings, mode: SearchMode, recommend: boolean): AuditConfig {
+/**
+ * The audit's configuration from the settings (what the provenance's configHash covers). `engine`: the active
+ * profile's own evidence size (ProfileFile.scoring), which its audit calibration was fitted with.
+ */
+export function auditConfigOf(settings: Settings, mode: SearchMode, recommend: boolean, engine?: EngineScoring): AuditConfig {
   return {
-    scoring: { ...DEFAULT_SCORING, granularity: settings.scoring.granularity, preselect: settings.scoring.preselect },
+    scoring: { ...DEFAULT_SCORING, granularity: settings.scoring.granularity, preselect: settings.scoring.preselect, ...(engine ? { evidenceK: engine.evidenceK } : {}) },
     queryContext: settings.scoring.queryContext,
     recommend: {
       ...DEFAULT_AUDIT_CONFIG.recommend,
@@ -66,7 +70,7 @@ export async function buildAuditPipeline(settings: Settings, models: ModelHub, s
   // Better sources from search (--suggest-from search) need no index.
   const fromSearch = settings.search.suggestFrom === 'search';
   const recommend = settings.audit.recommend && (fromSearch || !!store);
-  const config = auditConfigOf(settings, mode, recommend);
+  const config = auditConfigOf(settings, mode, recommend, models.profile?.file.scoring);
   const indexDir = store ? localIndexDir(settings) : undefined;
   const ranked = await loadRanker(settings.audit.ranker, engine, store, indexDir);
   if ('reason' in ranked) {

@@ -82,7 +82,7 @@ export function registerCalibrateCommand(program: Command): void {
     const vc = await Veracite.open(settingsFrom(flags, CALIBRATE_OPTIONS, CALIBRATE_BASE));
     try {
       const loaded = await vc.models.engine();
-      const cfg = auditConfigOf(vc.settings, vc.mode, false);
+      const cfg = auditConfigOf(vc.settings, vc.mode, false, vc.models.profile?.file.scoring);
       const bar = createProgress('calibrate', claims.length, 'claims', { quiet: flags.quiet });
       const engine = await scoreWiceClaims(loaded.scorer, claims, cfg, (d) => bar.update(d));
       bar.stop();
@@ -91,7 +91,7 @@ export function registerCalibrateCommand(program: Command): void {
       const judged = flags.signal === 'support' ? supportModel(loaded.scorer.info, await vc.models.engineEntailment()) : undefined;
       if (judged && 'reason' in judged) throw new Error(judged.reason);
       const nli = judged && !('reason' in judged) ? judged : undefined;
-      const detected = nli ? await supportDetection(loaded.scorer, nli, claims) : undefined;
+      const detected = nli ? await supportDetection(loaded.scorer, nli, claims, { scoring: cfg.scoring }) : undefined;
       // The support signal: P(supports) and the page similarity, combined by weights fitted on these claims.
       const { signal: supportSignals, combined } = detected ? combineSupport(detected, claims, flags.data, { alone: !!flags.supportAlone }) : { signal: undefined, combined: undefined };
       const support = ranked ? await rankerSupport(claims, engine, ranked.ranker, ranked.embedder, cfg.scoring.maxWords) : supportSignals ?? engine;

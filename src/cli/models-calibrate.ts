@@ -204,8 +204,8 @@ export async function calibrateProfile(o: CalibrateProfileOptions): Promise<Prof
       } else if (wiceClaims.length) {
         const claims = wiceClaims;
         log(`audit calibration: ${claims.length} WiCE dev sample citations`);
-        const audit = auditConfigOf(vc.settings, 'bm25', false);
-        const detected = await supportDetection(engine.scorer, judged, claims, phaseProgress('WiCE dev sample', 'citations', log));
+        const audit = auditConfigOf(vc.settings, 'bm25', false, pull.scoring);
+        const detected = await supportDetection(engine.scorer, judged, claims, { onProgress: phaseProgress('WiCE dev sample', 'citations', log), scoring: audit.scoring });
         const { signal, combined } = combineSupport(detected, claims, wicePath, { onFitError: (e) => log(`support signal not fitted (${e.message}): P(supports) alone is thresholded`) });
         const file = fitAuditCalibration({
           signal,
@@ -248,6 +248,7 @@ export async function calibrateProfile(o: CalibrateProfileOptions): Promise<Prof
     dtype: pull.dtype,
     ...(pull.options ? { options: pull.options } : {}),
     ...(pull.mix && pull.role === 'nli' ? { mix: pull.mix } : {}),
+    ...(pull.scoring && pull.role === 'nli' ? { scoring: pull.scoring } : {}),
     model: repoFolder(pull.repo),
     modelInfo: { id: modelInfo.id, version: modelInfo.version },
     specs: DEFAULT_SPECS,

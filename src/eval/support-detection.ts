@@ -7,7 +7,7 @@
  */
 import type { PairScorer } from '../models/types.js';
 import { verificationQuery } from '../audit/query.js';
-import { DEFAULT_SCORING, scoreDocuments } from '../audit/score-document.js';
+import { DEFAULT_SCORING, scoreDocuments, type ScoringConfig } from '../audit/score-document.js';
 import { judgeSupport, type SupportJudgement, type SupportModel } from '../audit/support.js';
 import { pageSimilarity } from '../audit/page-similarity.js';
 import { coverageOfDocument } from '../verify/coverage.js';
@@ -28,14 +28,22 @@ export interface SupportDetection {
   reliability: Reliability;
 }
 
-export async function supportDetection(scorer: PairScorer, support: SupportModel, claims: readonly WiceClaim[], onProgress?: (done: number, total: number) => void, batch = 8): Promise<SupportDetection> {
+export interface SupportDetectionOptions {
+  onProgress?: (done: number, total: number) => void;
+  batch?: number;
+  /** The audit's scoring (app/audit.ts auditConfigOf: a profile's own evidence size); default DEFAULT_SCORING. */
+  scoring?: ScoringConfig;
+}
+
+export async function supportDetection(scorer: PairScorer, support: SupportModel, claims: readonly WiceClaim[], opts: SupportDetectionOptions = {}): Promise<SupportDetection> {
+  const { onProgress, batch = 8, scoring = DEFAULT_SCORING } = opts;
   const engine: number[] = [];
   const similarity: number[] = [];
   const judgements: (SupportJudgement | undefined)[] = [];
   for (let i = 0; i < claims.length; i += batch) {
     const chunk = claims.slice(i, i + batch);
     const queries = chunk.map((c) => verificationQuery({ claim: c.claim, context: c.context, articleTitle: c.title }, 'none'));
-    const scores = await scoreDocuments(scorer, chunk.map((c, k) => ({ query: queries[k]!, doc: c.doc })), DEFAULT_SCORING);
+    const scores = await scoreDocuments(scorer, chunk.map((c, k) => ({ query: queries[k]!, doc: c.doc })), scoring);
     for (const s of scores) engine.push(s.score ?? -Infinity);
     chunk.forEach((c, k) => similarity.push(pageSimilarity(queries[k]!, c.doc)));
     judgements.push(...(await judgeSupport(support, scores.map((s, k) => ({ claim: queries[k]!, evidence: s.evidence, coverage: coverageOfDocument(queries[k]!, chunk[k]!.doc), sentences: chunk[k]!.doc.sentences })))));

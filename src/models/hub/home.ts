@@ -85,7 +85,7 @@ async function readJson<T>(path: string): Promise<T | undefined> {
   }
 }
 
-/** What a pull is for: the model's role and how it is loaded (`mix`: read mixed with another NLI model, as the profile it becomes). */
+/** What a pull is for: the model's role and how it is loaded (`mix`: read mixed with another NLI model, as the profile it becomes; `scoring`: its evidence size). */
 export interface PullInfo {
   repo: string;
   revision: string;
@@ -93,6 +93,8 @@ export interface PullInfo {
   dtype: 'fp32' | 'q8';
   options?: ProfileFile['options'];
   mix?: ProfileFile['mix'];
+  /** The engine's own evidence size (ProfileFile.scoring), which the calibration fits the audit with. */
+  scoring?: ProfileFile['scoring'];
 }
 
 /** Records what a pull is for (written before any byte, so a partial folder can be listed and resumed). */

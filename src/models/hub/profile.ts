@@ -76,11 +76,24 @@ export interface ProfileFile {
    * cross-validation on its own probabilities (scripts/learn/engine-bands.ts); absent: the lite heads' ones.
    */
   bands?: { supportedFrom: number; partlyFrom: number; notSupportedBelow: number; tagBelow: number; fittedBy?: string };
+  /**
+   * How many best sentences of a cited page this engine reads, joined, as its evidence (the audit, check; the
+   * package's DEFAULT_SCORING.evidenceK when absent), chosen on held-out domains (scripts/learn/premise-choice.ts).
+   * The audit calibration is fitted with it, and is found only for it (calibration.ts scoringHash).
+   */
+  scoring?: EngineScoring;
   /** The shipped engine only (models/hub/bundled.ts): whether it is the default engine when none is named or active. */
   default?: boolean;
   /** The sanity gates it passed (learn/verdict/sanity-gates.ts): each figure and its threshold. */
   gates?: { passed: boolean; checks: { name: string; passed: boolean; value: number; threshold: number; n: number; reason: string }[] };
   createdAt: string;
+}
+
+/** A profile's own evidence size (ProfileFile.scoring). */
+export interface EngineScoring {
+  evidenceK: number;
+  /** What chose it (a command and its held-out figures). */
+  chosenBy?: string;
 }
 
 export interface ProfileMix {
