@@ -153,6 +153,7 @@ def main():
     ap.add_argument("--freeze-layers", type=int, default=0, help="also keep the lowest N encoder layers fixed")
     ap.add_argument("--init", default="", help="start from this fine-tuned checkpoint folder instead of the base")
     ap.add_argument("--stop-at", default="", help="HH:MM (UTC): stop training then, score and save (CPU budget)")
+    ap.add_argument("--score-init", action="store_true", help="score the selection sets before training (the baseline a continued run must beat)")
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--threads", type=int, default=2)
     a = ap.parse_args()
@@ -199,7 +200,22 @@ def main():
     log(f"trainable parameters {sum(p_.numel() for p_ in trainable):,} of {sum(p_.numel() for p_ in model.parameters()):,}")
     log(f"base {a.base} ({bdir}); {per_epoch} rows/epoch, {steps_per_epoch} steps/epoch, {total} steps")
 
+    # --stop-at HH:MM (UTC) as a moment: the next time the clock shows it (a run started at 23:50 with --stop-at
+    # 00:30 stops after midnight, not at once, as comparing the two strings did)
+    stop_at = 0.0
+    if a.stop_at:
+        hh, mm = (int(x) for x in a.stop_at.split(":"))
+        now = time.time()
+        stop_at = now - now % 86400 + hh * 3600 + mm * 60
+        if stop_at <= now:
+            stop_at += 86400
     step, best, history = 0, -1.0, []
+    if a.score_init:
+        res = evaluate(model, tok, sel, log, a.max_len)
+        s0 = sum(w * res[k]["acc"] for k, w in SELECTION.items())
+        history.append({"epoch": 0, "step": 0, "selection": s0, **res})
+        log(f"  selection score at init {s0:.4f}")
+        model.train()
     t0 = time.time()
     seen = 0
     for ep in range(a.epochs):
@@ -223,7 +239,7 @@ def main():
                 log(f"ep {ep + 1} step {step}/{total} loss {run_loss:.3f} lr {sched.get_last_lr()[0]:.2e} {ips:.1f} items/s elapsed {el / 60:.1f} min ETA {eta / 60:.1f} min")
             if a.max_steps and step >= a.max_steps:
                 break
-            if a.stop_at and time.strftime("%H:%M", time.gmtime()) >= a.stop_at:
+            if stop_at and time.time() >= stop_at:
                 log(f"stop-at {a.stop_at} reached at step {step}")
                 a.max_steps = step
                 break
