@@ -23,7 +23,7 @@ import { addOptions, positiveInt, settingsFrom, type OptionPick } from './option
 import { createProgress } from './progress.js';
 import { BadDataError, MissingInputError } from '../util/exit-codes.js';
 
-const RECOVERY_OPTIONS: OptionPick = { index: ['index'], models: ['scorer', 'device', 'cache'], scoring: true };
+const RECOVERY_OPTIONS: OptionPick = { index: ['index'], models: ['embedder', 'scorer', 'device', 'cache'], scoring: true };
 /** The candidates are SIDE's union of BM25 and dense lists; the engine's vectors persist across runs. */
 const RECOVERY_BASE: SettingsInput = { retrieval: { mode: 'hybrid' }, audit: { fusion: 'union' }, models: { cache: 'tmp/embcache-wice' } };
 
