@@ -162,6 +162,8 @@ describe('veracite train-ranker / ranker calibration (CLI, trained engine)', () 
     const r = JSON.parse(await readFile(result, 'utf8')) as { methods: { method: string }[]; provenance: { models: { id: string }[] } };
     assert.deepEqual(r.methods.map((m) => m.method), ['bm25', 'dense', 'union', 'union+verify', 'union+ranker [cv]', 'union+ranker [shipped]']);
     assert.ok(r.provenance.models.some((m) => m.id === ranker.info.id));
+    // --embedder reaches the pooled index's own-embedder rule: another model than the one that made its vectors is refused.
+    await assert.rejects(run(['eval', 'citation-recovery', '--index', index, '--queries', queries, '--embedder', 'use', '--embedding-cache', join(dir, 'emb'), '--out', join(dir, 'never.json'), '--quiet']), (e: Error) => /the index's vectors were made by .*all-MiniLM-L6-v2.*not /.test(messageOf(e)));
   });
 
   it('refuses --ranker without --signal ranker, saying what to add', async () => {
