@@ -121,7 +121,7 @@ async function withRecoverySetup<T>(flags: RecoveryFlags, run: (s: RecoverySetup
     const task = await wiceTask(flags.queries);
     const queries = task.queries.slice(0, flags.limit);
     const retriever = vc.candidateRetriever();
-    const scoring = auditConfigOf(vc.settings, vc.mode, false).scoring;
+    const scoring = auditConfigOf(vc.settings, vc.mode, false, vc.models.profile?.file.scoring).scoring;
     const stats = await corpusStats(store, dir);
     const st = await store.stats();
     const config = { scoring, depth: flags.perList, passagesPerDoc: flags.passagesPerDoc, retriever: retriever.config, features: RANK_FEATURES };
