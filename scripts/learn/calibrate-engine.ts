@@ -57,9 +57,11 @@ const { values } = parseArgs({
 });
 
 const samplesDir = values.samples ? resolve(values.samples) : join(packageRoot(), 'data', 'samples', 'calibration');
+/** A path of this machine as the shipped profile names it: relative to the package, with forward slashes. */
+const packagePath = (p: string): string => (isAbsolute(p) ? relative(packageRoot(), p).split('\\').join('/') : p);
 /** The shipped figures: data paths relative to the package (not the machine that calibrated), and what of each sample the model was trained on. */
 async function shippedFigures(figures: ProfileFile['figures'], samples: NonNullable<ProfileFile['samples']>): Promise<ProfileFile['figures']> {
-  const relativeData = Object.fromEntries(Object.entries(figures).map(([k, f]) => [k, { ...f, data: isAbsolute(f.data) ? relative(packageRoot(), f.data).split('\\').join('/') : f.data }]));
+  const relativeData = Object.fromEntries(Object.entries(figures).map(([k, f]) => [k, { ...f, data: packagePath(f.data) }]));
   return trainingOverlap(relativeData, samplesDir, samples);
 }
 /**
@@ -75,8 +77,7 @@ async function packageRelative(out: string, file: ProfileFile): Promise<ProfileF
     await writeFileAtomic(join(out, c.file), text);
     calibration[kind] = { file: c.file, sha256: createHash('sha256').update(text).digest('hex') };
   }
-  const data = file.calibratedOn.data.map((d) => (isAbsolute(d) ? relative(packageRoot(), d).split('\\').join('/') : d));
-  return { ...file, calibration, calibratedOn: { ...file.calibratedOn, data } };
+  return { ...file, calibration, calibratedOn: { ...file.calibratedOn, data: file.calibratedOn.data.map(packagePath) } };
 }
 if (values['notes-only']) {
   const out = resolve(values.out!);

@@ -137,6 +137,11 @@ def evaluate(model, tok, sets, log, max_len):
     return res
 
 
+def selection_score(res):
+    """The checkpoint choice: the SELECTION-weighted accuracies of evaluate()'s sets."""
+    return sum(w * res[k]["acc"] for k, w in SELECTION.items())
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--base", default="minilm")
@@ -212,7 +217,7 @@ def main():
     step, best, history = 0, -1.0, []
     if a.score_init:
         res = evaluate(model, tok, sel, log, a.max_len)
-        s0 = sum(w * res[k]["acc"] for k, w in SELECTION.items())
+        s0 = selection_score(res)
         history.append({"epoch": 0, "step": 0, "selection": s0, **res})
         log(f"  selection score at init {s0:.4f}")
         model.train()
@@ -245,7 +250,7 @@ def main():
                 break
         log(f"epoch {ep + 1} done at step {step} ({(time.time() - t0) / 60:.1f} min)")
         res = evaluate(model, tok, sel, log, a.max_len)
-        s = sum(w * res[k]["acc"] for k, w in SELECTION.items())
+        s = selection_score(res)
         history.append({"epoch": ep + 1, "step": step, "selection": s, **res})
         log(f"  selection score {s:.4f} (best {best:.4f})")
         if s > best:
