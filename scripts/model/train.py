@@ -15,6 +15,7 @@ import json
 import math
 import os
 import random
+import re
 import sys
 import time
 from pathlib import Path
@@ -162,6 +163,18 @@ def main():
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--threads", type=int, default=2)
     a = ap.parse_args()
+    # --stop-at HH:MM (UTC) as a moment: the next time the clock shows it (a run started at 23:50 with --stop-at
+    # 00:30 stops after midnight, not at once, as comparing the two strings did)
+    stop_at = 0.0
+    if a.stop_at:
+        m = re.fullmatch(r"([01]?\d|2[0-3]):([0-5]\d)", a.stop_at)
+        if not m:
+            ap.error(f"--stop-at {a.stop_at}: give HH:MM (UTC), e.g. 00:30")
+        hh, mm = int(m.group(1)), int(m.group(2))
+        now = time.time()
+        stop_at = now - now % 86400 + hh * 3600 + mm * 60
+        if stop_at <= now:
+            stop_at += 86400
 
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
@@ -205,15 +218,6 @@ def main():
     log(f"trainable parameters {sum(p_.numel() for p_ in trainable):,} of {sum(p_.numel() for p_ in model.parameters()):,}")
     log(f"base {a.base} ({bdir}); {per_epoch} rows/epoch, {steps_per_epoch} steps/epoch, {total} steps")
 
-    # --stop-at HH:MM (UTC) as a moment: the next time the clock shows it (a run started at 23:50 with --stop-at
-    # 00:30 stops after midnight, not at once, as comparing the two strings did)
-    stop_at = 0.0
-    if a.stop_at:
-        hh, mm = (int(x) for x in a.stop_at.split(":"))
-        now = time.time()
-        stop_at = now - now % 86400 + hh * 3600 + mm * 60
-        if stop_at <= now:
-            stop_at += 86400
     step, best, history = 0, -1.0, []
     if a.score_init:
         res = evaluate(model, tok, sel, log, a.max_len)
