@@ -3,7 +3,7 @@
  * file and line, search output, and option validation.
  */
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -124,6 +124,77 @@ describe('veracite CLI', () => {
     const one = veracite(['verify', '-', '--index', join(dir, 'idx'), '--json'], 'Rare variants have larger effects than common variants.\n');
     assert.equal(one.code, 0, one.err);
     assert.equal((JSON.parse(one.out) as { claim: string }).claim, 'Rare variants have larger effects than common variants.');
+  });
+
+  it('resumes a batch only into verdicts of the same claims and settings: another file\'s ids, one id twice or a bad line are refused before any model loads', async () => {
+    const claims = (await readFile('data/samples/scifact/claims_dev.jsonl', 'utf8')).split('\n').filter(Boolean).slice(0, 4);
+    const out = join(dir, 'resume.jsonl');
+    const three = join(dir, 'three.jsonl');
+    await writeFile(three, claims.slice(0, 3).join('\n') + '\n');
+    assert.equal(veracite(['verify', '--claims', three, '--out', out, '--index', join(dir, 'idx'), '--quiet']).code, 0);
+    const written = await readFile(out, 'utf8');
+    // Another claims file whose ids overlap ("1" is SciFact's first id and also what line 1 without an id gets).
+    const other = join(dir, 'other.jsonl');
+    await writeFile(other, '{"claim": "Vitamin D deficiency increases the risk of fractures."}\n');
+    const clash = veracite(['verify', '--claims', other, '--out', out, '--index', join(dir, 'idx'), '--quiet']);
+    assert.equal(clash.code, 64, clash.err);
+    assert.match(clash.err, /resume\.jsonl already answers id "1" \(its line 1\) for another claim: "0-dimensional biomaterials.*not .*other\.jsonl:1's "Vitamin D deficiency.*give --out a new file/);
+    // One id on two lines: the second could never be resumed.
+    const twice = join(dir, 'twice.jsonl');
+    await writeFile(twice, '{"id": "a", "claim": "Aspirin reduces the risk of heart attack."}\n{"id": "a", "claim": "Smoking causes lung cancer."}\n');
+    const dup = veracite(['verify', '--claims', twice, '--out', join(dir, 'dup.jsonl'), '--index', join(dir, 'idx'), '--quiet']);
+    assert.equal(dup.code, 65, dup.err);
+    assert.match(dup.err, /twice\.jsonl:2 field "id": "a" is also the id of .*twice\.jsonl:1/);
+    // A bad third line: nothing is verified, not the two lines before it.
+    const bad = join(dir, 'bad3.jsonl');
+    await writeFile(bad, claims.slice(0, 2).join('\n') + '\n{"id": 9, "claim": "unterminated\n');
+    const b = veracite(['verify', '--claims', bad, '--out', join(dir, 'bad-out.jsonl'), '--index', join(dir, 'idx'), '--quiet']);
+    assert.equal(b.code, 65, b.err);
+    assert.match(b.err, /bad3\.jsonl:3/);
+    await assert.rejects(readFile(join(dir, 'bad-out.jsonl'), 'utf8'), { code: 'ENOENT' });
+    assert.equal(await readFile(out, 'utf8'), written, 'the refused runs left --out as it was');
+    // The same claims and one more, with other retrieval settings: not mixed into the file.
+    const four = join(dir, 'four.jsonl');
+    await writeFile(four, claims.join('\n') + '\n');
+    const mixed = veracite(['verify', '--claims', four, '--out', out, '--index', join(dir, 'idx'), '--candidates', '3', '--quiet']);
+    assert.equal(mixed.code, 64, mixed.err);
+    assert.match(mixed.err, /resume\.jsonl holds answers made with another configuration \(config [0-9a-f]+; this run's is [0-9a-f]+/);
+    assert.equal(await readFile(out, 'utf8'), written);
+    // With the first run's settings it resumes, and sums up the whole file.
+    const resumed = veracite(['verify', '--claims', four, '--out', out, '--index', join(dir, 'idx'), '--quiet']);
+    assert.equal(resumed.code, 0, resumed.err);
+    assert.match(resumed.err, /verified 1 claims \(3 already in .*resume\.jsonl\)/);
+    assert.match(resumed.err, /labels \(all 4 claims, this run's and the 3 before\): SUPPORTS \d, REFUTES \d, NOT ENOUGH INFO \d/);
+    assert.match(resumed.err, /agreement with the gold labels: \d\/4 /);
+    assert.equal((await readFile(out, 'utf8')).trim().split('\n').length, 4);
+  });
+
+  it('Ctrl-C in a batch says what was kept and how to go on, exits 130, and the run resumes without a loss', async () => {
+    const claims = (await readFile('data/samples/scifact/claims_dev.jsonl', 'utf8')).split('\n').filter(Boolean).slice(0, 40);
+    const file = join(dir, 'forty.jsonl');
+    await writeFile(file, claims.join('\n') + '\n');
+    const out = join(dir, 'forty-out.jsonl');
+    const child = spawn(process.execPath, [...cliEntryArgs(), 'verify', '--claims', file, '--out', out, '--index', join(dir, 'idx'), '--quiet'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) => child.on('close', (code, signal) => res({ code, signal })));
+    // Interrupted once the first verdict is on disk.
+    for (let i = 0; i < 600; i++) {
+      const now = await readFile(out, 'utf8').catch(() => '');
+      if (now.includes('\n')) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    child.kill('SIGINT');
+    const end = await ended;
+    assert.ok(end.code === 130 || end.signal === 'SIGINT', JSON.stringify(end));
+    const m = /stopped \(Ctrl-C\) after (\d+) of 40 claims; every answer so far is in .*forty-out\.jsonl: run the same command again to resume/.exec(err);
+    assert.ok(m, err);
+    const kept = (await readFile(out, 'utf8')).split('\n').filter(Boolean).length;
+    assert.ok(kept >= 1 && kept < 40, String(kept));
+    const again = veracite(['verify', '--claims', file, '--out', out, '--index', join(dir, 'idx'), '--quiet']);
+    assert.equal(again.code, 0, again.err);
+    const ids = (await readFile(out, 'utf8')).trim().split('\n').map((l) => (JSON.parse(l) as { id: string }).id);
+    assert.deepEqual(ids, claims.map((l) => String((JSON.parse(l) as { id: number }).id)), 'every claim once, in order');
   });
 
   it('refuses an over-long command-line argument before any model loads, stating the claim cap and pointing to files and stdin', () => {

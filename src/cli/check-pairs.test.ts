@@ -52,6 +52,13 @@ describe('veracite check --pairs (batch, resumable, bad records named)', () => {
     assert.equal(all[2]!.flagged, false, 'the page that states it is not flagged');
     assert.ok(all[2]!.band === 'supported' || all[2]!.band === 'partly-supported', all[2]!.band);
     assert.ok(all[2]!.probability > all[1]!.probability);
+
+    // Another pairs file whose id "c2" names another claim: refused, --out untouched (batch-resume.ts).
+    const other = join(dir, 'other-pairs.jsonl');
+    await writeFile(other, JSON.stringify({ id: 'c2', claim: 'Smoking causes lung cancer.', text: 'Smoking causes lung cancer.' }) + '\n');
+    const before = await readFile(out, 'utf8');
+    await assert.rejects(runCli(['check', '--pairs', other, '--out', out, '--no-index', '--quiet']), /checks\.jsonl already answers id "c2" \(its line 1\) for another claim: "Women who weighed more.*give --out a new file/);
+    assert.equal(await readFile(out, 'utf8'), before);
   });
 
   it('a record with neither or both of "source" and "text", or a line that is not an object, is refused with its line', async () => {

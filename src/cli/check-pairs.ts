@@ -2,8 +2,9 @@
  * `veracite check --pairs pairs.jsonl --out checks.jsonl`: many (claim, source) pairs, each checked as the
  * audit checks a citation. For a fact-checker's list of statements and the pages cited for them, or a
  * researcher's own labelled pairs. One output line per pair, appended as it is done; an interrupted run
- * resumes (pairs whose id is in --out are skipped, a half-written last line is dropped). A bad record stops
- * the run with its file, line and field, and everything checked before it stays in --out.
+ * resumes (pairs whose id and claim are in --out are skipped, a half-written last line is dropped; see
+ * batch-resume.ts). A bad line (its JSON or claim) is refused before any model loads; a source that cannot be
+ * read stops the run with its file, line and field, and everything checked before it stays in --out.
  */
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
@@ -12,8 +13,7 @@ import { SettingsError } from '../util/settings-error.js';
 import { assertText, NotTextError } from '../util/not-text.js';
 import { checkedClaim, ClaimTextError } from '../verify/claim-text.js';
 import { AUDIT_OPTIONS } from './command-audit.js';
-import { completedIds } from './command-verify.js';
-import { countRecords } from './count-records.js';
+import { checkResumable, checkSameConfig, completedRecords, sayOnInterrupt, storedConfigs } from './batch-resume.js';
 import { withApp } from './open-app.js';
 import { createProgress } from './progress.js';
 import { readJsonlObjects } from './jsonl-objects.js';
@@ -97,32 +97,45 @@ export function checkRecord(id: string, r: SourceCheck): Record<string, unknown>
 export async function checkPairs(flags: Record<string, unknown> & { pairs?: string; out: string; quiet?: boolean }): Promise<void> {
   const file = flags.pairs!;
   await checkInputFile(file, '--pairs', 'one JSON object a line: {"id", "claim", "source" or "text"}');
+  // The whole file is read first (its JSON, ids and claims; the sources are read pair by pair): a bad line,
+  // one id on two lines or an --out written from another pairs file fails before any model loads.
+  const records: { line: number; fields: Fields; id: string; claim: string }[] = [];
+  for await (const rec of readJsonlObjects(file)) {
+    const v = rec.fields;
+    const where = `${file}:${rec.line}`;
+    if (v.claim === undefined || v.claim === null) throw new ClaimTextError('missing: each line needs the claim to check', `${where} field "claim"`);
+    records.push({ ...rec, id: String(v.id ?? rec.line), claim: checkedClaim(v.claim, `${where} field "claim"`) });
+  }
+  const done = await completedRecords(flags.out);
+  checkResumable(records.map((r) => ({ id: r.id, claim: r.claim, where: `${file}:${r.line}` })), done, flags.out, 'lines without an "id" are numbered by line');
   await mkdir(dirname(flags.out), { recursive: true });
-  const done = await completedIds(flags.out);
-  const total = await countRecords(file, 'jsonl');
+  const total = records.length;
   await withApp(flags, AUDIT_OPTIONS, async (vc) => {
     const pipeline = await vc.auditPipeline();
     if (!flags.quiet) for (const note of pipeline.notes) console.error(`note: ${note}`);
     const bar = createProgress('check', total, 'pairs', { quiet: flags.quiet });
+    const configs = storedConfigs(done);
     let n = 0;
     let written = 0;
     // Pairs the LLM judge could not answer for (its reply unreadable): needs review, counted in the summary line.
     let judgeUnreadable = 0;
+    const stopSaying = sayOnInterrupt(flags.out, () => `${n} of ${total} pairs`);
     try {
-      for await (const rec of readJsonlObjects(file)) {
+      for (const rec of records) {
         n++;
-        const id = String(rec.fields.id ?? rec.line);
-        if (!done.has(id)) {
+        if (!done.has(rec.id)) {
           const input = await pairOf(rec.fields, file, rec.line);
           const checked = await vc.check(input);
           if (checked.audit.verification?.review?.reason === 'judge') judgeUnreadable++;
-          await appendFile(flags.out, `${JSON.stringify(checkRecord(id, checked))}\n`);
-          done.add(id);
+          checkSameConfig(configs, checked.provenance.configHash, flags.out);
+          configs.add(checked.provenance.configHash);
+          await appendFile(flags.out, `${JSON.stringify(checkRecord(rec.id, checked))}\n`);
           written++;
         }
         bar.update(n);
       }
     } finally {
+      stopSaying();
       bar.stop();
     }
     console.error(`checked ${written} pairs (${n - written} already in ${flags.out}) -> ${flags.out}${judgeUnreadable ? `; the judge could not answer for ${judgeUnreadable} of them (needs review)` : ''}`);

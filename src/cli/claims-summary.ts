@@ -23,8 +23,9 @@ export interface ClaimsSummary {
   verified: number;
   /** Claims skipped because --out already had them. */
   skipped: number;
+  /** Labels over the whole --out file for this claims file: this run's verdicts and those an earlier run wrote. */
   labels: Record<Label, number>;
-  /** Agreement with the gold labels, over the verified claims that have one; undefined when none has. */
+  /** Agreement with the gold labels over the same claims (this run's and the earlier ones), those with a gold label; undefined when none has. */
   gold?: { n: number; agree: number; accuracy: number; byGold: Record<Label, { n: number; agree: number }>; macroF1: number };
   seconds: number;
   claimsPerSecond: number;
@@ -32,7 +33,7 @@ export interface ClaimsSummary {
 
 const zeroes = <T>(make: () => T): Record<Label, T> => Object.fromEntries(LABELS.map((l) => [l, make()])) as Record<Label, T>;
 
-/** Collects the verdicts of a batch run, one `add` per verified claim. */
+/** Collects the verdicts of a batch run: `add` per verified claim, `addEarlier` per claim --out already had. */
 export class ClaimsTally {
   private readonly labels = zeroes(() => 0);
   private readonly pairs: { predicted: Label; gold: Label }[] = [];
@@ -41,6 +42,16 @@ export class ClaimsTally {
 
   add(predicted: Label, gold?: Label): void {
     this.verified++;
+    this.count(predicted, gold);
+  }
+
+  /** A claim an earlier run verified (its stored label; undefined when that line carries none it can read). */
+  addEarlier(predicted: Label | undefined, gold?: Label): void {
+    this.skipped++;
+    if (predicted) this.count(predicted, gold);
+  }
+
+  private count(predicted: Label, gold?: Label): void {
     this.labels[predicted]++;
     if (gold) this.pairs.push({ predicted, gold });
   }
@@ -77,13 +88,13 @@ export class ClaimsTally {
 export function summaryLines(s: ClaimsSummary, out: string): string[] {
   const lines = [
     `verified ${s.verified} claims (${s.skipped} already in ${out}) -> ${out} in ${s.seconds.toFixed(1)} s (${s.claimsPerSecond.toFixed(2)} claims/s)`,
-    `  labels: ${LABELS.map((l) => `${l} ${s.labels[l]}`).join(', ')}`,
+    `  labels${s.skipped ? ` (all ${s.verified + s.skipped} claims, this run's and the ${s.skipped} before)` : ''}: ${LABELS.map((l) => `${l} ${s.labels[l]}`).join(', ')}`,
   ];
   const g = s.gold;
   if (g) {
     const per = LABELS.filter((l) => g.byGold[l].n > 0).map((l) => `${l} ${g.byGold[l].agree}/${g.byGold[l].n}`).join(', ');
     lines.push(`  agreement with the gold labels: ${g.agree}/${g.n} (accuracy ${g.accuracy.toFixed(3)}, macro-F1 ${g.macroF1.toFixed(3)}); per gold label: ${per}`);
-    if (g.n < s.verified) lines.push(`  (${s.verified - g.n} verified claims have no gold label)`);
-  } else if (s.verified > 0) lines.push('  no gold labels in the claims file ("label", or SciFact "evidence"): agreement not measured');
+    if (g.n < s.verified + s.skipped) lines.push(`  (${s.verified + s.skipped - g.n} claims have no gold label)`);
+  } else if (s.verified + s.skipped > 0) lines.push('  no gold labels in the claims file ("label", or SciFact "evidence"): agreement not measured');
   return lines;
 }

@@ -4,7 +4,7 @@
  * line per claim and resumes where an interrupted run stopped (claims already in --out are skipped;
  * a half-written last line is dropped).
  */
-import { appendFile, mkdir, readFile, truncate } from 'node:fs/promises';
+import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import type { Label, Verdict } from '../verify/types.js';
@@ -13,7 +13,6 @@ import { claimTerms, verifyEvidenceRoles, verifyRelevanceThreshold, type Verdict
 import { evidenceSentenceText, roleLegendText, useColor } from '../highlight/render.js';
 import { findingLines } from '../verify/findings/findings.js';
 import { labelAgainstBand } from '../verify/verdict-band.js';
-import { countRecords } from './count-records.js';
 import { readJsonlObjects } from './jsonl-objects.js';
 import { snapshotText } from './format.js';
 import { withApp } from './open-app.js';
@@ -22,8 +21,10 @@ import { createProgress } from './progress.js';
 import { assertText } from '../util/not-text.js';
 import { checkedClaim, ClaimTextError } from '../verify/claim-text.js';
 import { isSearchVerdict, SEARCH_OPTIONS, searchLines } from './search-output.js';
-import { UsageError } from '../util/exit-codes.js';
+import { BadDataError, UsageError } from '../util/exit-codes.js';
 import { checkInputFile } from './input-file.js';
+import { checkResumable, checkSameConfig, completedRecords, sayOnInterrupt, storedConfigs } from './batch-resume.js';
+import { verdictLabel } from '../eval/label-aliases.js';
 
 /** The options of every command that verifies claims (verify, eval scifact / fever, tune-verdict, serve). */
 export const VERIFY_OPTIONS: OptionPick = { index: ['index'], models: ['embedder', 'scorer', 'nli', 'device', 'profile', 'judge', 'maxCalls'], retrieval: true, verify: true };
@@ -91,6 +92,8 @@ export function printVerdict(v: Verdict, opts: { color?: boolean } = {}): void {
 
 interface ClaimLine {
   id: string;
+  /** Where it was read (`file:line`), for errors. */
+  where: string;
   claim: string;
   /** The line's gold label (a `label` field, or SciFact's `evidence`), for the summary's agreement. */
   gold?: Label;
@@ -117,34 +120,13 @@ export async function* readClaims(path: string): AsyncGenerator<ClaimLine> {
     const field = v.claim !== undefined ? 'claim' : v.text !== undefined ? 'text' : v.input !== undefined ? 'input' : 'claim';
     if (v[field] === undefined) throw new ClaimTextError('missing: each line needs the claim to verify', `${where}:${line} field "claim"`);
     const gold = goldLabelOf(v);
-    yield { id: String(v.id ?? v._id ?? line), claim: checkedClaim(v[field], `${where}:${line} field "${field}"`), ...(gold ? { gold } : {}) };
+    yield { id: String(v.id ?? v._id ?? line), where: `${where}:${line}`, claim: checkedClaim(v[field], `${where}:${line} field "${field}"`), ...(gold ? { gold } : {}) };
   }
 }
 
-/** Ids already written to `out`; drops a half-written last line left by a crash. */
+/** Ids already written to `out` (see batch-resume.ts: resuming also compares the claims); drops a half-written last line left by a crash. */
 export async function completedIds(out: string): Promise<Set<string>> {
-  let text: string;
-  try {
-    text = await readFile(out, 'utf8');
-  } catch {
-    return new Set();
-  }
-  const done = new Set<string>();
-  let goodBytes = 0;
-  for (const line of text.split('\n')) {
-    if (!line.trim()) {
-      goodBytes += line.length + 1;
-      continue;
-    }
-    try {
-      done.add(String((JSON.parse(line) as { id: unknown }).id));
-      goodBytes += Buffer.byteLength(line) + 1;
-    } catch {
-      break;
-    }
-  }
-  if (goodBytes < Buffer.byteLength(text)) await truncate(out, Math.min(goodBytes, Buffer.byteLength(text)));
-  return done;
+  return new Set((await completedRecords(out)).keys());
 }
 
 export function registerVerifyCommand(program: Command): void {
@@ -164,6 +146,13 @@ export function registerVerifyCommand(program: Command): void {
     // Read and checked before any model loads: a claim that is not there, or cannot be one, fails fast.
     const text = claim === undefined ? undefined : checkedClaim(claim === '-' ? await readStdin() : claim, claim === '-' ? 'stdin' : undefined);
     if (flags.claims) await checkInputFile(flags.claims, '--claims', 'one JSON object a line with its "claim", e.g. data/samples/scifact/claims_dev.jsonl');
+    // A batch is read and checked whole before any model loads: a bad line, one id on two lines, or an --out
+    // written from another claims file fails in a second, not after hours of the lines before it.
+    const claims: ClaimLine[] = [];
+    if (flags.claims) for await (const c of readClaims(flags.claims)) claims.push(c);
+    if (flags.claims && claims.length === 0) throw new BadDataError(`${flags.claims === '-' ? 'stdin' : flags.claims}: no claims (one JSON object a line with its "claim")`);
+    const done = flags.claims ? await completedRecords(flags.out) : new Map();
+    if (flags.claims) checkResumable(claims, done, flags.out, 'lines without an "id" are numbered by line');
     // Search needs no index: without --index, none is opened (the default index is not required).
     const searching = flags.search !== undefined;
     // A claims file is a batch run: MediaWiki is sent maxlag=5 (its etiquette for clients nobody waits on).
@@ -179,27 +168,33 @@ export function registerVerifyCommand(program: Command): void {
         return;
       }
       await mkdir(dirname(flags.out), { recursive: true });
-      const done = await completedIds(flags.out);
-      // A claims file is JSONL whatever its fields: counted as lines, never run through corpus format
-      // detection. Standard input cannot be counted ahead: progress then shows no ETA.
-      const total = flags.claims === '-' ? 0 : await countRecords(flags.claims!, 'jsonl');
-      const bar = createProgress('verify', total, 'claims', { quiet: flags.quiet });
+      const configs = storedConfigs(done);
+      const bar = createProgress('verify', claims.length, 'claims', { quiet: flags.quiet });
       let n = 0;
       const tally = new ClaimsTally();
       const started = performance.now();
-      for await (const c of readClaims(flags.claims!)) {
-        n++;
-        if (done.has(c.id)) {
-          tally.skipped++;
+      const stopSaying = sayOnInterrupt(flags.out, () => `${n} of ${claims.length} claims`);
+      try {
+        for (const c of claims) {
+          n++;
+          const before = done.get(c.id);
+          if (before) {
+            // Counted in the summary as its stored verdict, so a resumed run's agreement is the whole file's.
+            tally.addEarlier(verdictLabel(before.label), c.gold);
+            bar.update(n);
+            continue;
+          }
+          const v = await verifier.verify(c.claim);
+          checkSameConfig(configs, v.provenance.configHash, flags.out);
+          configs.add(v.provenance.configHash);
+          await appendFile(flags.out, `${JSON.stringify({ id: c.id, ...v })}\n`);
+          tally.add(v.label, c.gold);
           bar.update(n);
-          continue;
         }
-        const v = await verifier.verify(c.claim);
-        await appendFile(flags.out, `${JSON.stringify({ id: c.id, ...v })}\n`);
-        tally.add(v.label, c.gold);
-        bar.update(n);
+      } finally {
+        stopSaying();
+        bar.stop();
       }
-      bar.stop();
       // Counts per label, agreement with the file's gold labels (when it has them) and throughput.
       for (const line of summaryLines(tally.summary((performance.now() - started) / 1000), flags.out)) console.error(line);
     }, { base });
