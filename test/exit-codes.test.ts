@@ -88,16 +88,27 @@ describe('exit codes: one table, every command', () => {
     { name: 'verify: no such claims file', args: () => ['verify', '--claims', missing, '--index', join(dir, 'idx')], code: EXIT.NO_INPUT, says: /--claims .*no-such-file\.txt: no such file/ },
     { name: 'verify: an empty claims file', args: () => ['verify', '--claims', empty, '--index', join(dir, 'idx')], code: EXIT.DATA, says: /--claims .*empty\.jsonl is empty/ },
     { name: 'verify: no index there, and the demo named', args: () => ['verify', 'Vitamin D prevents fractures.', '--index', join(dir, 'idx')], code: EXIT.NO_INPUT, says: /no veracite index here; .*run "veracite demo" to build the demo index \(\.veracite\/demo/ },
+    { name: 'search: --index names a file', args: () => ['search', 'vitamin D', '--index', blank], code: EXIT.NO_INPUT, says: /blank\.txt is a file, not an index folder: give --index the folder/ },
+    { name: 'audit: a --sources folder not there', args: () => ['audit', 'data/samples/audit/Breast_cancer_risk_factors.txt', '--no-index', '--sources', join(dir, 'saved-pages')], code: EXIT.NO_INPUT, says: /--sources .*saved-pages: no such folder \(give the folder of saved pages/ },
     { name: 'search: no index there', args: () => ['search', 'vitamin D', '--index', join(dir, 'idx')], code: EXIT.NO_INPUT, says: /no veracite index here/ },
     { name: 'check: no such source', args: () => ['check', 'The tower is 26 metres tall.', '--source', missing, '--no-index'], code: EXIT.NO_INPUT, says: /--source: cannot read .*no such file/ },
     { name: 'check: an empty source', args: () => ['check', 'The tower is 26 metres tall.', '--source', blank, '--no-index'], code: EXIT.DATA, says: /--source: .*blank\.txt is empty/ },
     { name: 'check: an empty pairs file', args: () => ['check', '--pairs', empty, '--no-index'], code: EXIT.DATA, says: /--pairs .*empty\.jsonl is empty/ },
     { name: 'check: a claim and --pairs', args: () => ['check', 'x', '--pairs', empty], code: EXIT.USAGE, says: /give either a claim with --source, or --pairs/ },
+    { name: 'index: a corpus that is not there', args: () => ['index', missing, '--index', join(dir, 'new-idx')], code: EXIT.NO_INPUT, says: /corpus path not found: .*no-such-file\.txt \(give a JSONL file/ },
     { name: 'index: nothing to index', args: () => ['index', '--index', join(dir, 'idx')], code: EXIT.USAGE, says: /give the corpus files or folders to index/ },
     { name: 'eval: --task beir without --dir', args: () => ['eval', 'retrieval', '--task', 'beir', '--index', join(dir, 'idx')], code: EXIT.USAGE, says: /--task beir needs --dir/ },
     { name: 'serve: a port out of range', args: () => ['serve', '--port', '70000'], code: EXIT.USAGE, says: /--port must be 0\.\.65535/ },
     { name: 'models: a profile not installed', args: () => ['models', 'info', 'no-such-profile', '--models-dir', dir], code: EXIT.NO_INPUT, says: /profile "no-such-profile" is not installed/ },
   ];
+
+  it('an audit that could read none of its sources exits 1 (PARTIAL), its first line saying why and how to check them', async () => {
+    const article = join(dir, 'Tower.txt');
+    await writeFile(article, "'''Tower''' is a landmark.\n\nThe tower is 26 metres tall.<ref>[https://example.org/tower Tower survey]</ref>\n");
+    const r = await veracite(['audit', article, '--no-index', '--quiet']);
+    assert.equal(r.code, EXIT.PARTIAL, r.err + r.out);
+    assert.match(r.out, /^checked nothing: the 1 citation's source was not read \(not-found 1\); to check them: fetch the source \(--fetch\)/m);
+  });
 
   it('per command: usage 64, bad or empty input 65, missing input 66, each with a message that says what to do', async () => {
     // Started together: each is a process that fails before any model loads.

@@ -7,6 +7,7 @@
  * the article ("#22"), everywhere. Live fetching only with --fetch.
  * The audit itself is assembled by the composition root (src/app/audit.ts), as for the server.
  */
+import { EXIT } from '../util/exit-codes.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
@@ -82,6 +83,12 @@ export function registerAuditCommand(program: Command): void {
     }
     if (flags.json) console.log(JSON.stringify(report, null, 2));
     else printSummary(report, flags);
+    // Citations none of whose sources could be read: the audit finished but checked nothing, and a script
+    // must be able to tell that from "checked, nothing flagged" (exit 1, PARTIAL; the first line says why).
+    if (report.summary.citations > 0 && report.summary.scored === 0) {
+      if (flags.json) console.error(nothingCheckedLine(report));
+      process.exitCode = EXIT.PARTIAL;
+    }
   });
 }
 
@@ -89,7 +96,7 @@ async function runAudit(article: string, flags: AuditFlags): Promise<AuditReport
   // The readers load when an audit runs, not at start-up (issue 31).
   const [{ loadDocumentInput, noCitationsReason }, { writeKiltWafer }] = await Promise.all([import('../documents/index.js'), import('../wiki/index.js')]);
   // Before the index and the models open: a document that is not there, or is empty, says so at once.
-  await checkInputFile(article, 'the document', 'wikitext, Wikipedia HTML, KILT/WAFER .jsonl, Markdown, HTML, text or PDF, e.g. data/samples/audit/article.wikitext');
+  await checkInputFile(article, 'the document', 'wikitext, Wikipedia HTML, KILT/WAFER .jsonl, Markdown, HTML, text or PDF, e.g. data/samples/audit/Breast_cancer_risk_factors.txt');
   // An audit is a batch run (many citations, nobody waiting on one request): MediaWiki is sent maxlag=5.
   const vc = await openApp(flags, AUDIT_OPTIONS, { base: { search: { batch: true } } });
   try {
@@ -122,7 +129,8 @@ async function runAudit(article: string, flags: AuditFlags): Promise<AuditReport
 export function nothingCheckedLine(report: AuditReport): string {
   const why = Object.entries(report.summary.byStatus).map(([k, n]) => `${k} ${n}`).join(', ');
   const advice = [...new Set(report.citations.map((c) => (c.band ?? citationBand(c)).howToCheck).filter((h): h is string => !!h))].slice(0, 2);
-  return `checked nothing: none of the ${count(report.summary.citations, 'citation')}' sources was read (${why || 'no sources'})${advice.length ? `; to check them: ${advice.join('; or ')}` : ''}`;
+  const n = report.summary.citations;
+  return `checked nothing: ${n === 1 ? "the 1 citation's source was not read" : `none of the ${n} citations' sources was read`} (${why || 'no sources'})${advice.length ? `; to check them: ${advice.join('; or ')}` : ''}`;
 }
 
 function printSummary(report: AuditReport, flags: AuditFlags): void {

@@ -46,7 +46,7 @@ export const EXAMPLES: Record<string, string[]> = {
   'eval fever': ['veracite eval fever --index .veracite/fever-wiki --claims ../shared/data/fever/paper_dev.jsonl --limit 1000'],
   'eval citation-detection': ['veracite eval citation-detection --data ../shared/data/wice/claim_dev.jsonl --ranker default'],
   'eval audit': [
-    'veracite eval audit data/samples/audit/article.wikitext --sources data/samples/audit/sources --labels data/samples/audit/labels.jsonl --index .veracite/demo',
+    'veracite eval audit data/samples/audit/Breast_cancer_risk_factors.txt --sources data/samples/audit/sources --labels data/samples/audit/labels.jsonl --index .veracite/demo',
   ],
   'eval contrast': ['veracite eval contrast --index .veracite/scifact --claims ../shared/data/scifact/claims_dev.jsonl --mode bm25'],
   'eval domains': ['veracite eval domains --data ../shared/data', 'veracite eval domains --sick --out eval-results/verdict-domains-sick.json'],

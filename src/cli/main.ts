@@ -40,7 +40,7 @@ export function buildProgram(): Command {
   registerServeCommand(program);
   registerDemoCommand(program);
   addExamples(program);
-  program.addHelpText('before', `New here? Run "veracite demo": it builds a small index (.veracite/demo) from the shipped samples, then\ntry "veracite verify <claim> --index .veracite/demo" or "veracite audit data/samples/audit/article.wikitext --sources data/samples/audit/sources --index .veracite/demo".\n`);
+  program.addHelpText('before', `New here? Run "veracite demo": it builds a small index (.veracite/demo) from the shipped samples, then\ntry "veracite verify <claim> --index .veracite/demo" or "veracite audit data/samples/audit/Breast_cancer_risk_factors.txt --sources data/samples/audit/sources --index .veracite/demo".\n`);
   program.addHelpText('after', `\n${exitCodeHelp()}\n`);
   return program;
 }

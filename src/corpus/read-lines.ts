@@ -10,6 +10,7 @@
  * text decoded with U+FFFD in their place), so readers report it as a bad record with file and line.
  */
 import { createReadStream } from 'node:fs';
+import { MissingInputError } from '../util/exit-codes.js';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createGunzip } from 'node:zlib';
@@ -51,7 +52,7 @@ export async function lineFiles(path: string): Promise<string[]> {
   const info = await statOrThrow(path);
   if (!info.isDirectory()) return [path];
   const names = (await readdir(path)).filter((n) => LINE_FILE.test(n) && !n.startsWith('.')).sort(byCodePoint);
-  if (names.length === 0) throw new Error(`no .jsonl files in directory: ${path}`);
+  if (names.length === 0) throw new MissingInputError(`no .jsonl files in directory: ${path}`);
   return names.map((n) => join(path, n));
 }
 
@@ -60,7 +61,8 @@ export async function statOrThrow(path: string) {
     return await stat(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new Error(code === 'ENOENT' ? `corpus path not found: ${path}` : `cannot read corpus path ${path}: ${(e as Error).message}`, { cause: e });
+    // A named input that is not there (66), not a fault of veracite (70): say what a corpus is and where one ships.
+    throw new MissingInputError(code === 'ENOENT' ? `corpus path not found: ${path} (give a JSONL file or a folder of them, a Wikimedia dump or a Wikipedia/KILT file; e.g. data/samples/scifact/corpus.jsonl)` : `cannot read corpus path ${path}: ${(e as Error).message}`);
   }
 }
 

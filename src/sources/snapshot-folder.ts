@@ -9,6 +9,7 @@
  * reading) is refused by name for its citation alone, never read.
  */
 import { readdir } from 'node:fs/promises';
+import { MissingInputError } from '../util/exit-codes.js';
 import { extname, join, resolve } from 'node:path';
 import type { Document } from '../corpus/types.js';
 import { normalizeUrl } from '../store/url.js';
@@ -50,7 +51,17 @@ export class SnapshotFolder {
 
   static async open(dir: string, opts: SnapshotFolderOptions = {}): Promise<SnapshotFolder> {
     const root = resolve(dir);
-    const files = new Set(await readdir(root));
+    let names: string[];
+    try {
+      names = await readdir(root);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      // The folder named by --sources (or the server's): said in words with what to give, not as ENOENT / ENOTDIR.
+      if (code === 'ENOENT') throw new MissingInputError(`--sources ${dir}: no such folder (give the folder of saved pages, e.g. data/samples/audit/sources)`);
+      if (code === 'ENOTDIR') throw new MissingInputError(`--sources ${dir}: a file, not a folder (give the folder of saved pages; a single page is --source in veracite check)`);
+      throw e;
+    }
+    const files = new Set(names);
     const byUrl = new Map<string, { path: string; title?: string }>();
     if (files.has(SNAPSHOT_MANIFEST)) {
       const manifest = await readFolderFile(root, SNAPSHOT_MANIFEST, { maxBytes: MANIFEST_MAX_BYTES, folderName: 'snapshot folder' });

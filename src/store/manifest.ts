@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { MissingIndexError } from './missing-index.js';
 import type { IngestCheckpoint } from './types.js';
 
 export interface Manifest {
@@ -23,7 +24,10 @@ export async function loadManifest(dir: string): Promise<Manifest | undefined> {
   try {
     text = await readFile(join(dir, MANIFEST_FILE), 'utf8');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    // --index given a file (a corpus, say): an index is a folder, and the message says which one to give.
+    if (code === 'ENOTDIR') throw new MissingIndexError(dir, `${dir} is a file, not an index folder: give --index the folder "veracite index" built (e.g. .veracite/demo); to index this file, run "veracite index ${dir} --index <folder>"`);
     throw e;
   }
   try {
