@@ -19,6 +19,10 @@ describe('claims and uploaded text at the HTTP edge', () => {
     assert.deepEqual(messages(VerifyRequest.safeParse({ claim: 'x'.repeat(MAX_CLAIM_CHARS + 1) })), [`claim: ${claimTooLongMessage(MAX_CLAIM_CHARS + 1)}`]);
     assert.deepEqual(messages(VerifyBatchRequest.safeParse({ claims: ['Aspirin reduces fever.', ' '] })), [`claims.1: ${EMPTY_CLAIM_MESSAGE}`]);
     assert.deepEqual(messages(CitationCheckRequest.safeParse({ claim: '', source: { text: 'It rained.' } })), [`claim: ${EMPTY_CLAIM_MESSAGE}`]);
+    // NULs or zero-width spaces only, and a control character: the CLI's words, once each (not 200 and NOT ENOUGH INFO).
+    assert.deepEqual(messages(VerifyRequest.safeParse({ claim: '\u0000\u0000' })), [`claim: ${EMPTY_CLAIM_MESSAGE} (it has no letter or digit)`]);
+    assert.deepEqual(messages(VerifyRequest.safeParse({ claim: '\u200b\u200b\u200b' })), [`claim: ${EMPTY_CLAIM_MESSAGE} (it has no letter or digit)`]);
+    assert.deepEqual(messages(VerifyRequest.safeParse({ claim: 'Rain \u001b[31mfell.' })), ['claim: the claim contains a control character (U+001B): give the statement as plain text']);
     assert.equal(VerifyRequest.parse({ claim: '  Aspirin reduces fever. ' }).claim, 'Aspirin reduces fever.');
   });
 

@@ -8,7 +8,7 @@ import { SEARCH_MODES } from '../retrieve/retriever.js';
 import { LABELS } from '../verify/types.js';
 import { AnnotationSchema, CHOICES } from '../annotations/types.js';
 import { CitationViewSchema, CoverageSchema, PairDecisionSchema, SourceViewSchema } from '../audit/citation-view.js';
-import { claimTooLongMessage, EMPTY_CLAIM_MESSAGE, MAX_CLAIM_CHARS } from '../verify/claim-text.js';
+import { claimTextProblem, claimTooLongMessage, EMPTY_CLAIM_MESSAGE, MAX_CLAIM_CHARS } from '../verify/claim-text.js';
 import { notTextReason } from '../util/not-text.js';
 import { SEARCH_PROVIDERS } from '../search/types.js';
 import { UploadedSource } from './upload.js';
@@ -20,7 +20,13 @@ const claimText = () =>
     .string()
     .trim()
     .min(1, { error: EMPTY_CLAIM_MESSAGE })
-    .max(MAX_CLAIM_CHARS, { error: (iss) => claimTooLongMessage(typeof iss.input === 'string' ? iss.input.length : MAX_CLAIM_CHARS + 1) });
+    .max(MAX_CLAIM_CHARS, { error: (iss) => claimTooLongMessage(typeof iss.input === 'string' ? iss.input.length : MAX_CLAIM_CHARS + 1) })
+    // The rest of the one rule (no letter or digit, a control character), said once: empty and too long are above.
+    .superRefine((s, ctx) => {
+      if (!s || s.length > MAX_CLAIM_CHARS) return;
+      const problem = claimTextProblem(s);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
 /** Text uploaded as a page or an article: refused when it is binary data (util/not-text.ts), as the CLI refuses such a file. */
 const readableText = <T extends z.ZodString>(schema: T) =>
   schema.superRefine((s, ctx) => {

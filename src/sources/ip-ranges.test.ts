@@ -40,12 +40,18 @@ describe('forbiddenAddressReason', () => {
       ['64:ff9b::a00:1', /private/],
       ['2002:c0a8:0101::1', /private/],
       ['[::1]', /loopback/],
+      // IPv4-translated, Teredo, local-use NAT64, discard-only (a tester's finding: these passed before).
+      ['::ffff:0:7f00:1', /loopback/],
+      ['::ffff:0:a9fe:a9fe', /metadata/],
+      ['2001:0:4136:e378:8000:63bf:3fff:fdd2', /Teredo/],
+      ['64:ff9b:1::a00:1', /local-use NAT64/],
+      ['100::1', /discard-only/],
     ];
     for (const [ip, why] of cases) assert.match(forbiddenAddressReason(ip) ?? 'allowed', why, ip);
   });
 
   it('lets public unicast addresses through', () => {
-    for (const ip of ['8.8.8.8', '1.1.1.1', '93.184.216.34', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e', '::ffff:8.8.8.8']) {
+    for (const ip of ['8.8.8.8', '1.1.1.1', '93.184.216.34', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e', '::ffff:8.8.8.8', '::ffff:0:808:808', '2001:4860:4860::8888']) {
       assert.equal(forbiddenAddressReason(ip), undefined, ip);
     }
   });

@@ -99,6 +99,15 @@ function ipv6Reason(g: number[]): string | undefined {
   // IPv4-mapped ::ffff:a.b.c.d and IPv4-compatible ::a.b.c.d reach the IPv4 address.
   if (zeroUntil(5) && g[5] === 0xffff) return ipv4Reason(embeddedV4(g, 6));
   if (zeroUntil(6)) return ipv4Reason(embeddedV4(g, 6));
+  // IPv4-translated ::ffff:0:a.b.c.d (SIIT, RFC 2765) reaches the IPv4 address as well.
+  if (zeroUntil(4) && g[4] === 0xffff && g[5] === 0) return ipv4Reason(embeddedV4(g, 6));
+  // Teredo (2001::/32) hides its IPv4 server and client (the client obfuscated): where it routes, it tunnels to
+  // addresses this check cannot read, so it is refused whole. So is the local-use NAT64 prefix
+  // (64:ff9b:1::/48, RFC 8215), whose IPv4 sits where the operator's prefix length puts it.
+  if (g[0] === 0x2001 && g[1] === 0) return 'Teredo tunnel (2001::/32)';
+  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return 'local-use NAT64 (64:ff9b:1::/48)';
+  // The discard-only prefix (100::/64, RFC 6666).
+  if (g[0] === 0x100 && g.slice(1, 4).every((x) => x === 0)) return 'discard-only (100::/64)';
   // NAT64 (64:ff9b::/96) and 6to4 (2002::/16) embed an IPv4 destination too.
   if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return ipv4Reason(embeddedV4(g, 6));
   if (g[0] === 0x2002) return ipv4Reason(embeddedV4(g, 1));

@@ -30,7 +30,7 @@ import { pageToDocument, pdfToDocument, urlKey } from './page-text.js';
 import type { SnapshotFolder } from './snapshot-folder.js';
 import type { ResolvedSource, SourceAttempt, SourceRef, SourceStatus } from './types.js';
 import { landingUrl, noTextReason, primaryId, RESOLVABLE_IDS, WORK_ID_NAMES, workIdFromUrl, type WorkIdType } from './work-ids.js';
-import { arxivWork, bookRecord, crossrefWork, europePmcWork, trustedHosts, WORK_API_BASES, type WorkApiName, type WorkRecord, type WorkRecordOptions } from './work-records.js';
+import { arxivWork, bookRecord, crossrefWork, europePmcWork, trustedOrigins, WORK_API_BASES, type WorkApiName, type WorkRecord, type WorkRecordOptions } from './work-records.js';
 
 /** HTTP statuses that say "ask later", not "no such page": never cached. */
 const LATER_STATUS = new Set([429, 502, 503, 504]);
@@ -280,7 +280,9 @@ export class SourceResolver {
 
   /**
    * A resolver page (doi.org, PubMed, PMC, arXiv) sent to the mirror the settings name instead; the mirror's
-   * host is trusted by the SSRF guard for that request (the user chose it), a cited URL never is.
+   * origin (scheme, host and port) is trusted by the SSRF guard for that request (the user chose it), a cited
+   * URL never is. The origin, not the host name: trusting the name let a redirect chain reach any port of an
+   * internal mirror host (a 302 from the mirror to :6379 was followed and read).
    */
   private mirror(url: string): { url: string; from: string; to: string; trusted: string[] } {
     const bases = this.opts.fetch?.works?.bases;
@@ -290,7 +292,7 @@ export class SourceResolver {
         if (!base || !url.startsWith(canonical)) continue;
         const to = base.replace(/\/+$/, '') + '/';
         if (to === canonical) break;
-        return { url: to + url.slice(canonical.length), from: canonical, to, trusted: trustedHosts({ bases: { [name]: base } }) };
+        return { url: to + url.slice(canonical.length), from: canonical, to, trusted: trustedOrigins({ bases: { [name]: base } }) };
       }
     }
     return { url, from: url, to: url, trusted: [] };
@@ -314,7 +316,7 @@ export class SourceResolver {
     if (offline) return { ok: false, status: 'unreachable', reason: `could not reach ${hostOf(url)}: offline, and the page is not in the cache`, finalUrl: url, fromCache: false, transient: true };
     const mirrored = this.mirror(url);
     const routed = route ? route(mirrored.url) : mirrored.url;
-    const raw = await fetchPage(routed, { pdf: true, ...policy, ...(mirrored.trusted.length ? { allowHosts: [...(policy?.allowHosts ?? []), ...mirrored.trusted] } : {}) });
+    const raw = await fetchPage(routed, { pdf: true, ...policy, ...(mirrored.trusted.length ? { allowOrigins: [...(policy?.allowOrigins ?? []), ...mirrored.trusted] } : {}) });
     // Reports (and the "work not found" test) read the canonical resolver URL, not the mirror's.
     const res = mirrored.url !== url && raw.finalUrl.startsWith(mirrored.to) ? { ...raw, finalUrl: mirrored.from + raw.finalUrl.slice(mirrored.to.length) } : raw;
     const fetchedAt = new Date().toISOString();

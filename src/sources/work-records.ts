@@ -87,20 +87,6 @@ export function trustedOrigins(opts: WorkRecordOptions): string[] {
   return [...new Set(out)];
 }
 
-/** Host names of the bases the user replaced (a mirrored page's reader: resolve-source.ts). */
-export function trustedHosts(opts: WorkRecordOptions): string[] {
-  const hosts: string[] = [];
-  for (const [k, v] of Object.entries(opts.bases ?? {})) {
-    if (!v || v === WORK_API_BASES[k as WorkApiName]) continue;
-    try {
-      hosts.push(new URL(v).hostname.replace(/^\[|\]$/g, ''));
-    } catch {
-      /* a bad base fails at its first request */
-    }
-  }
-  return [...new Set(hosts)];
-}
-
 /** The User-Agent with its contact (sources/user-agent.ts: Wikimedia's policy wants one). */
 export { userAgent };
 

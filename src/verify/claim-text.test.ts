@@ -8,6 +8,13 @@ describe('claim text: one rule for every edge', () => {
     assert.throws(() => checkedClaim('   '), (e: unknown) => e instanceof ClaimTextError && e.message === EMPTY_CLAIM_MESSAGE);
   });
 
+  it('a claim of NULs, zero-width spaces or punctuation only is empty; a control character is refused; other scripts and digits pass', () => {
+    for (const c of ['\u0000\u0000', '\u200b\u200b\u200b', '\ufeff', '!!! ...', '\u2063']) assert.match(claimTextProblem(c) ?? 'accepted', /^the claim is empty: give the statement to check/, JSON.stringify(c));
+    assert.match(claimTextProblem('Vitamin D\u0000 prevents fractures.') ?? 'accepted', /control character \(U\+0000\)/);
+    assert.match(claimTextProblem('Title \u001b]0;PWNED\u0007 is wrong.') ?? 'accepted', /control character \(U\+001B\)/);
+    for (const ok of ['Der Turm ist 26 Meter hoch.', '東京タワーの高さは333メートルです。', '42', 'Line one\nline two\twith a tab.']) assert.equal(claimTextProblem(ok), undefined, ok);
+  });
+
   it('a claim over the cap is refused with its length; the cap counts the trimmed claim', () => {
     assert.equal(claimTextProblem('x'.repeat(MAX_CLAIM_CHARS + 1)), claimTooLongMessage(MAX_CLAIM_CHARS + 1));
     assert.match(claimTooLongMessage(50_000), /50000 characters; a claim may have at most 2000/);

@@ -21,6 +21,12 @@ export function claimTextProblem(claim: unknown): string | undefined {
   const text = claim.trim();
   if (!text) return EMPTY_CLAIM_MESSAGE;
   if (text.length > MAX_CLAIM_CHARS) return claimTooLongMessage(text.length);
+  // Only NULs, zero-width spaces or punctuation: nothing a model can read, which it answered NOT ENOUGH INFO
+  // at confidence 1.00 (a tester's finding). A claim has at least one letter or digit.
+  if (!/[\p{L}\p{N}]/u.test(text)) return `${EMPTY_CLAIM_MESSAGE} (it has no letter or digit)`;
+  // Control characters (NUL, ESC, ...) are not part of a statement, and a terminal would act on ESC.
+  const control = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/u.exec(text);
+  if (control) return `the claim contains a control character (U+${control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}): give the statement as plain text`;
   return undefined;
 }
 
