@@ -28,6 +28,15 @@ describe('to-do export', () => {
     assert.equal(lines[2], '* #7 (History): <nowiki>Uses [[links]] and {{templates}}</nowiki>{{failed verification|date=November 2025|reason=veracite: a {{!}} b &#125;&#125; c}}');
   });
 
+  it('wikitext: no title closes the opening comment, and a claim with a behaviour switch or a bare URL is pasted inert', () => {
+    const text = todoWikitext([item({ claim: 'The mayor resigned __NOINDEX__ __NOTOC__ see https://evil.example/phish' })], { title: 'Blog ---> {{Db-spam}} [[Category:Hoaxes]] --!> -->', date: new Date('2025-11-03T00:00:00Z') });
+    const [head, line] = text.trimEnd().split('\n');
+    // The comment ends once, at its own end: nothing of the title is live wikitext.
+    assert.equal(head!.indexOf('-->'), head!.length - 3, head);
+    assert.match(head!, /^<!-- veracite audit of "Blog \u2010\u2010\u2010> \{\{Db-spam\}\} \[\[Category:Hoaxes\]\] \u2010\u2010!> \u2010\u2010>"/);
+    assert.match(line!, /^\* #3 \(History\): <nowiki>The mayor resigned __NOINDEX__ __NOTOC__ see https:\/\/evil\.example\/phish<\/nowiki>\{\{failed verification/);
+  });
+
   it('wikitext: a flagged citation without a proposed tag is listed as needs review, with no template', () => {
     const text = todoWikitext([item({ tag: false, reason: 'probability of support 0.10 (not supported below 0.15)' })], { title: 'Bodmin', date: new Date('2025-11-03T00:00:00Z') });
     assert.match(text, /1 citation likely failing verification, 0 with a proposed tag/);

@@ -66,13 +66,14 @@ export function templateValue(s) {
 
 function nowiki(s) {
   const t = s.replace(/\s+/g, ' ').replace(/<\/?nowiki\s*>/gi, '');
-  return /[[\]{}<>'|=~&]|^[*#:;]/.test(t) ? `<nowiki>${t}</nowiki>` : t;
+  // Also behaviour switches (__NOTOC__) and bare URLs, which MediaWiki turns into live links.
+  return /[[\]{}<>'|=~&]|^[*#:;]|__|:\/\//.test(t) ? `<nowiki>${t}</nowiki>` : t;
 }
 
 export function todoWikitext(items, opts) {
   const month = `${MONTHS[opts.date.getUTCMonth()]} ${opts.date.getUTCFullYear()}`;
   const tagged = items.filter((i) => i.tag).length;
-  const head = `<!-- veracite audit of "${opts.title.replace(/--/g, '- -')}", ${opts.date.toISOString().slice(0, 10)}: ${items.length} citation${items.length === 1 ? '' : 's'} likely failing verification, ${tagged} with a proposed tag (the others: needs review, no tag; tags are proposed only where they were right at least 80% of the time). Read each source before tagging; the audit can be wrong. -->`;
+  const head = `<!-- veracite audit of "${opts.title.replace(/-(?=[-!>])/g, '\u2010')}", ${opts.date.toISOString().slice(0, 10)}: ${items.length} citation${items.length === 1 ? '' : 's'} likely failing verification, ${tagged} with a proposed tag (the others: needs review, no tag; tags are proposed only where they were right at least 80% of the time). Read each source before tagging; the audit can be wrong. -->`;
   const lines = items.map((i) =>
     i.tag
       ? `* #${i.number} (${nowiki(i.section)}): ${nowiki(i.claim)}{{failed verification|date=${month}|reason=${templateValue(`veracite: ${i.reason}`)}}}`
