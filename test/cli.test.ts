@@ -197,6 +197,17 @@ describe('veracite CLI', () => {
     assert.deepEqual(ids, claims.map((l) => String((JSON.parse(l) as { id: number }).id)), 'every claim once, in order');
   });
 
+  it('prints a hostile page\'s title and text without its control sequences (window title, clipboard, links)', async () => {
+    const page = join(dir, 'hostile.html');
+    await writeFile(page, '<html><head><title>X \u001b]0;PWNED\u0007 T</title></head><body><p>Vitamin D deficiency increases fracture risk \u001b]52;c;ZWNobw==\u0007 in older adults \u001b]8;;https://evil.example\u0007here\u001b]8;;\u0007.</p></body></html>');
+    const r = veracite(['check', 'Vitamin D deficiency increases fracture risk.', '--source', page, '--no-index']);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /evidence in the source \(X {2}T;/);
+    assert.match(r.out, /fracture risk {2}in older adults here\./);
+    // eslint-disable-next-line no-control-regex
+    assert.doesNotMatch(r.out + r.err, /[\u0007\u009b\u009d]|\u001b[^[]/);
+  });
+
   it('refuses an over-long command-line argument before any model loads, stating the claim cap and pointing to files and stdin', () => {
     const r = veracite(['verify', 'x'.repeat(30_000), '--index', join(dir, 'idx')]);
     assert.equal(r.signal, null, 'no crash');
