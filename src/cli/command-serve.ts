@@ -121,7 +121,7 @@ export function registerServeCommand(program: Command): void {
     const stats = await store.stats();
     const o = server.ctx.options;
     console.error(`veracite serve: ${server.url}/ (index ${vc.settings.index.dir}: ${count(stats.documents, 'document')}, ${snapshotText(await store.snapshot())}; retrieval ${vc.mode})`);
-    console.error(`  API ${server.url}/v1/openapi.json · jobs and annotations in ${o.dataDir} (keeps ${o.keepJobs} finished jobs, none older than ${Math.round(o.jobMaxAgeMs / 3_600_000)} h) · live fetch ${vc.settings.sources.fetch ? 'on' : 'off'} · Ctrl-C stops`);
+    console.error(`  API ${server.url}/v1/openapi.json · jobs and annotations in ${o.dataDir} (keeps ${o.keepJobs} finished jobs, none older than ${o.jobMaxAgeMs % 86_400_000 === 0 ? `${o.jobMaxAgeMs / 86_400_000} d` : `${Math.round(o.jobMaxAgeMs / 3_600_000)} h`}) · live fetch ${vc.settings.sources.fetch ? 'on' : 'off'} · Ctrl-C stops`);
     // The token itself is not printed: it may come from the environment, and terminals end up in logs.
     if (o.token) console.error(`  token required: open ${server.url}/?token=<your token> once in the browser; API clients send "Authorization: Bearer <token>"`);
     // The listening server keeps the process alive; closeOnSignals ends it.

@@ -134,7 +134,11 @@ describe('verify, check, search, health', () => {
   });
 
   it('health reports the index snapshot, models and uptime', async () => {
-    const hl = HealthResponse.parse(await (await fetch(`${url}/v1/health`)).json());
+    const res = await fetch(`${url}/v1/health`);
+    // Every API answer: no content sniffing, never kept by a shared cache.
+    assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+    assert.equal(res.headers.get('cache-control'), 'no-store');
+    const hl = HealthResponse.parse(await res.json());
     assert.equal(hl.status, 'ok');
     assert.equal(hl.index.documents, 1000);
     assert.match(hl.index.snapshot, /@p\d+\.d\d+$/);

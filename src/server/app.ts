@@ -63,6 +63,13 @@ export function buildApp(ctx: ServerContext): FastifyInstance {
   registerCors(app, ctx.options);
   // Before every route: the Host allowlist, and the token when the server has one.
   registerExposureGuards(app, ctx.options);
+  // API answers (JSON, NDJSON, SSE) are read as what they say they are, and never kept by a shared cache:
+  // they carry claims, sources and audits of what one user asked.
+  app.addHook('onSend', async (req, reply) => {
+    if (!req.url.startsWith('/v1/')) return;
+    reply.header('x-content-type-options', 'nosniff');
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  });
   app.setNotFoundHandler((req, reply) => reply.code(404).send({ error: 'not_found', message: `no route ${req.method} ${req.url.split('?')[0]}` }));
 
   for (const route of API_ROUTES) route.register(app, ctx);

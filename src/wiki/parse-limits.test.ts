@@ -78,3 +78,17 @@ test('heading-less text: a 1 MB paragraph of cited sentences reads in pieces, ev
   assert.equal(article.text.slice(c.charStart, c.charEnd), c.claim);
   assert.throws(() => parseWikitext(deeplyNestedWikitext(10_000)), { name: 'WikitextLimitError', message: /nested more than 100 deep \(line 1\)/ });
 });
+
+// Hostile shapes a tester sent to POST /v1/audits, each of which kept a parse worker busy for up to its
+// 60 s budget through wtf_wikipedia's quadratic sentence split (figures in docs/RESULTS.md, stop 54). Read
+// now in pieces cut at ref tokens (no sentence start to cut at) and with a ref's content read for its fields
+// only up to MAX_REF_PARSE_CHARS; what they hold is still all read.
+test('hostile shapes: 20,000 refs with no sentence end between them, and one ref of 20,000 unclosed links', () => {
+  const refs = parseWikitext('a' + '<ref>b</ref>'.repeat(20_000), { title: 'Refs' });
+  assert.equal(refs.citations.length, 20_000);
+  const raw = '[http://a.b/ '.repeat(20_000);
+  const links = parseWikitext(`a<ref>${raw}</ref>`, { title: 'Links' });
+  assert.equal(links.citations.length, 1);
+  assert.equal(links.citations[0]!.source.url, 'http://a.b/');
+  assert.equal(links.citations[0]!.source.raw.length, `<ref>${raw}</ref>`.length, 'the raw ref is kept whole');
+});

@@ -164,7 +164,10 @@ function cutPieces(marked: string, sectionStarts: number[], size: number, inner:
         firstCutWithin(inner.paragraphStarts, start, Math.min(end, start + LONG_PARAGRAPH * inner.maxChars)) ??
         // no paragraph start for LONG_PARAGRAPH pieces: no real article has such a paragraph; cut at sentences
         lastCutWithin(inner.sentenceStarts, start, near) ??
-        firstCutWithin(inner.sentenceStarts, start, end);
+        firstCutWithin(inner.sentenceStarts, start, end) ??
+        // not even a sentence start (refs without a full stop between them, 'a<ref>b</ref>' x 20,000: 17 s, and
+        // minutes when longer): after a ref token or a space, so that no stretch is left for the quadratic split
+        lastTokenOrSpaceCut(marked, start, near);
       if (at === undefined) return;
       close(at, at, true);
     }
@@ -195,6 +198,15 @@ function firstAbove(cuts: number[], x: number): number {
 function lastCutWithin(cuts: number[], from: number, to: number): number | undefined {
   const at = cuts[firstAbove(cuts, to) - 1];
   return at !== undefined && at > from ? at : undefined;
+}
+
+/** The last offset in (from, to] right after a ref token's end or a whitespace character, if any. */
+function lastTokenOrSpaceCut(marked: string, from: number, to: number): number | undefined {
+  for (let i = to; i > from; i--) {
+    const c = marked.charCodeAt(i - 1);
+    if (c === 0xe001 || c === 0x20 || c === 0x0a || c === 0x09) return i;
+  }
+  return undefined;
 }
 
 /** The first offset in sorted `cuts` within (from, to), if any. */

@@ -35,6 +35,9 @@ interface WtfDoc {
   text(): string;
 }
 
+/** Characters of a ref's content read for its source fields. */
+export const MAX_REF_PARSE_CHARS = 16 * 1024;
+
 const ARCHIVE_TEMPLATES = /^(webarchive|wayback|web archive|archive\.is|webcite|cbignore)$/i;
 const BARE_URL = /(?:https?:)?\/\/[^\s|\]\[<>{}"]+/i;
 
@@ -51,7 +54,10 @@ export interface RefSourceFields {
 export function readRefSource(content: string, raw: string, name?: string, bibliography?: () => Bibliography): RefSourceFields {
   const source: CitationSource = { raw };
   if (name) source.name = name;
-  const doc = wtf(content) as unknown as WtfDoc;
+  // wtf_wikipedia's sentence split is quadratic in text without a sentence end: a 200 KB ref of unclosed
+  // links took 38 s (a tester's finding). A citation is a few hundred characters, a long quote a few KB; only
+  // the first MAX_REF_PARSE_CHARS are read for its fields (the raw ref is kept whole).
+  const doc = wtf(content.length > MAX_REF_PARSE_CHARS ? content.slice(0, MAX_REF_PARSE_CHARS) : content) as unknown as WtfDoc;
   const all = [...doc.references(), ...doc.templates()].map((r) => normaliseParams(r.json()));
   const isArchive = (t: Params) => ARCHIVE_TEMPLATES.test(t['template'] ?? '');
   const isShort = (t: Params) => SHORT_CITATION_TEMPLATES.has(templateNameOf(t));

@@ -106,12 +106,17 @@ export class JobRunner {
     return this.store.get(id);
   }
 
-  /** `parsed`: the input already read (within the parse budgets); else the job reads it when it runs. */
-  async submit(input: AuditJobInput, parsed?: AuditInput): Promise<AuditJob> {
+  /** Throws when a new job would be refused (shutting down, queue full): POST /v1/audits asks before it parses the body. */
+  assertAccepting(): void {
     if (this.closing) throw new ShuttingDownError();
     if (this.queue.length >= this.opts.maxQueue) {
       throw new OverloadedError(`audit queue full (${this.queue.length} jobs waiting)`, 30 * (this.queue.length / this.opts.concurrency + 1));
     }
+  }
+
+  /** `parsed`: the input already read (within the parse budgets); else the job reads it when it runs. */
+  async submit(input: AuditJobInput, parsed?: AuditInput): Promise<AuditJob> {
+    this.assertAccepting();
     const now = new Date().toISOString();
     const hash = inputHash(input);
     const previous = this.store.findInterrupted(hash);

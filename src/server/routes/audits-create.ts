@@ -2,6 +2,7 @@
  * POST /v1/audits: queue an audit of an article (wikitext, HTML, or a URL fetched by the server when
  * it runs with --fetch). Answers 202 with the job id at once; progress comes from the events stream.
  */
+import { runLimited } from '../deadline.js';
 import { documentLimitError, HttpError } from '../errors.js';
 import type { AuditJobInput } from '../jobs/job-types.js';
 import { defineRoute, errorResponses } from '../route.js';
@@ -26,12 +27,16 @@ export const auditsCreateRoute = defineRoute(
     const input: AuditJobInput =
       body.wikitext !== undefined ? { kind: 'wikitext', text: body.wikitext } : body.html !== undefined ? { kind: 'html', text: body.html } : { kind: 'url', url: body.url! };
     if (body.title !== undefined) input.title = body.title;
+    // A full queue refuses before the body is parsed: parsing is the costly part of a submission.
+    ctx.jobs.assertAccepting();
     // A body is read now, in a parse worker within the budgets, so that a document that cannot be read is
-    // refused with 413/422 here, and the event loop never parses it (a URL is read by its job).
+    // refused with 413/422 here, and the event loop never parses it (a URL is read by its job). The parse
+    // takes a limiter slot and the request's deadline, and stops when the client goes away: abandoned
+    // submissions of hostile articles kept the parse workers busy for a minute each (a tester's finding).
     let parsed;
     if (input.kind !== 'url') {
       try {
-        parsed = await ctx.jobs.read(input);
+        parsed = await runLimited(ctx.limiter, reply, ctx.options.requestTimeoutMs, (signal) => ctx.jobs.read(input, signal));
       } catch (e) {
         throw documentLimitError(e) ?? e;
       }
