@@ -103,7 +103,8 @@ describe('newcomer: a fresh clone, the README set-up and its offline examples', 
     assert.match(run.out, /indexed 1000 abstracts -> \d+ passages/);
     assert.match(run.out, /BM25 on 100 sample claims \(setting: retrieval[^)]*\): nDCG@10 0\.\d{3}, Recall@100 0\.\d{3}/);
     // What a newcomer can trust (issue 36): agreement with gold over the sample claims and the sample audit's bands, then three examples by a stated rule.
-    assert.match(run.out, /^ {2}agreement \d+ of \d+ \(\d+%; always answering \w+ would get \d+%\)$/m);
+    assert.match(run.out, /^ {2}gold \\ verdict +SUPPORTS +REFUTES +NOT ENOUGH INFO$/m, 'the verdicts\' own label names, as everywhere else');
+    assert.match(run.out, /^ {2}agreement \d+ of \d+ \(\d+%; always answering (SUPPORTS|REFUTES|NOT ENOUGH INFO) would get \d+%\)$/m);
     assert.match(run.out, /^ {2}bands right \d+ of 22; not supported banded supported: 0;/m);
     assert.match(run.out, /Three examples, picked by a fixed rule: the first sample claim of each gold label, in file order \(oracle setting[^)]*\):/);
     // Which setting each figure is: the agreement is the oracle setting, not verify --claims' open one.

@@ -76,8 +76,9 @@ export function registerDemoCommand(program: Command): void {
         vbar.stop();
         const la = oracle.labelAccuracy!;
         console.log(`\nHow far to trust the verdicts: the ${labelled.length} sample claims, each against the abstract SciFact cites for it (${la.pairs} pairs), verdict against the annotators' label:`);
-        printConfusion(la.confusion, ['SUPPORT', 'CONTRADICT', 'NOT_ENOUGH_INFO'], ['SUPPORT', 'CONTRADICT', 'NOT_ENOUGH_INFO'], 'gold \\ verdict');
-        console.log(`  agreement ${Math.round(la.accuracy * la.pairs)} of ${la.pairs} (${(100 * la.accuracy).toFixed(0)}%; always answering ${la.majorityLabel} would get ${(100 * la.majorityBaseline).toFixed(0)}%)`);
+        // SciFact's own label names inside, the verdicts' names (SUPPORTS / REFUTES / NOT ENOUGH INFO) on screen.
+        printConfusion(la.confusion, ['SUPPORT', 'CONTRADICT', 'NOT_ENOUGH_INFO'], ['SUPPORT', 'CONTRADICT', 'NOT_ENOUGH_INFO'], 'gold \\ verdict', VERDICT_NAMES);
+        console.log(`  agreement ${Math.round(la.accuracy * la.pairs)} of ${la.pairs} (${(100 * la.accuracy).toFixed(0)}%; always answering ${VERDICT_NAMES[la.majorityLabel] ?? la.majorityLabel} would get ${(100 * la.majorityBaseline).toFixed(0)}%)`);
         // Which setting this figure is (issue 46 item 5): `verify --claims` on the same file retrieves instead.
         console.log(`  setting: oracle (each claim given the abstract it cites). "veracite verify --claims" on the same file is the open setting: it retrieves the evidence from the index, so it agrees less often and its confidences differ.`);
 
@@ -104,11 +105,15 @@ export function registerDemoCommand(program: Command): void {
 }
 
 /** A small confusion table: one row per gold label, one column per answer. */
-function printConfusion(m: Record<string, Record<string, number>>, rows: readonly string[], cols: readonly string[], corner: string): void {
-  const w = Math.max(corner.length, ...rows.map((r) => r.length)) + 2;
-  const cw = cols.map((c) => Math.max(c.length, 3) + 2);
-  console.log(`  ${corner.padEnd(w)}${cols.map((c, i) => c.padStart(cw[i]!)).join('')}`);
-  for (const r of rows) console.log(`  ${r.padEnd(w)}${cols.map((c, i) => String(m[r]?.[c] ?? 0).padStart(cw[i]!)).join('')}`);
+/** SciFact's label names as the verdicts name them everywhere else. */
+const VERDICT_NAMES: Record<string, string> = { SUPPORT: 'SUPPORTS', CONTRADICT: 'REFUTES', NOT_ENOUGH_INFO: 'NOT ENOUGH INFO' };
+
+function printConfusion(m: Record<string, Record<string, number>>, rows: readonly string[], cols: readonly string[], corner: string, names: Record<string, string> = {}): void {
+  const name = (k: string) => names[k] ?? k;
+  const w = Math.max(corner.length, ...rows.map((r) => name(r).length)) + 2;
+  const cw = cols.map((c) => Math.max(name(c).length, 3) + 2);
+  console.log(`  ${corner.padEnd(w)}${cols.map((c, i) => name(c).padStart(cw[i]!)).join('')}`);
+  for (const r of rows) console.log(`  ${name(r).padEnd(w)}${cols.map((c, i) => String(m[r]?.[c] ?? 0).padStart(cw[i]!)).join('')}`);
 }
 
 /** SciFact's claim-level label: the label of its evidence sets, NOT ENOUGH INFO without evidence. */
