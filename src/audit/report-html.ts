@@ -258,7 +258,7 @@ function capitalize(x: string): string {
 /** Which engine judged (issue 29): the calibrated model profile among the models ("profile:<name>"), else the offline heads. */
 function judgedBy(models: readonly { id: string; version: string }[]): string {
   const profile = models.find((m) => m.id.startsWith('profile:'));
-  return profile ? `model profile ${profile.id.slice('profile:'.length)} (${profile.version})` : 'the offline heads (no model profile)';
+  return profile ? `model profile ${profile.id.slice('profile:'.length)} (${profile.version})` : 'the lite engine (the offline heads shipped in models/; no model profile)';
 }
 
 export interface AuditHtmlOptions {

@@ -83,7 +83,7 @@ export function printVerdict(v: Verdict, opts: { color?: boolean } = {}): void {
   }
   // Needs review (src/verify/review.ts) and what the engine cannot do (src/verify/engine-notes.ts).
   if (v.review) console.log(`  NEEDS REVIEW (${v.review.reason}): ${v.review.message.replace(/^needs review: /, '')}`);
-  if (v.engine?.offline) for (const w of v.engine.weakSpots) console.log(`  offline engine (${v.engine.name}), ${w.message}`);
+  if (v.engine?.offline) for (const w of v.engine.weakSpots) console.log(`  lite engine (${v.engine.name}), ${w.message}`);
   console.log(`  documents: ${v.documents.map((d) => `${d.title} (${d.url ?? d.docId}; ${d.via.join('+')})`).slice(0, 5).join('; ')}`);
   if (isSearchVerdict(v)) for (const line of searchLines(v)) console.log(line);
   console.log(`  provenance: ${snapshotText(v.provenance.snapshot)}, config ${v.provenance.configHash}, models ${v.provenance.models.map((m) => m.id).join(', ')}`);

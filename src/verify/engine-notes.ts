@@ -39,7 +39,7 @@ export function weakSpotsOf(claim: string, evidence: readonly Pick<EvidenceSente
   const negated = [claim, ...sided.map((e) => e.text)].find((s) => NEGATION.test(s) && words(s) > LONG_SENTENCE);
   if (negated) {
     const where = negated === claim ? 'the claim' : 'an evidence sentence';
-    out.push({ kind: 'long-range-negation', message: `long-range negation: ${where} negates something in a long sentence; the offline engine sees the negation word, not what it negates, and may read it the wrong way` });
+    out.push({ kind: 'long-range-negation', message: `long-range negation: ${where} negates something in a long sentence; the lite engine sees the negation word, not what it negates, and may read it the wrong way` });
   }
   return out;
 }

@@ -50,7 +50,7 @@ export function judgedBy(provenance) {
   if (named && typeof named.name === 'string') return `judged by: ${named.name}${typeof named.hash === 'string' ? ` (sha256:${named.hash})` : ''}`;
   const listed = (p.models || []).find((m) => m && typeof m.id === 'string' && m.id.startsWith('profile:'));
   if (listed) return `judged by: ${listed.id.slice('profile:'.length)}${listed.version ? ` (${listed.version})` : ''}`;
-  return 'judged by: offline heads (no model profile)';
+  return 'judged by: the lite engine (the offline heads shipped in models/; no model profile)';
 }
 
 /** A probability for the highlighting rule, or undefined when the number is not on the 0..1 scale. */
