@@ -40,6 +40,8 @@ export function createProgress(label: string, initialTotal: number, unit: string
     let last = 0;
     let lastFields: Record<string, string | number> = {};
     let lastDone = 0;
+    // The count last written: stop() writes the final line unless that line already said it.
+    let writtenDone = -1;
     return {
       update(done, fields = {}, estimate) {
         if (estimate !== undefined) total = estimate;
@@ -48,11 +50,12 @@ export function createProgress(label: string, initialTotal: number, unit: string
         const now = performance.now();
         if (now - last > 2000) {
           last = now;
+          writtenDone = done;
           process.stderr.write(`${line(done, fields)}\n`);
         }
       },
       stop() {
-        process.stderr.write(`${line(lastDone, lastFields)}\n`);
+        if (writtenDone !== lastDone) process.stderr.write(`${line(lastDone, lastFields)}\n`);
       },
     };
   }
