@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Veracite } from '../src/app/veracite.js';
+import { runCliProcess } from '../src/cli/testing/run-cli-process.js';
 import type { AuditCitation } from '../src/audit/index.js';
 import { pageToDocument } from '../src/sources/page-text.js';
 import type { Verifier } from '../src/verify/verifier.js';
@@ -17,6 +18,7 @@ import type { Verifier } from '../src/verify/verifier.js';
 describe('issue 11 cases: support is told from contradiction and from irrelevance', () => {
   let dir: string;
   let verifier: Verifier;
+  let lib: Veracite;
   let close: () => Promise<void>;
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'vc-cases-'));
@@ -26,11 +28,24 @@ describe('issue 11 cases: support is told from contradiction and from irrelevanc
     // The default settings, as `veracite verify --index DIR` builds the verifier.
     const vc = await Veracite.open({ index: { dir: join(dir, 'index') } });
     verifier = await vc.verifier();
+    lib = vc;
     close = () => vc.close();
   });
   after(async () => {
     await close?.();
     await rm(dir, { recursive: true, force: true });
+  });
+
+  it('Veracite.verify gives the CLI\'s verdict: each document decided as check decides it; a claim not in English said so', async () => {
+    const claim = 'Alendronate increases the risk of fractures.';
+    const v = await lib.verify(claim);
+    assert.ok(v.documentDecisions?.length, 'the one decision for each evidence document, as veracite verify gives it');
+    const cli = await runCliProcess(['verify', claim, '--index', join(dir, 'index'), '--json']);
+    assert.equal(cli.code, 0, cli.stderr);
+    const c = JSON.parse(cli.stdout) as typeof v;
+    assert.deepEqual({ label: v.label, confidence: v.confidence, decisions: v.documentDecisions!.map((d) => [d.docId, d.decision.band]) }, { label: c.label, confidence: c.confidence, decisions: c.documentDecisions!.map((d) => [d.docId, d.decision.band]) });
+    const de = await lib.verify('Alendronat erhöht das Risiko von Knochenbrüchen bei älteren Frauen deutlich.');
+    assert.match(de.language?.problem ?? 'no language note', /German/);
   });
 
   it('the verifier runs with the fitted verdict calibration (relevance gate and calibrated probabilities)', () => {

@@ -235,12 +235,18 @@ export class Veracite {
     return this.retriever().search(query, { k: opts.k ?? 10, ...(opts.mode ? { mode: opts.mode } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
   }
 
-  /** An empty or too long claim is a ClaimTextError (verify/claim-text.ts), before any model loads. */
+  /**
+   * The verdict `veracite verify` and POST /v1/verify give: each evidence document decided as `check` decides it
+   * (decideDocuments: the one decision, a decisive finding, a claim that does not read as English). Before,
+   * the library returned the verifier's reading alone, so its label could differ from the CLI's for the same
+   * claim (a developer's finding). An empty or too long claim is a ClaimTextError (verify/claim-text.ts),
+   * before any model loads.
+   */
   async verify(claim: string, opts: { signal?: AbortSignal } = {}): Promise<Verdict> {
     const text = checkedClaim(claim);
     // With search providers set (search.providers), evidence comes from search (and the index alongside).
     if (this.settings.search.providers.length) return this.verifyBySearch(text, opts);
-    return (await this.verifier()).verify(text, opts.signal);
+    return this.decideDocuments(await (await this.verifier()).verify(text, opts.signal), opts);
   }
 
   /**
