@@ -62,3 +62,14 @@ export { runRetrievalEval } from './eval/run-retrieval.js';
 export { feverScore } from './eval/fever-score.js';
 export { scifactMetrics } from './eval/scifact-metrics.js';
 export { runTraining, type TrainOptions } from './learn/heads/train.js';
+
+// Types that appear in the signatures above (a developer's finding: they could not be named, TS2305).
+export type { AuditProgress } from './audit/audit.js';
+export type { BandInfo, AuditProvenance } from './audit/types.js';
+export type { PageKind } from './sources/page-text.js';
+export type { ResolvedSource } from './sources/types.js';
+export type { DocumentDecision } from './verify/types.js';
+export type { PairDecision } from './verify/decision.js';
+export type { SearchVerifier } from './app/search-verify.js';
+export type { ModelHub } from './app/models.js';
+export type { EmbedMissingOptions } from './store/dense-backfill.js';

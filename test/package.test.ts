@@ -61,7 +61,9 @@ console.log(JSON.stringify({ documents: s.documents, mode: r.mode, top: r.docume
   it('type-checks a TypeScript file against the declarations', () => {
     writeFileSync(
       join(project, 'check.ts'),
-      `import { Veracite, parseSettings, type SettingsInput, type Verdict, type AuditReport, type CitationView } from 'veracite';
+      `import { Veracite, parseSettings, type SettingsInput, type Verdict, type AuditReport, type CitationView, type AuditProgress, type BandInfo, type AuditProvenance, type PageKind, type ResolvedSource, type DocumentDecision, type PairDecision, type SearchVerifier, type ModelHub, type EmbedMissingOptions } from 'veracite';
+// Every type a public signature uses can be named.
+export type Named = [AuditProgress, BandInfo, AuditProvenance, PageKind, ResolvedSource, DocumentDecision, PairDecision, SearchVerifier, ModelHub, EmbedMissingOptions];
 const settings: SettingsInput = { index: { dir: 'idx' }, retrieval: { mode: 'hybrid', depth: 50 }, audit: { ranker: 'off' } };
 const full = parseSettings(settings);
 const mode: 'auto' | 'bm25' | 'dense' | 'hybrid' = full.retrieval.mode;

@@ -48,6 +48,18 @@ describe('issue 11 cases: support is told from contradiction and from irrelevanc
     assert.match(de.language?.problem ?? 'no language note', /German/);
   });
 
+  it('plain JavaScript callers get errors in words: a check without a source, a bad kind or count, an audit of a path', async () => {
+    const untyped = lib as unknown as { check(i: unknown): Promise<unknown>; audit(i: unknown): Promise<unknown> };
+    await assert.rejects(untyped.check({ claim: 'Alendronate reduces fractures.' }), /source: give exactly one of \{ url \}, \{ text \} or \{ document \}/);
+    await assert.rejects(untyped.check({ claim: 'Alendronate reduces fractures.', source: 'some text' }), /source: give exactly one of/);
+    await assert.rejects(untyped.check({ claim: 'x y', source: { text: 'It rained.', kind: 'docx' } }), /source\.kind: "docx": expected html, text or markdown/);
+    await assert.rejects(untyped.check({ claim: 'x y', source: { text: 'It rained.' }, suggestions: 'x' }), /suggestions: "x": expected a whole number/);
+    await assert.rejects(untyped.audit('article.wikitext'), /got the path "article\.wikitext": read it first, vc\.audit\(await loadArticleInput\(path\)\)/);
+    // The context as a text, as the HTTP API takes it.
+    const r = await lib.check({ claim: 'Alendronate reduces the risk of fractures.', context: 'A trial ran for three years. It enrolled women.', source: { text: 'Alendronate reduced the risk of hip fractures in a three-year trial of women.' }, suggestions: 0 });
+    assert.deepEqual(r.audit.context, ['A trial ran for three years.', 'It enrolled women.']);
+  });
+
   it('the verifier runs with the fitted verdict calibration (relevance gate and calibrated probabilities)', () => {
     assert.ok(verifier.calibrated, 'models/verdict-calibration.json matches the shipped heads');
     assert.ok((verifier.config.verdict.relevanceThreshold ?? 0) > 0, 'a relevance gate is fitted');

@@ -285,6 +285,9 @@ export class Veracite {
   }
 
   async audit(input: AuditInput, onProgress?: (p: AuditProgress) => void): Promise<AuditReport> {
+    if (typeof input === 'string' || !Array.isArray((input as Partial<AuditInput> | undefined)?.citations)) {
+      throw new SettingsError('audit', typeof input === 'string' ? `got the path "${input}": read it first, vc.audit(await loadArticleInput(path))` : 'expected an article as loadArticleInput(path) reads it');
+    }
     return (await this.auditPipeline()).auditor.auditArticle(input, onProgress);
   }
 
@@ -293,10 +296,21 @@ export class Veracite {
    * source supports the claim, supported or likely fails verification, its evidence, and better sources
    * from the index (`suggestions`, default the settings' audit.suggestions; none without an index).
    */
-  async check(input: Omit<SourceCheckInput, 'suggestions'> & { suggestions?: number }, opts: { signal?: AbortSignal } = {}): Promise<SourceCheck> {
-    const claim = checkedClaim(input.claim);
-    const { checkSource } = await import('./check-source.js');
-    return checkSource(await this.auditPipeline(), { ...input, claim, suggestions: input.suggestions ?? this.settings.audit.suggestions }, opts.signal);
+  async check(input: Omit<SourceCheckInput, 'suggestions' | 'context'> & { suggestions?: number; context?: string | string[] }, opts: { signal?: AbortSignal } = {}): Promise<SourceCheck> {
+    const claim = checkedClaim(input?.claim);
+    // Checked here for callers without the types (plain JavaScript): a wrong shape said in words, not a
+    // TypeError from deep inside ("Cannot use 'in' operator to search for 'url' in undefined").
+    const src = input.source as unknown;
+    const given = src !== null && typeof src === 'object' ? (['url', 'text', 'document'] as const).filter((k) => k in (src as object)) : [];
+    if (given.length !== 1) throw new SettingsError('source', 'give exactly one of { url }, { text } or { document } (a document already read)');
+    const s = src as Record<string, unknown>;
+    if (given[0] !== 'document' && typeof s[given[0]!] !== 'string') throw new SettingsError(`source.${given[0]}`, 'expected a string');
+    if (s.kind !== undefined && !['html', 'text', 'markdown'].includes(s.kind as string)) throw new SettingsError('source.kind', `"${String(s.kind)}": expected html, text or markdown`);
+    if (input.suggestions !== undefined && !(Number.isInteger(input.suggestions) && input.suggestions >= 0)) throw new SettingsError('suggestions', `${JSON.stringify(input.suggestions)}: expected a whole number, 0 or more`);
+    const { checkSource, contextSentences } = await import('./check-source.js');
+    // The context as the HTTP API and --pairs take it: its sentences, or a text that is split into them.
+    const context = contextSentences(input.context);
+    return checkSource(await this.auditPipeline(), { ...input, claim, context, suggestions: input.suggestions ?? this.settings.audit.suggestions }, opts.signal);
   }
 
   /**
