@@ -298,6 +298,7 @@ export class Veracite {
    */
   async check(input: Omit<SourceCheckInput, 'suggestions' | 'context'> & { suggestions?: number; context?: string | string[] }, opts: { signal?: AbortSignal } = {}): Promise<SourceCheck> {
     const claim = checkedClaim(input?.claim);
+    const [{ checkSource, contextSentences }, { PAGE_KINDS }] = await Promise.all([import('./check-source.js'), import('../sources/page-text.js')]);
     // Checked here for callers without the types (plain JavaScript): a wrong shape said in words, not a
     // TypeError from deep inside ("Cannot use 'in' operator to search for 'url' in undefined").
     const src = input.source as unknown;
@@ -305,9 +306,8 @@ export class Veracite {
     if (given.length !== 1) throw new SettingsError('source', 'give exactly one of { url }, { text } or { document } (a document already read)');
     const s = src as Record<string, unknown>;
     if (given[0] !== 'document' && typeof s[given[0]!] !== 'string') throw new SettingsError(`source.${given[0]}`, 'expected a string');
-    if (s.kind !== undefined && !['html', 'text', 'markdown'].includes(s.kind as string)) throw new SettingsError('source.kind', `"${String(s.kind)}": expected html, text or markdown`);
+    if (s.kind !== undefined && !(PAGE_KINDS as readonly unknown[]).includes(s.kind)) throw new SettingsError('source.kind', `"${String(s.kind)}": expected ${PAGE_KINDS.slice(0, -1).join(', ')} or ${PAGE_KINDS.at(-1)}`);
     if (input.suggestions !== undefined && !(Number.isInteger(input.suggestions) && input.suggestions >= 0)) throw new SettingsError('suggestions', `${JSON.stringify(input.suggestions)}: expected a whole number, 0 or more`);
-    const { checkSource, contextSentences } = await import('./check-source.js');
     // The context as the HTTP API and --pairs take it: its sentences, or a text that is split into them.
     const context = contextSentences(input.context);
     return checkSource(await this.auditPipeline(), { ...input, claim, context, suggestions: input.suggestions ?? this.settings.audit.suggestions }, opts.signal);

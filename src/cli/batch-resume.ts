@@ -73,11 +73,11 @@ export async function completedRecords(out: string): Promise<Map<string, DoneRec
 }
 
 /** Refuses input that cannot be resumed safely: one id on two lines, or an id --out answers for another claim. */
-export function checkResumable(items: readonly BatchItem[], done: ReadonlyMap<string, DoneRecord>, out: string, idHint: string): void {
+export function checkResumable(items: readonly BatchItem[], done: ReadonlyMap<string, DoneRecord>, out: string): void {
   const first = new Map<string, BatchItem>();
   for (const it of items) {
     const seen = first.get(it.id);
-    if (seen) throw new BadDataError(`${it.where} field "id": "${short(it.id, 40)}" is also the id of ${seen.where}: each line needs its own id, since a resumed run skips the ids --out already answers (${idHint})`);
+    if (seen) throw new BadDataError(`${it.where} field "id": "${short(it.id, 40)}" is also the id of ${seen.where}: each line needs its own id, since a resumed run skips the ids --out already answers (lines without an "id" are numbered by line)`);
     first.set(it.id, it);
   }
   for (const it of items) {
@@ -96,13 +96,18 @@ export function storedConfigs(done: ReadonlyMap<string, DoneRecord>): Set<string
   return new Set([...done.values()].flatMap((d) => (d.configHash ? [d.configHash] : [])));
 }
 
-/** Refuses to add an answer made with another configuration than --out's (models, engine, retrieval settings). */
-export function checkSameConfig(stored: ReadonlySet<string>, configHash: string, out: string): void {
-  if (stored.size === 0 || stored.has(configHash)) return;
-  throw new UsageError(
-    `${out} holds answers made with another configuration (config ${[...stored].join(', ')}; this run's is ${configHash}: other models, engine or options). ` +
-      `Resuming would mix the two in one file: run with the first run's options, or give --out a new file`,
-  );
+/**
+ * Admits this run's configuration hash into `stored` (the hashes --out's answers were made with), or refuses
+ * to add an answer made with another configuration (models, engine, retrieval settings) to a file that has some.
+ */
+export function admitConfig(stored: Set<string>, configHash: string, out: string): void {
+  if (stored.size > 0 && !stored.has(configHash)) {
+    throw new UsageError(
+      `${out} holds answers made with another configuration (config ${[...stored].join(', ')}; this run's is ${configHash}: other models, engine or options). ` +
+        `Resuming would mix the two in one file: run with the first run's options, or give --out a new file`,
+    );
+  }
+  stored.add(configHash);
 }
 
 /**

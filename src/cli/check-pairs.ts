@@ -13,7 +13,7 @@ import { SettingsError } from '../util/settings-error.js';
 import { assertText, NotTextError } from '../util/not-text.js';
 import { checkedClaim, ClaimTextError } from '../verify/claim-text.js';
 import { AUDIT_OPTIONS } from './command-audit.js';
-import { checkResumable, checkSameConfig, completedRecords, sayOnInterrupt, storedConfigs } from './batch-resume.js';
+import { admitConfig, checkResumable, completedRecords, sayOnInterrupt, storedConfigs } from './batch-resume.js';
 import { withApp } from './open-app.js';
 import { createProgress } from './progress.js';
 import { readJsonlObjects } from './jsonl-objects.js';
@@ -31,10 +31,15 @@ function optionalText(v: Fields, field: string, where: string): string | undefin
 }
 
 /** One record of a pairs file -> the check's input; paths are relative to the pairs file. */
+/** A record's claim, checked; `where` is `file:line`. */
+function claimOf(v: Fields, where: string): string {
+  if (v.claim === undefined || v.claim === null) throw new ClaimTextError('missing: each line needs the claim to check', `${where} field "claim"`);
+  return checkedClaim(v.claim, `${where} field "claim"`);
+}
+
 export async function pairOf(v: Fields, file: string, line: number): Promise<Omit<SourceCheckInput, 'suggestions'>> {
   const where = `${file}:${line}`;
-  if (v.claim === undefined || v.claim === null) throw new ClaimTextError('missing: each line needs the claim to check', `${where} field "claim"`);
-  const claim = checkedClaim(v.claim, `${where} field "claim"`);
+  const claim = claimOf(v, where);
   const source = optionalText(v, 'source', where);
   const text = optionalText(v, 'text', where);
   if ((source === undefined) === (text === undefined)) throw new BadDataError(`${where}: give exactly one of "source" (a saved page's path or a URL) and "text" (the source's text)`);
@@ -99,15 +104,13 @@ export async function checkPairs(flags: Record<string, unknown> & { pairs?: stri
   await checkInputFile(file, '--pairs', 'one JSON object a line: {"id", "claim", "source" or "text"}');
   // The whole file is read first (its JSON, ids and claims; the sources are read pair by pair): a bad line,
   // one id on two lines or an --out written from another pairs file fails before any model loads.
-  const records: { line: number; fields: Fields; id: string; claim: string }[] = [];
+  const records: { line: number; fields: Fields; id: string; claim: string; where: string }[] = [];
   for await (const rec of readJsonlObjects(file)) {
-    const v = rec.fields;
     const where = `${file}:${rec.line}`;
-    if (v.claim === undefined || v.claim === null) throw new ClaimTextError('missing: each line needs the claim to check', `${where} field "claim"`);
-    records.push({ ...rec, id: String(v.id ?? rec.line), claim: checkedClaim(v.claim, `${where} field "claim"`) });
+    records.push({ ...rec, where, id: String(rec.fields.id ?? rec.line), claim: claimOf(rec.fields, where) });
   }
   const done = await completedRecords(flags.out);
-  checkResumable(records.map((r) => ({ id: r.id, claim: r.claim, where: `${file}:${r.line}` })), done, flags.out, 'lines without an "id" are numbered by line');
+  checkResumable(records, done, flags.out);
   await mkdir(dirname(flags.out), { recursive: true });
   const total = records.length;
   await withApp(flags, AUDIT_OPTIONS, async (vc) => {
@@ -127,8 +130,7 @@ export async function checkPairs(flags: Record<string, unknown> & { pairs?: stri
           const input = await pairOf(rec.fields, file, rec.line);
           const checked = await vc.check(input);
           if (checked.audit.verification?.review?.reason === 'judge') judgeUnreadable++;
-          checkSameConfig(configs, checked.provenance.configHash, flags.out);
-          configs.add(checked.provenance.configHash);
+          admitConfig(configs, checked.provenance.configHash, flags.out);
           await appendFile(flags.out, `${JSON.stringify(checkRecord(rec.id, checked))}\n`);
           written++;
         }

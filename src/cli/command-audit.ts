@@ -7,7 +7,6 @@
  * the article ("#22"), everywhere. Live fetching only with --fetch.
  * The audit itself is assembled by the composition root (src/app/audit.ts), as for the server.
  */
-import { EXIT } from '../util/exit-codes.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Command } from 'commander';
@@ -21,6 +20,7 @@ import { openApp } from './open-app.js';
 import { addOptions, oneOf, positiveInt, type OptionPick } from './options.js';
 import { createProgress } from './progress.js';
 import { checkInputFile } from './input-file.js';
+import { EXIT } from '../util/exit-codes.js';
 
 export const AUDIT_OPTIONS: OptionPick = {
   index: ['index', 'noIndex'],

@@ -104,10 +104,10 @@ export function registerDemoCommand(program: Command): void {
     });
 }
 
-/** A small confusion table: one row per gold label, one column per answer. */
 /** SciFact's label names as the verdicts name them everywhere else. */
 const VERDICT_NAMES: Record<string, string> = { SUPPORT: 'SUPPORTS', CONTRADICT: 'REFUTES', NOT_ENOUGH_INFO: 'NOT ENOUGH INFO' };
 
+/** A small confusion table: one row per gold label, one column per answer; `names`: how a key is shown. */
 function printConfusion(m: Record<string, Record<string, number>>, rows: readonly string[], cols: readonly string[], corner: string, names: Record<string, string> = {}): void {
   const name = (k: string) => names[k] ?? k;
   const w = Math.max(corner.length, ...rows.map((r) => name(r).length)) + 2;

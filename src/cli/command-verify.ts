@@ -23,7 +23,7 @@ import { checkedClaim, ClaimTextError } from '../verify/claim-text.js';
 import { isSearchVerdict, SEARCH_OPTIONS, searchLines } from './search-output.js';
 import { BadDataError, UsageError } from '../util/exit-codes.js';
 import { checkInputFile } from './input-file.js';
-import { checkResumable, checkSameConfig, completedRecords, sayOnInterrupt, storedConfigs } from './batch-resume.js';
+import { admitConfig, checkResumable, completedRecords, sayOnInterrupt, storedConfigs, type DoneRecord } from './batch-resume.js';
 import { verdictLabel } from '../eval/label-aliases.js';
 
 /** The options of every command that verifies claims (verify, eval scifact / fever, tune-verdict, serve). */
@@ -124,11 +124,6 @@ export async function* readClaims(path: string): AsyncGenerator<ClaimLine> {
   }
 }
 
-/** Ids already written to `out` (see batch-resume.ts: resuming also compares the claims); drops a half-written last line left by a crash. */
-export async function completedIds(out: string): Promise<Set<string>> {
-  return new Set((await completedRecords(out)).keys());
-}
-
 export function registerVerifyCommand(program: Command): void {
   addOptions(
     program
@@ -149,10 +144,13 @@ export function registerVerifyCommand(program: Command): void {
     // A batch is read and checked whole before any model loads: a bad line, one id on two lines, or an --out
     // written from another claims file fails in a second, not after hours of the lines before it.
     const claims: ClaimLine[] = [];
-    if (flags.claims) for await (const c of readClaims(flags.claims)) claims.push(c);
-    if (flags.claims && claims.length === 0) throw new BadDataError(`${flags.claims === '-' ? 'stdin' : flags.claims}: no claims (one JSON object a line with its "claim")`);
-    const done = flags.claims ? await completedRecords(flags.out) : new Map();
-    if (flags.claims) checkResumable(claims, done, flags.out, 'lines without an "id" are numbered by line');
+    let done = new Map<string, DoneRecord>();
+    if (flags.claims) {
+      for await (const c of readClaims(flags.claims)) claims.push(c);
+      if (claims.length === 0) throw new BadDataError(`${flags.claims === '-' ? 'stdin' : flags.claims}: no claims (one JSON object a line with its "claim")`);
+      done = await completedRecords(flags.out);
+      checkResumable(claims, done, flags.out);
+    }
     // Search needs no index: without --index, none is opened (the default index is not required).
     const searching = flags.search !== undefined;
     // A claims file is a batch run: MediaWiki is sent maxlag=5 (its etiquette for clients nobody waits on).
@@ -185,8 +183,7 @@ export function registerVerifyCommand(program: Command): void {
             continue;
           }
           const v = await verifier.verify(c.claim);
-          checkSameConfig(configs, v.provenance.configHash, flags.out);
-          configs.add(v.provenance.configHash);
+          admitConfig(configs, v.provenance.configHash, flags.out);
           await appendFile(flags.out, `${JSON.stringify({ id: c.id, ...v })}\n`);
           tally.add(v.label, c.gold);
           bar.update(n);

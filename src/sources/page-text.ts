@@ -12,7 +12,9 @@ import { prepareDocument } from '../corpus/prepare.js';
 import type { Document, RawDocument } from '../corpus/types.js';
 import { normalizeUrl } from '../store/url.js';
 
-export type PageKind = 'html' | 'text' | 'markdown';
+/** How a page's text is read. */
+export const PAGE_KINDS = ['html', 'text', 'markdown'] as const;
+export type PageKind = (typeof PAGE_KINDS)[number];
 
 /** Short stable key of a URL (after normalisation): names snapshot files and cache entries. */
 export function urlKey(url: string): string {
